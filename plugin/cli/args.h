@@ -1,0 +1,65 @@
+#pragma once
+// A small declarative argument parser for the `kiln` subcommands: each command lists its
+// options once, and both parsing and `--help` derive from that list.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::cli {
+
+struct OptionSpec {
+  std::string_view name;       // "--target"
+  std::string_view value_name; // "ENV"; empty for a flag
+  std::string_view help;
+  bool repeatable = false;
+};
+
+struct CommandSpec {
+  std::string_view name;      // "translate"
+  std::string_view usage;     // "INPUT [-o OUT.spv] [--target ...]"
+  std::string_view summary;   // one line
+  std::string_view details;   // paragraphs after the option list (may be empty)
+  std::span<const OptionSpec> options;
+  std::size_t min_positional = 0;
+  std::size_t max_positional = 0; // SIZE_MAX: unbounded
+};
+
+enum class ParseOutcome { Ok, Help, UsageError };
+
+class ParsedArgs {
+public:
+  bool has(std::string_view option) const;
+  // The last value given for an option, or `fallback`.
+  std::string_view value(std::string_view option, std::string_view fallback = {}) const;
+  std::vector<std::string_view> values(std::string_view option) const;
+  const std::vector<std::string_view>& positional() const { return positional_; }
+
+private:
+  friend ParseOutcome parse_args(const CommandSpec&, std::span<char*>, ParsedArgs&);
+  std::vector<std::pair<std::string_view, std::string_view>> options_;
+  std::vector<std::string_view> positional_;
+};
+
+// Parses `args` (without the program and command names). On UsageError a message has been
+// printed to stderr; on Help the help text has been printed to stdout.
+ParseOutcome parse_args(const CommandSpec& spec, std::span<char*> args, ParsedArgs& out);
+
+void print_help(const CommandSpec& spec);
+
+// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1; // input rejected or a check failed
+inline constexpr int kExitUsage = 2;
+
+// Prints "kiln: SUBJECT: reason" on stderr and returns kExitFailed.
+int fail(std::string_view subject, std::string_view reason);
+// Prints "kiln: reason" on stderr and returns kExitUsage.
+int usage_error(std::string_view reason);
+
+// Reads a whole file. On failure returns false and sets `error` to a one-line reason.
+bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::string& error);
+bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string& error);
+
+} // namespace kiln::cli

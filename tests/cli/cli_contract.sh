@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Checks the kiln command's contract: every subcommand answers --help with exit 0, usage
+# errors exit 2, rejected inputs exit 1 with one "kiln: FILE: reason" line, and no file of the
+# corpus (valid, DXIL, effects, malformed) makes `kiln translate` crash or hang.
+set -u
+kiln=$1
+corpus=${KILN_CORPUS_DIR:-$2}
+failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+check() { # check EXPECTED_RC DESCRIPTION CMD...
+  local expected=$1 what=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [ "$rc" != "$expected" ]; then
+    echo "FAIL: $what: exit $rc, expected $expected"; sed 's/^/  /' "$work/err" | head -5
+    failures=$((failures + 1))
+  fi
+}
+
+check 0 "kiln --help" "$kiln" --help
+check 2 "kiln with no command" "$kiln"
+check 2 "unknown command" "$kiln" frobnicate
+for cmd in translate disasm bench cache; do
+  check 0 "kiln $cmd --help" "$kiln" "$cmd" --help
+  grep -q "usage: kiln $cmd" "$work/out" || { echo "FAIL: $cmd --help prints no usage"; failures=$((failures + 1)); }
+done
+check 2 "translate without input" "$kiln" translate
+check 2 "translate with unknown option" "$kiln" translate x --bogus
+check 2 "translate with bad target" "$kiln" translate x --target vulkan9
+check 2 "unknown cache action" "$kiln" cache frob
+check 1 "translate of a missing file" "$kiln" translate "$work/missing.dxbc"
+grep -q "^kiln: $work/missing.dxbc: " "$work/err" || { echo "FAIL: no 'kiln: FILE: reason' line"; failures=$((failures + 1)); }
+printf 'garbage!' >"$work/garbage.bin"
+check 1 "translate of garbage" "$kiln" translate "$work/garbage.bin" -o "$work/garbage.spv"
+
+if [ -d "$corpus" ]; then
+  crashes=0 total=0
+  while IFS= read -r -d '' file; do
+    case "$file" in *.hlsl|*.txt|*.json|*.tsv|*.md) continue ;; esac
+    total=$((total + 1))
+    timeout 20 "$kiln" translate "$file" -o "$work/out.spv" >/dev/null 2>"$work/err"
+    rc=$?
+    if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+      echo "FAIL: kiln translate $file: exit $rc"; head -3 "$work/err"
+      crashes=$((crashes + 1))
+    elif [ "$rc" = 1 ] && ! grep -q "^kiln: " "$work/err"; then
+      echo "FAIL: kiln translate $file: rejected without a reason"; crashes=$((crashes + 1))
+    fi
+  done < <(find "$corpus" -type f -print0)
+  echo "corpus: $total files, $crashes crashed or hung"
+  failures=$((failures + crashes))
+else
+  echo "corpus not found at $corpus: corpus part skipped"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "cli contract: $failures failure(s)"
+  exit 1
+fi
+echo "cli contract: ok"

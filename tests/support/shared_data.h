@@ -1,0 +1,27 @@
+#pragma once
+// Locating ../shared (corpus, conformance) for tests. Tests that need it call
+// KILN_REQUIRE_SHARED(dir) and are skipped with a clear message when it is absent.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kiln::test {
+
+// $KILN_CORPUS_DIR, else <source>/../shared/corpus. Empty when it does not exist.
+std::filesystem::path corpus_dir();
+// $KILN_CONFORMANCE_DIR, else <source>/../shared/conformance. Empty when it does not exist.
+std::filesystem::path conformance_dir();
+
+// Every regular file under `dir` whose extension is `extension` (".dxbc"), sorted.
+std::vector<std::filesystem::path> files_with_extension(const std::filesystem::path& dir,
+                                                        const std::string& extension);
+
+std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path);
+
+} // namespace kiln::test
+
+#define KILN_REQUIRE_DIR(dir, what)                                                                \
+  do {                                                                                             \
+    if ((dir).empty()) GTEST_SKIP() << what << " not found (set KILN_CORPUS_DIR / put ../shared)"; \
+  } while (0)
