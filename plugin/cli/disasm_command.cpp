@@ -1,10 +1,15 @@
 // kiln disasm INPUT [--source | --ir | --spirv]
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "plugin/cli/commands.h"
 #include "translator/common/input_kind.h"
+#include "translator/d3d9/disassembler.h"
+#include "translator/dxbc/disassembler.h"
+#include "translator/spirv/disassembler.h"
+#include "translator/translate.h"
 
 namespace kiln::cli {
 
@@ -34,9 +39,31 @@ int run_disasm(const ParsedArgs& args) {
   std::string error;
   if (!read_file(input, bytes, error)) return fail(input, error);
   const InputInfo info = detect_input_kind(bytes);
-  if (info.kind != InputKind::Dxbc && info.kind != InputKind::D3D9)
+  std::string text;
+  Status status;
+  if (info.kind == InputKind::Spirv) {
+    // A SPIR-V file disassembles as itself, whichever view was asked for.
+    if (bytes.size() % 4 != 0) return fail(input, "SPIR-V module of odd length");
+    std::vector<std::uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), bytes.size());
+    status = spirv::disassemble(words, text);
+  } else if (info.kind != InputKind::Dxbc && info.kind != InputKind::D3D9) {
     return fail(input, info.description);
-  return fail(input, "disassembly: not implemented yet");
+  } else if (args.has("--ir")) {
+    status = Status::error("IR view: not implemented yet");
+  } else if (args.has("--spirv")) {
+    Translator translator;
+    TranslateResult result;
+    status = translator.translate(bytes, TranslateOptions{}, result);
+    if (status) status = spirv::disassemble(result.spirv, text);
+  } else if (info.kind == InputKind::Dxbc) {
+    status = dxbc::disassemble(bytes, text);
+  } else {
+    status = d3d9::disassemble(bytes, text);
+  }
+  if (!status) return fail(input, status.message());
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
 }
 
 } // namespace kiln::cli

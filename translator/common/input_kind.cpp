@@ -47,6 +47,7 @@ InputInfo detect_input_kind(std::span<const std::uint8_t> bytes) {
   ByteReader reader(bytes);
   const std::uint32_t first = reader.u32();
   if (first == fourcc('D', 'X', 'B', 'C')) return classify_container(bytes);
+  if (first == 0x07230203u) return {InputKind::Spirv, "SPIR-V module (already translated)"};
 
   // D3D9: the version token is 0xFFFEmmnn (vertex) or 0xFFFFmmnn (pixel); fx_2_0 effects
   // start with 0xFEFF09xx and texture shaders ("tx_1_0") with 0x5458xxxx.
@@ -71,6 +72,7 @@ std::string_view input_kind_name(InputKind kind) {
   case InputKind::Effect: return "effect";
   case InputKind::RootSignature: return "rootsig";
   case InputKind::NoCode: return "container";
+  case InputKind::Spirv: return "spirv";
   case InputKind::Unknown: return "unknown";
   }
   return "unknown";

@@ -14,6 +14,7 @@ enum class InputKind : std::uint8_t {
   Effect,        // effect file (fx_2_0 binary, or FX10/FXLC container): not a shader
   RootSignature, // container holding only a root signature
   NoCode,        // valid container without any program chunk
+  Spirv,         // already a SPIR-V module
   Unknown,       // none of the above
 };
 
