@@ -1,0 +1,99 @@
+#pragma once
+// One shader translation handled by the compile service: the copied bytecode, its options,
+// and, once finished, the result. Reference counted: the submitter's handle, the queue and
+// the in-flight table each hold a reference.
+
+#include "translator/translate.h"
+#include "translator/translation_key.h"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace kiln {
+
+enum class Priority : std::uint8_t { High, Normal, Low, Count };
+
+enum class JobState : std::uint8_t {
+  Queued,    // waiting in a priority queue
+  Running,   // claimed by a worker or by a waiting thread
+  Done,      // result holds SPIR-V and reflection
+  Failed,    // status says why (a bad shader fails only its own job)
+  Cancelled, // the service shut down before the job ran
+};
+
+inline bool is_final(JobState state) {
+  return state >= JobState::Done;
+}
+
+class Job {
+ public:
+  Job(std::span<const std::uint8_t> bytecode_in, const TranslateOptions& options_in,
+      const TranslationKey& key_in, Priority priority_in)
+      : bytecode(bytecode_in.begin(), bytecode_in.end()), options(options_in), key(key_in),
+        priority(priority_in) {}
+
+  // Immutable after submit.
+  const std::vector<std::uint8_t> bytecode;
+  const TranslateOptions options;
+  const TranslationKey key;
+  const Priority priority;
+
+  // Written by whoever runs the job, then published by storing a final state (release);
+  // readers load the state (acquire) before touching these.
+  Status status;
+  TranslateResult result;
+  bool from_cache = false;
+  std::atomic<JobState> state{JobState::Queued};
+
+  void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+ private:
+  ~Job() = default;
+  std::atomic<std::uint32_t> refs_{1};
+};
+
+// An owning handle to a Job.
+class JobRef {
+ public:
+  JobRef() = default;
+  static JobRef adopt(Job* job) {
+    JobRef ref;
+    ref.job_ = job;
+    return ref;
+  }
+  static JobRef share(Job* job) {
+    job->retain();
+    return adopt(job);
+  }
+  JobRef(const JobRef& other) : job_(other.job_) {
+    if (job_) job_->retain();
+  }
+  JobRef(JobRef&& other) noexcept : job_(other.job_) { other.job_ = nullptr; }
+  JobRef& operator=(JobRef other) noexcept {
+    std::swap(job_, other.job_);
+    return *this;
+  }
+  ~JobRef() {
+    if (job_) job_->release();
+  }
+
+  Job* get() const { return job_; }
+  Job* operator->() const { return job_; }
+  Job& operator*() const { return *job_; }
+  explicit operator bool() const { return job_ != nullptr; }
+  // Gives up ownership without releasing (for queues that store raw pointers).
+  Job* detach() {
+    Job* job = job_;
+    job_ = nullptr;
+    return job;
+  }
+
+ private:
+  Job* job_ = nullptr;
+};
+
+} // namespace kiln

@@ -1,0 +1,209 @@
+#include "plugin/service.h"
+
+#include "translator/version.h"
+
+#include <bit>
+#include <concurrentqueue/concurrentqueue.h>
+#include <concurrentqueue/lightweightsemaphore.h>
+#include <cstdlib>
+
+namespace kiln {
+
+struct CompileService::Queues {
+  std::array<moodycamel::ConcurrentQueue<Job*>, std::size_t(Priority::Count)> by_priority;
+  moodycamel::LightweightSemaphore available; // one count per queued job (plus stop wakeups)
+};
+
+struct CompileService::Counters {
+  std::atomic<std::uint64_t> submitted{0}, deduplicated{0}, cache_hits{0}, translated{0}, failed{0},
+      cancelled{0}, run_by_waiter{0};
+  std::array<std::atomic<std::uint64_t>, 24> time_histogram_us{};
+};
+
+unsigned default_worker_count() {
+  if (const char* value = std::getenv("KILN_THREADS"); value && *value) {
+    const long n = std::strtol(value, nullptr, 10);
+    if (n >= 1 && n <= 256) return unsigned(n);
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 1 ? cores - 1 : 1;
+}
+
+CompileService::CompileService(const ServiceOptions& options)
+    : store_(options.store), translate_(options.translate), queues_(std::make_unique<Queues>()),
+      counters_(std::make_unique<Counters>()) {
+  const unsigned threads = options.threads ? options.threads : default_worker_count();
+  workers_.reserve(threads);
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(); });
+}
+
+CompileService::~CompileService() {
+  stopping_.store(true);
+  queues_->available.signal(int(workers_.size()));
+  for (std::thread& worker : workers_) worker.join();
+  // Whatever is still queued never runs: fail it as cancelled so no waiter hangs.
+  for (auto& queue : queues_->by_priority) {
+    Job* job;
+    while (queue.try_dequeue(job)) {
+      if (claim(*job)) {
+        job->status = Status::error("cancelled: the compile service shut down");
+        publish(*job, JobState::Cancelled);
+      }
+      job->release();
+    }
+  }
+}
+
+JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
+                              const TranslateOptions& options, Priority priority) {
+  counters_->submitted.fetch_add(1, std::memory_order_relaxed);
+  const TranslationKey key = translation_key(bytecode, options, kCodegenVersion);
+  {
+    std::lock_guard lock(in_flight_mutex_);
+    if (auto it = in_flight_.find(key); it != in_flight_.end()) {
+      counters_->deduplicated.fetch_add(1, std::memory_order_relaxed);
+      return JobRef::share(it->second);
+    }
+  }
+  JobRef job = JobRef::adopt(new Job(bytecode, options, key, priority));
+  if (store_ && store_->lookup(key, job->result)) {
+    counters_->cache_hits.fetch_add(1, std::memory_order_relaxed);
+    job->from_cache = true;
+    job->state.store(JobState::Done, std::memory_order_release);
+    return job;
+  }
+  if (stopping_.load(std::memory_order_relaxed)) {
+    job->status = Status::error("cancelled: the compile service is shutting down");
+    job->state.store(JobState::Cancelled, std::memory_order_release);
+    counters_->cancelled.fetch_add(1, std::memory_order_relaxed);
+    return job;
+  }
+  {
+    std::lock_guard lock(in_flight_mutex_);
+    // A racing identical submit may have won; join it rather than translating twice.
+    auto [it, inserted] = in_flight_.try_emplace(key, job.get());
+    if (!inserted) {
+      counters_->deduplicated.fetch_add(1, std::memory_order_relaxed);
+      return JobRef::share(it->second);
+    }
+  }
+  job->retain(); // the queue's reference
+  queues_->by_priority[std::size_t(priority)].enqueue(job.get());
+  queues_->available.signal();
+  return job;
+}
+
+bool CompileService::claim(Job& job) {
+  JobState expected = JobState::Queued;
+  return job.state.compare_exchange_strong(expected, JobState::Running, std::memory_order_acq_rel);
+}
+
+void CompileService::publish(Job& job, JobState state) {
+  {
+    std::lock_guard lock(in_flight_mutex_);
+    if (auto it = in_flight_.find(job.key); it != in_flight_.end() && it->second == &job)
+      in_flight_.erase(it);
+  }
+  if (state == JobState::Cancelled) counters_->cancelled.fetch_add(1, std::memory_order_relaxed);
+  job.state.store(state, std::memory_order_seq_cst);
+  // Pairs with the seq_cst increment in wait(): either the waiter sees the final state, or we
+  // see the waiter and wake it under the mutex.
+  if (waiters_.load(std::memory_order_seq_cst) > 0) {
+    { std::lock_guard lock(wait_mutex_); }
+    wait_cv_.notify_all();
+  }
+}
+
+void CompileService::run(Job& job, Translator& translator) {
+  const auto start = std::chrono::steady_clock::now();
+  job.status = translate_ ? translate_(translator, job.bytecode, job.options, job.result)
+                          : translator.translate(job.bytecode, job.options, job.result);
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+  const std::size_t bucket = std::min<std::size_t>(std::bit_width(std::uint64_t(micros)),
+                                                   counters_->time_histogram_us.size() - 1);
+  counters_->time_histogram_us[bucket].fetch_add(1, std::memory_order_relaxed);
+  if (job.status) {
+    counters_->translated.fetch_add(1, std::memory_order_relaxed);
+    if (store_) store_->store(job.key, job);
+    publish(job, JobState::Done);
+  } else {
+    counters_->failed.fetch_add(1, std::memory_order_relaxed);
+    publish(job, JobState::Failed);
+  }
+}
+
+void CompileService::worker_main() {
+  Translator translator; // per-worker arenas, reused across jobs
+  for (;;) {
+    queues_->available.wait();
+    if (stopping_.load(std::memory_order_acquire)) return;
+    Job* job = nullptr;
+    for (auto& queue : queues_->by_priority)
+      if (queue.try_dequeue(job)) break;
+    if (!job) continue; // its count was consumed by a job a waiter ran
+    if (claim(*job)) run(*job, translator);
+    job->release(); // the queue's reference
+  }
+}
+
+std::unique_ptr<Translator> CompileService::borrow_translator() {
+  {
+    std::lock_guard lock(spare_mutex_);
+    if (!spare_translators_.empty()) {
+      auto translator = std::move(spare_translators_.back());
+      spare_translators_.pop_back();
+      return translator;
+    }
+  }
+  return std::make_unique<Translator>();
+}
+
+void CompileService::return_translator(std::unique_ptr<Translator> translator) {
+  std::lock_guard lock(spare_mutex_);
+  spare_translators_.push_back(std::move(translator));
+}
+
+bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
+  if (!job) return false;
+  if (is_final(job->state.load(std::memory_order_acquire))) return true;
+  // Not started: run it here instead of waiting behind the queues. The queue entry stays and
+  // is dropped by the worker that finds it already claimed.
+  if (claim(*job)) {
+    counters_->run_by_waiter.fetch_add(1, std::memory_order_relaxed);
+    auto translator = borrow_translator();
+    run(*job, *translator);
+    return_translator(std::move(translator));
+    return true;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  waiters_.fetch_add(1, std::memory_order_seq_cst);
+  bool finished;
+  {
+    std::unique_lock lock(wait_mutex_);
+    finished = wait_cv_.wait_until(
+        lock, deadline, [&] { return is_final(job->state.load(std::memory_order_acquire)); });
+  }
+  waiters_.fetch_sub(1, std::memory_order_relaxed);
+  return finished;
+}
+
+ServiceStats CompileService::stats() const {
+  ServiceStats s;
+  const Counters& c = *counters_;
+  s.submitted = c.submitted.load(std::memory_order_relaxed);
+  s.deduplicated = c.deduplicated.load(std::memory_order_relaxed);
+  s.cache_hits = c.cache_hits.load(std::memory_order_relaxed);
+  s.translated = c.translated.load(std::memory_order_relaxed);
+  s.failed = c.failed.load(std::memory_order_relaxed);
+  s.cancelled = c.cancelled.load(std::memory_order_relaxed);
+  s.run_by_waiter = c.run_by_waiter.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < s.queued.size(); ++i)
+    s.queued[i] = queues_->by_priority[i].size_approx();
+  for (std::size_t i = 0; i < s.time_histogram_us.size(); ++i)
+    s.time_histogram_us[i] = c.time_histogram_us[i].load(std::memory_order_relaxed);
+  return s;
+}
+
+} // namespace kiln

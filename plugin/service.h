@@ -1,0 +1,111 @@
+#pragma once
+// The async compile service: submit() returns a handle at once and translation happens on
+// worker threads fed from one moodycamel queue per priority (the queue has no priorities of its
+// own). wait() on a job that has not started runs it on the waiting thread, so a shader a draw
+// waits for never sits behind a backlog.
+
+#include "plugin/job.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln {
+
+// Where finished translations persist. Implemented over cache/ by the plugin; tests may
+// substitute their own. Both calls may come from several threads at once.
+class ResultStore {
+ public:
+  virtual ~ResultStore() = default;
+  // Fills `out` and returns true on a hit.
+  virtual bool lookup(const TranslationKey& key, TranslateResult& out) = 0;
+  virtual void store(const TranslationKey& key, const Job& job) = 0;
+};
+
+// How a job is translated. The default calls Translator::translate; tests and benchmarks of
+// the service itself substitute their own (a slow or blocking one, to pin down scheduling).
+using TranslateFunction = std::function<Status(Translator&, std::span<const std::uint8_t>,
+                                               const TranslateOptions&, TranslateResult&)>;
+
+struct ServiceOptions {
+  // Worker threads; 0 = $KILN_THREADS, else cores - 1, at least 1.
+  unsigned threads = 0;
+  ResultStore* store = nullptr; // not owned; may be null (no cache)
+  TranslateFunction translate;  // empty: Translator::translate
+};
+
+struct ServiceStats {
+  std::uint64_t submitted = 0;
+  std::uint64_t deduplicated = 0; // submissions that joined an identical job in flight
+  std::uint64_t cache_hits = 0;
+  std::uint64_t translated = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t cancelled = 0;
+  std::uint64_t run_by_waiter = 0; // jobs a wait() ran on its own thread
+  std::array<std::uint64_t, std::size_t(Priority::Count)> queued{}; // approximate depths
+  // Translation time histogram: bucket i counts jobs of [2^i, 2^(i+1)) microseconds.
+  std::array<std::uint64_t, 24> time_histogram_us{};
+};
+
+class CompileService {
+ public:
+  explicit CompileService(const ServiceOptions& options = {});
+  // Cancels queued jobs, lets running ones finish, joins the workers.
+  ~CompileService();
+  CompileService(const CompileService&) = delete;
+  CompileService& operator=(const CompileService&) = delete;
+
+  // Copies the bytecode and returns at once. Identical submissions still in flight share one
+  // job; a cache hit returns a finished job.
+  JobRef submit(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
+                Priority priority = Priority::Normal);
+
+  // Waits until the job is final or `timeout` passes; returns whether it is final. A job still
+  // queued is run right here on the calling thread.
+  bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
+
+  ServiceStats stats() const;
+  unsigned thread_count() const { return unsigned(workers_.size()); }
+
+ private:
+  struct Queues;
+  struct Counters;
+
+  void worker_main();
+  bool claim(Job& job);
+  void run(Job& job, Translator& translator);
+  void publish(Job& job, JobState state);
+  std::unique_ptr<Translator> borrow_translator();
+  void return_translator(std::unique_ptr<Translator> translator);
+
+  ResultStore* store_;
+  TranslateFunction translate_;
+  std::unique_ptr<Queues> queues_;
+  std::unique_ptr<Counters> counters_;
+  std::vector<std::thread> workers_;
+  std::atomic<bool> stopping_{false};
+
+  std::mutex in_flight_mutex_;
+  std::unordered_map<TranslationKey, Job*, TranslationKeyHash> in_flight_;
+
+  // Waiters on running jobs sleep here; publish() notifies only when someone waits.
+  std::mutex wait_mutex_;
+  std::condition_variable wait_cv_;
+  std::atomic<std::uint32_t> waiters_{0};
+
+  std::mutex spare_mutex_; // translators for wait() callers that run a job themselves
+  std::vector<std::unique_ptr<Translator>> spare_translators_;
+};
+
+// The default worker count: $KILN_THREADS when set, else cores - 1, at least 1.
+unsigned default_worker_count();
+
+} // namespace kiln

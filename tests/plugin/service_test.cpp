@@ -1,0 +1,213 @@
+// The compile service's scheduling contract: handles at once, deduplication, failures confined
+// to their job, waits that run queued jobs on the waiting thread, clean shutdown.
+
+#include "plugin/service.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <thread>
+
+namespace kiln {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::vector<std::uint8_t> blob(std::uint32_t n) {
+  std::vector<std::uint8_t> bytes(8);
+  std::memcpy(bytes.data(), "FAKE", 4);
+  std::memcpy(bytes.data() + 4, &n, 4);
+  return bytes;
+}
+
+// A translator stand-in: succeeds on "FAKE" blobs (SPIR-V = the blob's number), fails on
+// anything else, and waits at a gate while it is closed, to keep workers busy on demand.
+struct FakeTranslator {
+  std::atomic<bool> gate_open{true};
+  std::atomic<int> calls{0};
+
+  TranslateFunction function() {
+    return [this](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                  TranslateResult& out) {
+      calls.fetch_add(1); // counts entries, so a test sees a worker arrive at the gate
+      while (!gate_open.load()) std::this_thread::sleep_for(100us);
+      if (bytes.size() != 8 || std::memcmp(bytes.data(), "FAKE", 4) != 0)
+        return Status::error("not a fake shader");
+      std::uint32_t n;
+      std::memcpy(&n, bytes.data() + 4, 4);
+      out.spirv.assign(1, n);
+      return Status::ok();
+    };
+  }
+};
+
+ServiceOptions options(unsigned threads, FakeTranslator* fake, ResultStore* store = nullptr) {
+  ServiceOptions o;
+  o.threads = threads;
+  o.store = store;
+  if (fake) o.translate = fake->function();
+  return o;
+}
+
+TEST(CompileService, TranslatesAndReportsFailures) {
+  FakeTranslator fake;
+  CompileService service(options(2, &fake));
+  JobRef good = service.submit(blob(7), {});
+  const std::uint8_t garbage[] = {1, 2, 3};
+  JobRef bad = service.submit(garbage, {});
+  ASSERT_TRUE(service.wait(good, 10s));
+  ASSERT_TRUE(service.wait(bad, 10s));
+  EXPECT_EQ(good->state.load(), JobState::Done);
+  ASSERT_EQ(good->result.spirv.size(), 1u);
+  EXPECT_EQ(good->result.spirv[0], 7u);
+  EXPECT_EQ(bad->state.load(), JobState::Failed);
+  EXPECT_EQ(bad->status.message(), "not a fake shader");
+  // The service survives the failure.
+  JobRef again = service.submit(blob(8), {});
+  ASSERT_TRUE(service.wait(again, 10s));
+  EXPECT_EQ(again->result.spirv.at(0), 8u);
+  EXPECT_EQ(service.stats().failed, 1u);
+}
+
+TEST(CompileService, RealTranslatorRejectsGarbageCleanly) {
+  CompileService service(options(1, nullptr));
+  const std::uint8_t garbage[] = {'D', 'X', 'B', 'C', 0, 0};
+  JobRef job = service.submit(garbage, {});
+  ASSERT_TRUE(service.wait(job, 10s));
+  EXPECT_EQ(job->state.load(), JobState::Failed);
+  EXPECT_FALSE(job->status.message().empty());
+}
+
+TEST(CompileService, IdenticalSubmissionsShareOneJob) {
+  FakeTranslator fake;
+  fake.gate_open = false; // keep the worker from finishing anything
+  CompileService service(options(1, &fake));
+  JobRef first = service.submit(blob(1), {});
+  JobRef second = service.submit(blob(1), {});
+  TranslateOptions vulkan11;
+  vulkan11.target = SpirvTarget::Vulkan11;
+  JobRef other_target = service.submit(blob(1), vulkan11);
+  EXPECT_EQ(first.get(), second.get());
+  EXPECT_NE(first.get(), other_target.get());
+  fake.gate_open = true;
+  ASSERT_TRUE(service.wait(first, 10s));
+  ASSERT_TRUE(service.wait(other_target, 10s));
+  EXPECT_EQ(service.stats().deduplicated, 1u);
+  EXPECT_EQ(service.stats().translated, 2u);
+}
+
+TEST(CompileService, WaitRunsAQueuedJobOnTheWaitingThread) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  CompileService service(options(1, &fake));
+  // The only worker is stuck at the gate inside its first job; the rest stays queued.
+  std::vector<JobRef> backlog;
+  for (std::uint32_t i = 0; i < 10000; ++i)
+    backlog.push_back(service.submit(blob(i), {}, Priority::Low));
+  while (fake.calls.load() == 0) std::this_thread::yield();
+  JobRef urgent = service.submit(blob(99999), {}, Priority::Normal);
+  // Only the waiter can claim `urgent` now; open the gate once it has.
+  std::thread opener([&] {
+    while (urgent->state.load() == JobState::Queued) std::this_thread::yield();
+    fake.gate_open = true;
+  });
+  ASSERT_TRUE(service.wait(urgent, 10s));
+  opener.join();
+  EXPECT_EQ(urgent->state.load(), JobState::Done);
+  EXPECT_EQ(urgent->result.spirv.at(0), 99999u);
+  EXPECT_EQ(service.stats().run_by_waiter, 1u);
+}
+
+TEST(CompileService, WaitTimesOutOnARunningJob) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  CompileService service(options(1, &fake));
+  JobRef job = service.submit(blob(5), {});
+  while (fake.calls.load() == 0) std::this_thread::yield();
+  EXPECT_EQ(job->state.load(), JobState::Running); // claimed by the worker, stuck at the gate
+  EXPECT_FALSE(service.wait(job, 20ms));
+  fake.gate_open = true;
+  EXPECT_TRUE(service.wait(job, 10s));
+  EXPECT_EQ(job->state.load(), JobState::Done);
+}
+
+TEST(CompileService, ShutdownCancelsQueuedJobs) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  std::vector<JobRef> jobs;
+  std::thread opener;
+  {
+    CompileService service(options(1, &fake));
+    for (std::uint32_t i = 0; i < 100; ++i) jobs.push_back(service.submit(blob(i), {}));
+    while (fake.calls.load() == 0) std::this_thread::yield();
+    // The destructor must wait for the running job; open the gate a little later.
+    opener = std::thread([&] {
+      std::this_thread::sleep_for(50ms);
+      fake.gate_open = true;
+    });
+  }
+  opener.join();
+  std::size_t done = 0, cancelled = 0;
+  for (const JobRef& job : jobs) {
+    done += job->state.load() == JobState::Done;
+    cancelled += job->state.load() == JobState::Cancelled;
+  }
+  EXPECT_EQ(done, 1u);
+  EXPECT_EQ(cancelled, 99u);
+}
+
+struct MemoryStore : ResultStore {
+  std::mutex mutex;
+  std::unordered_map<TranslationKey, std::vector<std::uint32_t>, TranslationKeyHash> entries;
+  bool lookup(const TranslationKey& key, TranslateResult& out) override {
+    std::lock_guard lock(mutex);
+    auto it = entries.find(key);
+    if (it == entries.end()) return false;
+    out.spirv = it->second;
+    return true;
+  }
+  void store(const TranslationKey& key, const Job& job) override {
+    std::lock_guard lock(mutex);
+    entries[key] = job.result.spirv;
+  }
+};
+
+TEST(CompileService, CacheHitsAreReadyAtSubmit) {
+  FakeTranslator fake;
+  MemoryStore store;
+  CompileService service(options(1, &fake, &store));
+  JobRef first = service.submit(blob(3), {});
+  ASSERT_TRUE(service.wait(first, 10s));
+  JobRef second = service.submit(blob(3), {});
+  EXPECT_EQ(second->state.load(), JobState::Done);
+  EXPECT_TRUE(second->from_cache);
+  EXPECT_EQ(second->result.spirv.at(0), 3u);
+  EXPECT_EQ(fake.calls.load(), 1);
+  EXPECT_EQ(service.stats().cache_hits, 1u);
+}
+
+TEST(CompileService, ManySubmittersAndWaiters) {
+  FakeTranslator fake;
+  CompileService service(options(2, &fake));
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::uint32_t i = 0; i < 500; ++i) {
+        const std::uint32_t n = (i * 4 + t) % 700; // overlapping keys exercise deduplication
+        JobRef job = service.submit(blob(n), {}, Priority(i % 3));
+        if (i % 2 == 0) {
+          if (!service.wait(job, 10s) || job->result.spirv.at(0) != n) wrong.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(service.stats().submitted, 2000u);
+}
+
+} // namespace
+} // namespace kiln
