@@ -2,4 +2,6 @@
 
 #include "kiln/kiln.h"
 
-extern "C" KILN_API uint32_t kiln_get_version(void) { return KILN_HEADER_VERSION; }
+extern "C" KILN_API uint32_t kiln_get_version(void) {
+  return KILN_HEADER_VERSION;
+}
