@@ -1,0 +1,414 @@
+#pragma once
+// kiln's SSA IR (../shared/docs/ir-reference.md): SSA ids, operands, ops and the Builder that
+// owns a program. See docs/ir.md for the design.
+//
+//   ir::Builder b;                        // per worker; b.reset() between shaders
+//   auto one = b.add(ir::Op::Constant(ir::kF32, 1.0f));
+//   auto sum = b.add(ir::Op::FAdd(ir::kF32, x, one).set_flags(ir::OpFlags::Precise));
+//   for (ir::OpView op : b.ops()) ... op.code(), op.type(), op.operand(0).def()
+
+#include "translator/ir/ir_enums.h"
+#include "translator/ir/ir_opcodes.h"
+#include "translator/ir/ir_type.h"
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace kiln::ir {
+
+// An op's id: an index into the Builder's dense arrays. 0 is null.
+class SsaDef {
+ public:
+  constexpr SsaDef() = default;
+  constexpr explicit SsaDef(std::uint32_t id) : id_(id) {}
+  constexpr std::uint32_t id() const { return id_; }
+  constexpr explicit operator bool() const { return id_ != 0; }
+  friend constexpr bool operator==(SsaDef a, SsaDef b) { return a.id_ == b.id_; }
+
+ private:
+  std::uint32_t id_ = 0;
+};
+
+// One operand: a reference (an SsaDef) or a literal of up to 64 bits. Which one it is follows
+// from its position (Op::ref_count()); the operand itself is just the bits.
+class Operand {
+ public:
+  constexpr Operand() = default;
+  constexpr explicit Operand(SsaDef def) : bits_(def.id()) {}
+  static constexpr Operand literal(std::uint64_t bits) {
+    Operand o;
+    o.bits_ = bits;
+    return o;
+  }
+  static Operand literal_f32(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    return literal(bits);
+  }
+  static Operand literal_f64(double value) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, 8);
+    return literal(bits);
+  }
+
+  constexpr SsaDef def() const { return SsaDef(std::uint32_t(bits_)); }
+  constexpr std::uint64_t bits() const { return bits_; }
+  constexpr std::uint32_t literal_u32() const { return std::uint32_t(bits_); }
+  constexpr std::int32_t literal_i32() const { return std::int32_t(std::uint32_t(bits_)); }
+  constexpr std::uint64_t literal_u64() const { return bits_; }
+  float literal_f32() const {
+    float f;
+    std::uint32_t b = std::uint32_t(bits_);
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  double literal_f64() const {
+    double d;
+    std::memcpy(&d, &bits_, 8);
+    return d;
+  }
+  template <typename E>
+  constexpr E literal_enum() const {
+    return E(std::uint32_t(bits_));
+  }
+  friend constexpr bool operator==(Operand a, Operand b) { return a.bits_ == b.bits_; }
+
+ private:
+  std::uint64_t bits_ = 0;
+};
+
+// Number of literals a string takes (8 bytes each, null-terminated) and the packing itself.
+constexpr std::size_t string_literal_count(std::string_view s) {
+  return s.size() / 8 + 1;
+}
+void pack_string(std::string_view s, Operand* out);
+// Reads a string from literals; stops at the terminator or the end of `literals`.
+std::size_t unpack_string(std::span<const Operand> literals, char* out, std::size_t capacity);
+
+class Builder;
+
+// An op to add: opcode, flags, type and operands (references first, then literals). Small ops
+// keep their operands inline; bigger ones spill to a vector or point at caller storage
+// (with_operands), so building a typical op touches no heap.
+class Op {
+ public:
+  static constexpr unsigned kInlineOperands = 12;
+
+  Op(OpCode code, Type type, OpFlags flags = OpFlags(0))
+      : code_(code), flags_(flags), type_(type) {}
+  // An op whose operands live in caller storage that outlives the op (parsers, big constants).
+  static Op with_operands(OpCode code, Type type, std::span<const Operand> operands,
+                          std::uint32_t ref_count, OpFlags flags = OpFlags(0));
+
+  OpCode code() const { return code_; }
+  Type type() const { return type_; }
+  OpFlags flags() const { return flags_; }
+  std::uint32_t operand_count() const { return count_; }
+  std::uint32_t ref_count() const { return ref_count_; }
+  Operand operand(std::uint32_t i) const { return data()[i]; }
+  std::span<const Operand> operands() const { return {data(), count_}; }
+
+  Op& set_type(Type t) {
+    type_ = t;
+    return *this;
+  }
+  Op& set_flags(OpFlags f) {
+    flags_ = f;
+    return *this;
+  }
+  Op& add_flags(OpFlags f) {
+    flags_ = flags_ | f;
+    return *this;
+  }
+  Op& set_operand(std::uint32_t i, Operand o);
+
+  // Appending operands: references must come before literals (a reference after a literal
+  // marks the op malformed; the validator reports it).
+  Op& ref(SsaDef def);
+  Op& literal(std::uint64_t bits);
+  Op& literal_f32(float v) { return push_operand(Operand::literal_f32(v), false); }
+  Op& literal_f64(double v) { return push_operand(Operand::literal_f64(v), false); }
+  Op& string(std::string_view s);
+
+  // Generated from the table: Op::FAdd(type, a, b), Op::Label(Construct::None),
+  // Op::DebugName(def, "name"). Arguments: SsaDef -> reference; integers, enums -> literal;
+  // float/double -> literal bits; string -> string literal. Without a leading Type the op gets
+  // the type its return class fixes (void where it is not fixed).
+#define KILN_X(name, category, ret, shape)                                                         \
+  template <typename... A>                                                                         \
+  static Op name(Type type, A... args) {                                                           \
+    Op op(OpCode::name, type);                                                                     \
+    (op.push(args), ...);                                                                          \
+    return op;                                                                                     \
+  }                                                                                                \
+  template <typename... A>                                                                         \
+  static Op name(A... args) {                                                                      \
+    return name(default_type(ReturnClass::ret), args...);                                          \
+  }
+  KILN_IR_OPCODES(KILN_X)
+#undef KILN_X
+
+  static constexpr Type default_type(ReturnClass c) {
+    switch (c) {
+    case ReturnClass::Bool:
+      return kBool;
+    case ReturnClass::U32:
+      return kU32;
+    case ReturnClass::F32:
+      return kF32;
+    case ReturnClass::Vec2F32:
+      return vec(ScalarType::F32, 2);
+    case ReturnClass::Vec2U32:
+      return vec(ScalarType::U32, 2);
+    case ReturnClass::Vec2I32:
+      return vec(ScalarType::I32, 2);
+    default:
+      return kVoid;
+    }
+  }
+
+ private:
+  friend class Builder;
+  const Operand* data() const {
+    return external_ ? external_ : (spill_.empty() ? inline_ : spill_.data());
+  }
+  Op& push_operand(Operand o, bool is_ref);
+  Op& push(SsaDef d) {
+    return ref(d);
+  }
+  Op& push(float v) {
+    return literal_f32(v);
+  }
+  Op& push(double v) {
+    return literal_f64(v);
+  }
+  Op& push(std::string_view s) {
+    return string(s);
+  }
+  Op& push(const char* s) {
+    return string(s);
+  }
+  template <typename T>
+  Op& push(T v) requires(std::is_integral_v<T> || std::is_enum_v<T>) {
+    if constexpr (std::is_enum_v<T>)
+      return literal(std::uint64_t(std::underlying_type_t<T>(v)));
+    else if constexpr (std::is_signed_v<T>)
+      return literal(std::uint64_t(std::int64_t(v)));
+    else
+      return literal(std::uint64_t(v));
+  }
+
+  OpCode code_;
+  OpFlags flags_;
+  bool literal_seen_ = false;
+  bool refs_after_literal_ = false;
+  Type type_;
+  std::uint32_t count_ = 0;
+  std::uint32_t ref_count_ = 0;
+  const Operand* external_ = nullptr;
+  Operand inline_[kInlineOperands];
+  std::vector<Operand> spill_;
+};
+
+// Internal record of an op: 24 bytes, indexed by SsaDef id. Operands live in the Builder's
+// operand pool; program order is an intrusive doubly-linked list of ids.
+struct OpRecord {
+  OpCode code = OpCode::Count; // Count = removed / unused id
+  std::uint8_t flags = 0;      // OpFlags
+  Type type;
+  std::uint32_t first_operand = 0;
+  std::uint16_t operand_count = 0;
+  std::uint16_t ref_count = 0;
+  SsaDef prev;
+  SsaDef next;
+};
+static_assert(sizeof(OpRecord) == 24);
+
+// A read-only view of an op stored in a Builder; valid until the builder changes the op.
+class OpView {
+ public:
+  OpView() = default;
+  OpView(SsaDef def, const OpRecord* record, const Operand* operands)
+      : def_(def), record_(record), operands_(operands) {}
+
+  explicit operator bool() const { return record_ != nullptr; }
+  SsaDef def() const { return def_; }
+  OpCode code() const { return record_->code; }
+  OpFlags flags() const { return OpFlags(record_->flags); }
+  Type type() const { return record_->type; }
+  std::uint32_t operand_count() const { return record_->operand_count; }
+  std::uint32_t ref_count() const { return record_->ref_count; }
+  bool is_ref(std::uint32_t i) const { return i < record_->ref_count; }
+  Operand operand(std::uint32_t i) const { return operands_[i]; }
+  std::span<const Operand> operands() const { return {operands_, record_->operand_count}; }
+  std::span<const Operand> literals() const { return operands().subspan(record_->ref_count); }
+  const OpInfo& info() const { return op_info(record_->code); }
+  // The op as a value, e.g. to modify and pass to Builder::rewrite_op.
+  Op to_op() const { return Op::with_operands(code(), type(), operands(), ref_count(), flags()); }
+
+ private:
+  SsaDef def_;
+  const OpRecord* record_ = nullptr;
+  const Operand* operands_ = nullptr;
+};
+
+// Iterates a stretch of the program order. Removing the op an iterator points at is allowed.
+class OpIterator {
+ public:
+  enum class Stop : std::uint8_t { AtEnd, AfterTerminator, AfterFunctionEnd };
+  OpIterator() = default;
+  OpIterator(const Builder* b, SsaDef cur, SsaDef end, OpCode filter, Stop stop)
+      : builder_(b), cur_(cur), end_(end), filter_(filter), stop_(stop) {
+    skip_filtered();
+  }
+  OpView operator*() const;
+  OpIterator& operator++();
+  bool operator==(const OpIterator& o) const { return cur_ == o.cur_; }
+
+ private:
+  void skip_filtered();
+  const Builder* builder_ = nullptr;
+  SsaDef cur_;
+  SsaDef end_;
+  OpCode filter_ = OpCode::Count; // Count = every op
+  Stop stop_ = Stop::AtEnd;
+};
+
+struct OpRange {
+  OpIterator first;
+  OpIterator last;
+  OpIterator begin() const { return first; }
+  OpIterator end() const { return last; }
+};
+
+// Owns one program: ops, operands, types, the constant table and the use index, all in
+// vectors whose capacity survives reset(). One per worker; reset() between shaders.
+class Builder {
+ public:
+  Builder() = default;
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+
+  // Forgets the program, keeps the memory.
+  void reset();
+
+  // Adds an op. Declarations (EntryPoint, Constant*, Set*, Dcl*, Debug*, Semantic) go to the
+  // end of the declaration block; Constant and Undef are deduplicated (the existing id is
+  // returned). Every other op goes after the cursor (which then moves to it), or at the end of
+  // the program when no cursor is set. Returns null only when the op has more than 65535
+  // operands.
+  SsaDef add(const Op& op);
+  SsaDef add_after(SsaDef ref, const Op& op);
+  SsaDef add_before(SsaDef ref, const Op& op);
+  // Adds `op` at the end of the program with the given id (parsers, deserializer). Returns
+  // null when the id is taken or too large.
+  SsaDef add_with_id(SsaDef id, const Op& op);
+
+  // Insertion point for add(): new code goes after `def`. Null = the end of the program.
+  void set_cursor(SsaDef def) { cursor_ = def; }
+  SsaDef cursor() const { return cursor_; }
+
+  // Replaces the op behind `def` (same id, new contents).
+  void rewrite_op(SsaDef def, const Op& op);
+  // Replaces every use of `old_def` by `new_def`, then removes `old_def`.
+  void rewrite_def(SsaDef old_def, SsaDef new_def);
+  // Unlinks the op; its id is never reused until reset().
+  void remove(SsaDef def);
+
+  // O(1) lookups by id.
+  bool is_live(SsaDef def) const {
+    return def.id() < ops_.size() && ops_[def.id()].code != OpCode::Count && def;
+  }
+  OpView op(SsaDef def) const {
+    const OpRecord& r = ops_[def.id()];
+    return OpView(def, &r, operands_.data() + r.first_operand);
+  }
+  SsaDef first() const { return head_; }
+  SsaDef last() const { return tail_; }
+  SsaDef next(SsaDef def) const { return ops_[def.id()].next; }
+  SsaDef prev(SsaDef def) const { return ops_[def.id()].prev; }
+  // Number of live ops, and one past the largest id ever handed out.
+  std::uint32_t op_count() const { return live_count_; }
+  std::uint32_t id_limit() const { return std::uint32_t(ops_.size()); }
+
+  // Iteration.
+  OpRange ops() const { return range(head_, SsaDef(), OpCode::Count, OpIterator::Stop::AtEnd); }
+  OpRange ops_from(SsaDef def) const {
+    return range(def, SsaDef(), OpCode::Count, OpIterator::Stop::AtEnd);
+  }
+  // The leading declarations, then everything after them.
+  OpRange declarations() const;
+  OpRange code() const;
+  // Every Function op.
+  OpRange functions() const {
+    return range(head_, SsaDef(), OpCode::Function, OpIterator::Stop::AtEnd);
+  }
+  // The Labels of a function.
+  OpRange blocks(SsaDef function) const {
+    return range(function, SsaDef(), OpCode::Label, OpIterator::Stop::AfterFunctionEnd);
+  }
+  // A block: its Label through its terminator.
+  OpRange block(SsaDef label) const {
+    return range(label, SsaDef(), OpCode::Count, OpIterator::Stop::AfterTerminator);
+  }
+
+  // The ops referencing `def` (one entry per referencing operand), from a use index built on
+  // demand in one linear pass and rebuilt after the program changes.
+  std::span<const SsaDef> users(SsaDef def);
+
+  TypeTable& types() { return types_; }
+  const TypeTable& types() const { return types_; }
+
+  // Shorthands for constants (deduplicated).
+  SsaDef constant_u32(std::uint32_t v) { return add(Op::Constant(kU32, v)); }
+  SsaDef constant_i32(std::int32_t v) { return add(Op::Constant(kI32, v)); }
+  SsaDef constant_f32(float v) { return add(Op::Constant(kF32, v)); }
+  SsaDef constant_bool(bool v) { return add(Op::Constant(kBool, std::uint32_t(v))); }
+
+  // Bytes held by every storage of this builder (capacity, not size).
+  std::size_t bytes_reserved() const;
+
+ private:
+  friend class OpIterator;
+  OpRange range(SsaDef from, SsaDef to, OpCode filter, OpIterator::Stop stop) const {
+    return {OpIterator(this, from, to, filter, stop), OpIterator(this, to, to, filter, stop)};
+  }
+  SsaDef create(const Op& op); // record + operands, not linked
+  SsaDef create_at(SsaDef id, const Op& op);
+  void store_operands(OpRecord& r, const Op& op);
+  void link_after(SsaDef def, SsaDef after); // after null = at the head
+  void unlink(SsaDef def);
+  bool dedupable(const Op& op) const {
+    return op.code() == OpCode::Constant || op.code() == OpCode::Undef;
+  }
+  std::uint64_t hash_constant(OpCode code, Type type, std::span<const Operand> ops) const;
+  SsaDef find_constant(const Op& op, std::uint64_t hash) const;
+  void insert_constant(SsaDef def, std::uint64_t hash);
+  void grow_constant_table();
+  void build_use_index();
+
+  std::vector<OpRecord> ops_; // by id; [0] is the null id
+  std::vector<Operand> operands_;
+  TypeTable types_;
+  SsaDef head_, tail_, cursor_;
+  SsaDef decl_tail_; // last op of the leading declaration block
+  std::uint32_t live_count_ = 0;
+
+  std::vector<std::uint32_t> constant_table_; // ids, 0 = empty; active size constant_mask_ + 1
+  std::size_t constant_mask_ = 0;
+  std::size_t constant_used_ = 0;
+
+  bool uses_valid_ = false;
+  std::vector<std::uint32_t> use_offsets_; // CSR: users of id i are use_list_[off[i]..off[i+1])
+  std::vector<SsaDef> use_list_;
+};
+
+inline OpView OpIterator::operator*() const {
+  return builder_->op(cur_);
+}
+
+} // namespace kiln::ir

@@ -1,0 +1,399 @@
+#include "translator/ir/ir.h"
+
+#include <algorithm>
+
+namespace kiln::ir {
+
+// ---- strings -------------------------------------------------------------------------------
+
+void pack_string(std::string_view s, Operand* out) {
+  std::size_t n = string_literal_count(s);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t bits = 0;
+    for (std::size_t j = 0; j < 8; ++j) {
+      std::size_t k = i * 8 + j;
+      if (k < s.size()) bits |= std::uint64_t(std::uint8_t(s[k])) << (8 * j);
+    }
+    out[i] = Operand::literal(bits);
+  }
+}
+
+std::size_t unpack_string(std::span<const Operand> literals, char* out, std::size_t capacity) {
+  std::size_t n = 0;
+  for (Operand o : literals) {
+    for (std::size_t j = 0; j < 8; ++j) {
+      char c = char((o.bits() >> (8 * j)) & 0xff);
+      if (c == '\0') return n;
+      if (n < capacity) out[n] = c;
+      ++n;
+    }
+  }
+  return n;
+}
+
+// ---- Op ------------------------------------------------------------------------------------
+
+Op Op::with_operands(OpCode code, Type type, std::span<const Operand> operands,
+                     std::uint32_t ref_count, OpFlags flags) {
+  Op op(code, type, flags);
+  op.external_ = operands.data();
+  op.count_ = std::uint32_t(operands.size());
+  op.ref_count_ = std::min<std::uint32_t>(ref_count, op.count_);
+  op.literal_seen_ = op.ref_count_ < op.count_;
+  return op;
+}
+
+Op& Op::push_operand(Operand o, bool is_ref) {
+  if (external_ || count_ >= kInlineOperands) {
+    if (spill_.empty()) spill_.assign(data(), data() + count_);
+    external_ = nullptr;
+    spill_.push_back(o);
+  } else {
+    inline_[count_] = o;
+  }
+  ++count_;
+  if (is_ref) {
+    if (literal_seen_)
+      refs_after_literal_ = true;
+    else
+      ref_count_ = count_;
+  } else {
+    literal_seen_ = true;
+  }
+  return *this;
+}
+
+Op& Op::ref(SsaDef def) {
+  return push_operand(Operand(def), true);
+}
+Op& Op::literal(std::uint64_t bits) {
+  return push_operand(Operand::literal(bits), false);
+}
+
+Op& Op::string(std::string_view s) {
+  std::size_t n = string_literal_count(s);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t bits = 0;
+    for (std::size_t j = 0; j < 8 && i * 8 + j < s.size(); ++j)
+      bits |= std::uint64_t(std::uint8_t(s[i * 8 + j])) << (8 * j);
+    push_operand(Operand::literal(bits), false);
+  }
+  return *this;
+}
+
+Op& Op::set_operand(std::uint32_t i, Operand o) {
+  if (external_) {
+    spill_.assign(external_, external_ + count_);
+    external_ = nullptr;
+  }
+  (spill_.empty() ? inline_ : spill_.data())[i] = o;
+  return *this;
+}
+
+// ---- iteration -----------------------------------------------------------------------------
+
+void OpIterator::skip_filtered() {
+  if (filter_ == OpCode::Count) return;
+  while (cur_ != end_ && builder_->ops_[cur_.id()].code != filter_) {
+    OpCode code = builder_->ops_[cur_.id()].code;
+    if (stop_ == Stop::AfterFunctionEnd && code == OpCode::FunctionEnd) {
+      cur_ = end_;
+      return;
+    }
+    cur_ = builder_->ops_[cur_.id()].next;
+  }
+}
+
+OpIterator& OpIterator::operator++() {
+  const OpRecord& r = builder_->ops_[cur_.id()];
+  bool stop =
+      (stop_ == Stop::AfterTerminator && op_info(r.code).category == OpCategory::Terminator) ||
+      (stop_ == Stop::AfterFunctionEnd && r.code == OpCode::FunctionEnd);
+  cur_ = stop ? end_ : r.next;
+  skip_filtered();
+  return *this;
+}
+
+OpRange Builder::declarations() const {
+  SsaDef end = decl_tail_ ? ops_[decl_tail_.id()].next : head_;
+  return range(decl_tail_ ? head_ : SsaDef(), end, OpCode::Count, OpIterator::Stop::AtEnd);
+}
+
+OpRange Builder::code() const {
+  SsaDef from = decl_tail_ ? ops_[decl_tail_.id()].next : head_;
+  return range(from, SsaDef(), OpCode::Count, OpIterator::Stop::AtEnd);
+}
+
+// ---- storage -------------------------------------------------------------------------------
+
+void Builder::reset() {
+  ops_.clear();
+  ops_.emplace_back(); // the null id
+  operands_.clear();
+  types_.reset();
+  head_ = tail_ = cursor_ = decl_tail_ = SsaDef();
+  live_count_ = 0;
+  constant_mask_ = 0;
+  constant_used_ = 0;
+  uses_valid_ = false;
+}
+
+std::size_t Builder::bytes_reserved() const {
+  return ops_.capacity() * sizeof(OpRecord) + operands_.capacity() * sizeof(Operand) +
+         types_.bytes_reserved() + constant_table_.capacity() * sizeof(std::uint32_t) +
+         use_offsets_.capacity() * sizeof(std::uint32_t) + use_list_.capacity() * sizeof(SsaDef);
+}
+
+void Builder::store_operands(OpRecord& r, const Op& op) {
+  auto src = op.operands();
+  if (src.size() <= r.operand_count && r.operand_count) {
+    // Reuse the op's old slice when the new operands fit.
+  } else {
+    r.first_operand = std::uint32_t(operands_.size());
+    operands_.resize(operands_.size() + src.size());
+  }
+  std::copy(src.begin(), src.end(), operands_.begin() + r.first_operand);
+  r.operand_count = std::uint16_t(src.size());
+  // A reference pushed after a literal is stored as a literal: the split no longer matches
+  // the shape and the validator reports it ("literals last").
+  r.ref_count = std::uint16_t(op.ref_count_);
+}
+
+SsaDef Builder::create(const Op& op) {
+  if (ops_.empty()) ops_.emplace_back();
+  return create_at(SsaDef(std::uint32_t(ops_.size())), op);
+}
+
+SsaDef Builder::create_at(SsaDef id, const Op& op) {
+  if (op.operand_count() > 0xffffu) return SsaDef();
+  if (ops_.empty()) ops_.emplace_back();
+  if (id.id() >= ops_.size()) ops_.resize(id.id() + 1);
+  OpRecord& r = ops_[id.id()];
+  r = OpRecord();
+  r.code = op.code();
+  r.flags = std::uint8_t(op.flags());
+  r.type = op.type();
+  store_operands(r, op);
+  ++live_count_;
+  uses_valid_ = false;
+  return id;
+}
+
+void Builder::link_after(SsaDef def, SsaDef after) {
+  OpRecord& r = ops_[def.id()];
+  r.prev = after;
+  r.next = after ? ops_[after.id()].next : head_;
+  if (r.next)
+    ops_[r.next.id()].prev = def;
+  else
+    tail_ = def;
+  if (after)
+    ops_[after.id()].next = def;
+  else
+    head_ = def;
+}
+
+void Builder::unlink(SsaDef def) {
+  OpRecord& r = ops_[def.id()];
+  if (r.prev)
+    ops_[r.prev.id()].next = r.next;
+  else
+    head_ = r.next;
+  if (r.next)
+    ops_[r.next.id()].prev = r.prev;
+  else
+    tail_ = r.prev;
+  if (decl_tail_ == def) decl_tail_ = r.prev;
+  if (cursor_ == def) cursor_ = r.prev;
+}
+
+// ---- adding --------------------------------------------------------------------------------
+
+SsaDef Builder::add(const Op& op) {
+  const OpInfo& info = op_info(op.code());
+  if (is_declarative(info.category)) {
+    std::uint64_t hash = 0;
+    if (dedupable(op)) {
+      hash = hash_constant(op.code(), op.type(), op.operands());
+      if (SsaDef found = find_constant(op, hash)) return found;
+    }
+    SsaDef def = create(op);
+    if (!def) return def;
+    link_after(def, decl_tail_);
+    decl_tail_ = def;
+    if (dedupable(op)) insert_constant(def, hash);
+    return def;
+  }
+  SsaDef def = create(op);
+  if (!def) return def;
+  link_after(def, cursor_ ? cursor_ : tail_);
+  if (cursor_) cursor_ = def;
+  return def;
+}
+
+SsaDef Builder::add_after(SsaDef ref, const Op& op) {
+  SsaDef def = create(op);
+  if (!def) return def;
+  link_after(def, ref);
+  if (ref && ref == decl_tail_ && is_declarative(op_info(op.code()).category)) decl_tail_ = def;
+  return def;
+}
+
+SsaDef Builder::add_before(SsaDef ref, const Op& op) {
+  SsaDef def = create(op);
+  if (!def) return def;
+  SsaDef after = ref ? ops_[ref.id()].prev : tail_;
+  link_after(def, after);
+  if (is_declarative(op_info(op.code()).category) && after == decl_tail_) decl_tail_ = def;
+  return def;
+}
+
+SsaDef Builder::add_with_id(SsaDef id, const Op& op) {
+  if (!id || id.id() >= 0x7fffffffu) return SsaDef();
+  if (id.id() < ops_.size() && ops_[id.id()].code != OpCode::Count) return SsaDef();
+  if (!create_at(id, op)) return SsaDef();
+  link_after(id, tail_);
+  if (is_declarative(op_info(op.code()).category) && ops_[id.id()].prev == decl_tail_)
+    decl_tail_ = id;
+  if (dedupable(op)) {
+    std::uint64_t hash = hash_constant(op.code(), op.type(), op.operands());
+    if (!find_constant(op, hash)) insert_constant(id, hash);
+  }
+  return id;
+}
+
+// ---- changing ------------------------------------------------------------------------------
+
+void Builder::rewrite_op(SsaDef def, const Op& op) {
+  OpRecord& r = ops_[def.id()];
+  // `op` may point into this record's operands (OpView::to_op): copy through a spill first.
+  if (op.external_ && op.external_ >= operands_.data() &&
+      op.external_ < operands_.data() + operands_.size()) {
+    Op copy = op;
+    copy.spill_.assign(op.external_, op.external_ + op.count_);
+    copy.external_ = nullptr;
+    rewrite_op(def, copy);
+    return;
+  }
+  r.code = op.code();
+  r.flags = std::uint8_t(op.flags());
+  r.type = op.type();
+  store_operands(r, op);
+  uses_valid_ = false;
+}
+
+void Builder::rewrite_def(SsaDef old_def, SsaDef new_def) {
+  if (uses_valid_) {
+    for (SsaDef user : users(old_def)) {
+      OpRecord& r = ops_[user.id()];
+      Operand* ops = operands_.data() + r.first_operand;
+      for (std::uint32_t i = 0; i < r.ref_count; ++i)
+        if (ops[i].def() == old_def) ops[i] = Operand(new_def);
+    }
+  } else {
+    for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+      OpRecord& r = ops_[d.id()];
+      Operand* ops = operands_.data() + r.first_operand;
+      for (std::uint32_t i = 0; i < r.ref_count; ++i)
+        if (ops[i].def() == old_def) ops[i] = Operand(new_def);
+    }
+  }
+  remove(old_def);
+}
+
+void Builder::remove(SsaDef def) {
+  if (!is_live(def)) return;
+  unlink(def);
+  ops_[def.id()].code = OpCode::Count;
+  --live_count_;
+  uses_valid_ = false;
+}
+
+// ---- constants -----------------------------------------------------------------------------
+
+std::uint64_t Builder::hash_constant(OpCode code, Type type,
+                                     std::span<const Operand> operands) const {
+  std::uint64_t h = (std::uint64_t(code) << 32 | type.bits()) * 0x9e3779b97f4a7c15ull;
+  for (Operand o : operands) h = (h ^ o.bits()) * 0x100000001b3ull + (h >> 29);
+  return h ^ (h >> 31);
+}
+
+SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
+  if (!constant_mask_) return SsaDef();
+  std::size_t slot = hash & constant_mask_;
+  auto want = op.operands();
+  while (std::uint32_t id = constant_table_[slot]) {
+    const OpRecord& r = ops_[id];
+    if (r.code == op.code() && r.type == op.type() && r.operand_count == want.size() &&
+        r.flags == std::uint8_t(op.flags()) &&
+        std::equal(want.begin(), want.end(), operands_.begin() + r.first_operand))
+      return SsaDef(id);
+    slot = (slot + 1) & constant_mask_;
+  }
+  return SsaDef();
+}
+
+void Builder::grow_constant_table() {
+  std::size_t size = constant_mask_ ? (constant_mask_ + 1) * 2 : 64;
+  constant_table_.assign(size, 0);
+  constant_mask_ = size - 1;
+  constant_used_ = 0;
+  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+    const OpRecord& r = ops_[d.id()];
+    if (r.code != OpCode::Constant && r.code != OpCode::Undef) continue;
+    std::uint64_t h =
+        hash_constant(r.code, r.type, {operands_.data() + r.first_operand, r.operand_count});
+    std::size_t slot = h & constant_mask_;
+    while (constant_table_[slot]) slot = (slot + 1) & constant_mask_;
+    constant_table_[slot] = d.id();
+    ++constant_used_;
+  }
+}
+
+void Builder::insert_constant(SsaDef def, std::uint64_t hash) {
+  if (!constant_mask_ || (constant_used_ + 1) * 2 > constant_mask_ + 1) {
+    grow_constant_table(); // re-inserts every live constant, `def` included
+    return;
+  }
+  std::size_t slot = hash & constant_mask_;
+  while (constant_table_[slot]) slot = (slot + 1) & constant_mask_;
+  constant_table_[slot] = def.id();
+  ++constant_used_;
+}
+
+// ---- users ---------------------------------------------------------------------------------
+
+void Builder::build_use_index() {
+  std::size_t n = ops_.size();
+  use_offsets_.assign(n + 1, 0);
+  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+    const OpRecord& r = ops_[d.id()];
+    const Operand* ops = operands_.data() + r.first_operand;
+    for (std::uint32_t i = 0; i < r.ref_count; ++i) {
+      std::uint32_t target = ops[i].def().id();
+      if (target && target < n) ++use_offsets_[target + 1];
+    }
+  }
+  for (std::size_t i = 1; i <= n; ++i) use_offsets_[i] += use_offsets_[i - 1];
+  use_list_.resize(use_offsets_[n]);
+  // Fill using the offsets as cursors, then shift them back.
+  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+    const OpRecord& r = ops_[d.id()];
+    const Operand* ops = operands_.data() + r.first_operand;
+    for (std::uint32_t i = 0; i < r.ref_count; ++i) {
+      std::uint32_t target = ops[i].def().id();
+      if (target && target < n) use_list_[use_offsets_[target]++] = d;
+    }
+  }
+  for (std::size_t i = n; i > 0; --i) use_offsets_[i] = use_offsets_[i - 1];
+  use_offsets_[0] = 0;
+  uses_valid_ = true;
+}
+
+std::span<const SsaDef> Builder::users(SsaDef def) {
+  if (!uses_valid_) build_use_index();
+  if (def.id() + 1 >= use_offsets_.size()) return {};
+  return {use_list_.data() + use_offsets_[def.id()], use_list_.data() + use_offsets_[def.id() + 1]};
+}
+
+} // namespace kiln::ir
