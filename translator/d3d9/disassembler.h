@@ -1,11 +1,11 @@
 #pragma once
 // `kiln disasm --source` for D3D9 token streams: D3D9 assembly (vs_3_0 ...).
 
+#include "translator/common/status.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
-
-#include "translator/common/status.h"
 
 namespace kiln::d3d9 {
 

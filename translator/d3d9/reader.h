@@ -1,0 +1,30 @@
+#pragma once
+// The D3D9 token-stream reader: version token, instructions, comments, end token.
+//
+// decode() is one linear pass into a caller-owned Program whose vectors are reused, so after
+// warm-up it allocates nothing; errors name the token offset ("token 12: ...").
+
+#include "translator/common/status.h"
+#include "translator/d3d9/program.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace kiln::d3d9 {
+
+// Decodes the version token into `out`; false when it is not a D3D9 shader version.
+bool parse_version(std::uint32_t token, ShaderVersion& out);
+
+// Decodes a whole token stream. `bytes` must hold exactly the shader: a multiple of four
+// bytes ending with the end token. On error `program` holds what was decoded before it.
+Status decode(std::span<const std::uint8_t> bytes, Program& program);
+
+// The bounded length scan for callers that have a token pointer without a length
+// (IDirect3DDevice9::CreateVertexShader): walks the instruction structure (not a search for
+// 0x0000FFFF, which may appear inside literals and comments) and returns the size in bytes
+// up to and including the end token, never reading past `max_bytes`.
+Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes);
+Status measure(const std::uint32_t* tokens, std::size_t max_tokens, std::size_t& token_count);
+
+} // namespace kiln::d3d9
