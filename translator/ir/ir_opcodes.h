@@ -11,7 +11,7 @@
 //   v  a declaration (Dcl*)   i  a DclInput*   o  a DclOutput*   q  a DclUav
 //   b  a bool value       k  a Scoped* control-flow op (may be a forward reference)
 // Literals (always after the references):
-//   n  a number   #  constant values flattened from the return type (variadic)
+//   0  a number   #  constant values flattened from the return type (variadic)
 //   $  a null-terminated string, 8 bytes per literal (variadic)
 //   upper case: an enum literal, the letter of KILN_IR_ENUMS (P, W, T, R, N, I, B, M, K, F, A,
 //   V, Y, O, S, C, G)
@@ -55,7 +55,7 @@ enum class ReturnClass : std::uint8_t {
 #define KILN_IR_OPCODES(X)                                                                         \
   /* Debug */                                                                                      \
   X(DebugName, Debug, Void, "x$")                                                                  \
-  X(DebugMemberName, Debug, Void, "xn$")                                                           \
+  X(DebugMemberName, Debug, Void, "x0$")                                                           \
   X(Drain, Code, Any, "x")                                                                         \
   /* Constants */                                                                                  \
   X(Constant, Constant, Any, "#")                                                                  \
@@ -63,17 +63,17 @@ enum class ReturnClass : std::uint8_t {
   X(MinValue, Anywhere, Scalar, "")                                                                \
   X(MaxValue, Anywhere, Scalar, "")                                                                \
   /* Mode setting */                                                                               \
-  X(SetCsWorkgroupSize, Declaration, Void, "ennn")                                                 \
-  X(SetGsInstances, Declaration, Void, "en")                                                       \
+  X(SetCsWorkgroupSize, Declaration, Void, "e000")                                                 \
+  X(SetGsInstances, Declaration, Void, "e0")                                                       \
   X(SetGsInputPrimitive, Declaration, Void, "eP")                                                  \
-  X(SetGsOutputVertices, Declaration, Void, "en")                                                  \
-  X(SetGsOutputPrimitive, Declaration, Void, "ePn")                                                \
+  X(SetGsOutputVertices, Declaration, Void, "e0")                                                  \
+  X(SetGsOutputPrimitive, Declaration, Void, "eP0")                                                \
   X(SetPsEarlyFragmentTest, Declaration, Void, "e")                                                \
   X(SetPsDepthGreaterEqual, Declaration, Void, "e")                                                \
   X(SetPsDepthLessEqual, Declaration, Void, "e")                                                   \
   X(SetTessPrimitive, Declaration, Void, "ePWT")                                                   \
   X(SetTessDomain, Declaration, Void, "eP")                                                        \
-  X(SetTessControlPoints, Declaration, Void, "enn")                                                \
+  X(SetTessControlPoints, Declaration, Void, "e00")                                                \
   X(SetFpMode, Declaration, Float, "eRN")                                                          \
   /* Type conversion */                                                                            \
   X(ConvertFtoF, Code, Any, "d")                                                                   \
@@ -85,23 +85,23 @@ enum class ReturnClass : std::uint8_t {
   X(Cast, Code, Any, "d")                                                                          \
   X(ConsumeAs, Code, Any, "d")                                                                     \
   /* Variable declarations */                                                                      \
-  X(DclInput, Declaration, Any, "ennI")                                                            \
+  X(DclInput, Declaration, Any, "e00I")                                                            \
   X(DclInputBuiltIn, Declaration, Any, "eBI")                                                      \
-  X(DclOutput, Declaration, Any, "ennn")                                                           \
-  X(DclOutputBuiltIn, Declaration, Any, "eBn")                                                     \
-  X(DclSpecConstant, Constant, Scalar, "en#")                                                      \
-  X(DclPushData, Declaration, Any, "enM")                                                          \
-  X(DclSampler, Declaration, Void, "ennn")                                                         \
-  X(DclCbv, Declaration, Any, "ennn")                                                              \
-  X(DclSrv, Declaration, Any, "ennnK")                                                             \
-  X(DclUav, Declaration, Any, "ennnKF")                                                            \
+  X(DclOutput, Declaration, Any, "e000")                                                           \
+  X(DclOutputBuiltIn, Declaration, Any, "eB0")                                                     \
+  X(DclSpecConstant, Constant, Scalar, "e0#")                                                      \
+  X(DclPushData, Declaration, Any, "e0M")                                                          \
+  X(DclSampler, Declaration, Void, "e000")                                                         \
+  X(DclCbv, Declaration, Any, "e000")                                                              \
+  X(DclSrv, Declaration, Any, "e000K")                                                             \
+  X(DclUav, Declaration, Any, "e000KF")                                                            \
   X(DclUavCounter, Declaration, U32, "eq")                                                         \
   X(DclLds, Declaration, Any, "e")                                                                 \
   X(DclScratch, Declaration, Any, "e")                                                             \
   X(DclTmp, Declaration, Any, "e")                                                                 \
-  X(DclXfb, Declaration, Void, "onnn")                                                             \
+  X(DclXfb, Declaration, Void, "o000")                                                             \
   X(DclParam, Declaration, Scalar, "")                                                             \
-  X(Semantic, Declaration, Void, "vn$")                                                            \
+  X(Semantic, Declaration, Void, "v0$")                                                            \
   /* Composites and sparse feedback */                                                             \
   X(CompositeInsert, Code, Any, "ddd")                                                             \
   X(CompositeExtract, Code, Any, "dd")                                                             \
@@ -120,11 +120,11 @@ enum class ReturnClass : std::uint8_t {
   X(OutputLoad, Code, Any, "od")                                                                   \
   X(OutputStore, Code, Any, "odd")                                                                 \
   X(DescriptorLoad, Code, Any, "vd")                                                               \
-  X(BufferLoad, Code, Any, "ddn")                                                                  \
-  X(BufferStore, Code, Any, "dddn")                                                                \
+  X(BufferLoad, Code, Any, "dd0")                                                                  \
+  X(BufferStore, Code, Any, "ddd0")                                                                \
   X(BufferQuerySize, Code, U32, "d")                                                               \
-  X(MemoryLoad, Code, Any, "ddn")                                                                  \
-  X(MemoryStore, Code, Any, "dddn")                                                                \
+  X(MemoryLoad, Code, Any, "dd0")                                                                  \
+  X(MemoryStore, Code, Any, "ddd0")                                                                \
   X(ConstantLoad, Code, Any, "dd")                                                                 \
   /* Atomics */                                                                                    \
   X(LdsAtomic, Code, VoidOrScalar, "vddA")                                                         \
@@ -139,7 +139,7 @@ enum class ReturnClass : std::uint8_t {
   X(ImageQueryMips, Code, U32, "d")                                                                \
   X(ImageQuerySamples, Code, U32, "d")                                                             \
   X(ImageSample, Code, Any, "ddddddddddd")                                                         \
-  X(ImageGather, Code, Any, "ddddddn")                                                             \
+  X(ImageGather, Code, Any, "dddddd0")                                                             \
   X(ImageComputeLod, Code, Vec2F32, "ddd")                                                         \
   /* Pointers */                                                                                   \
   X(Pointer, Code, Any, "dF")                                                                      \
@@ -165,14 +165,14 @@ enum class ReturnClass : std::uint8_t {
   X(ScopedLoopContinue, Code, Void, "k")                                                           \
   X(ScopedEndLoop, Code, Void, "k")                                                                \
   X(ScopedSwitch, Code, Void, "kd")                                                                \
-  X(ScopedSwitchCase, Code, Void, "kn")                                                            \
+  X(ScopedSwitchCase, Code, Void, "k0")                                                            \
   X(ScopedSwitchDefault, Code, Void, "k")                                                          \
   X(ScopedSwitchBreak, Code, Void, "k")                                                            \
   X(ScopedEndSwitch, Code, Void, "k")                                                              \
   /* Barriers, geometry, pixel */                                                                  \
   X(Barrier, Code, Void, "SSY")                                                                    \
-  X(EmitVertex, Code, Void, "n")                                                                   \
-  X(EmitPrimitive, Code, Void, "n")                                                                \
+  X(EmitVertex, Code, Void, "0")                                                                   \
+  X(EmitPrimitive, Code, Void, "0")                                                                \
   X(Demote, Code, Void, "")                                                                        \
   X(InterpolateAtCentroid, Code, Any, "id")                                                        \
   X(InterpolateAtSample, Code, Any, "idd")                                                         \
@@ -364,7 +364,7 @@ constexpr char operand_letter(OpCode code, std::size_t index, std::size_t ref_co
   }
   std::size_t j = index - ref_count;
   if (j < s.literals.size()) return s.literals[j];
-  return s.variadic_literals() ? s.literals.back() : 'n';
+  return s.variadic_literals() ? s.literals.back() : '0';
 }
 
 constexpr bool is_declarative(OpCategory c) {

@@ -83,6 +83,7 @@ class Reader {
     out.reset();
     std::uint32_t self = 0;
     std::int64_t max_target = 0;
+    std::size_t max_target_offset = 0;
     while (offset_ < bytes_.size()) {
       std::size_t op_offset = offset_;
       ++self;
@@ -113,7 +114,10 @@ class Reader {
           std::int64_t target = v == 0 ? 0 : std::int64_t(self) - v;
           if (v != 0 && (target < 1 || target > 0x7fffffff))
             return fail(op_offset, "reference out of range");
-          if (target > max_target) max_target = target;
+          if (target > max_target) {
+            max_target = target;
+            max_target_offset = op_offset;
+          }
           operands_[std::size_t(i)] = Operand(SsaDef(std::uint32_t(target)));
         } else {
           operands_[std::size_t(i)] = Operand::literal(std::uint64_t(v));
@@ -123,8 +127,8 @@ class Reader {
       if (!out.add_with_id(SsaDef(self), op)) return fail(op_offset, "cannot add op");
     }
     if (max_target > std::int64_t(self))
-      return Status::error("ir binary: reference to %" + std::to_string(max_target) +
-                           " beyond the last op %" + std::to_string(self));
+      return fail(max_target_offset, "reference to %" + std::to_string(max_target) +
+                                         " beyond the last op %" + std::to_string(self));
     return Status::ok();
   }
 
