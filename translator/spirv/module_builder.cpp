@@ -1,0 +1,574 @@
+#include "translator/spirv/module_builder.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstring>
+
+namespace kiln::spirv {
+
+namespace {
+constexpr std::uint32_t kMagic = 0x07230203u;
+constexpr std::uint32_t kHeaderWords = 5;
+
+std::uint32_t string_words(std::string_view text) {
+  return static_cast<std::uint32_t>(text.size() / 4 + 1); // always NUL-terminated
+}
+
+void append_string(std::vector<std::uint32_t>& out, std::string_view text) {
+  const std::size_t start = out.size();
+  out.resize(start + string_words(text), 0u);
+  std::memcpy(out.data() + start, text.data(), text.size());
+}
+
+std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
+  return static_cast<std::uint32_t>(word_count) << spv::WordCountShift |
+         static_cast<std::uint32_t>(opcode);
+}
+} // namespace
+
+std::uint32_t spirv_version_word(SpirvTarget target) {
+  switch (target) {
+  case SpirvTarget::Vulkan11:
+    return 0x00010300u;
+  case SpirvTarget::Vulkan12:
+    return 0x00010500u;
+  case SpirvTarget::Vulkan13:
+    return 0x00010600u;
+  }
+  return 0x00010600u;
+}
+
+ModuleBuilder::ModuleBuilder() {
+  for (auto& s : sections_) s.reserve(256);
+  function_head_.reserve(64);
+  function_locals_.reserve(64);
+  function_body_.reserve(1024);
+  scratch_.reserve(32);
+}
+
+void ModuleBuilder::reset(SpirvTarget target) {
+  target_ = target;
+  next_id_ = 1;
+  for (auto& s : sections_) s.clear();
+  std::fill(capability_bits_.begin(), capability_bits_.end(), 0u);
+  extension_names_.clear();
+  globals_.clear();
+  decorations_.clear();
+  in_function_ = false;
+  function_has_label_ = false;
+  function_head_.clear();
+  function_locals_.clear();
+  function_body_.clear();
+  raw_target_ = nullptr;
+}
+
+void ModuleBuilder::emit(std::vector<std::uint32_t>& out, spv::Op opcode,
+                         std::span<const std::uint32_t> ops) {
+  const std::size_t start = out.size();
+  out.resize(start + 1 + ops.size());
+  std::uint32_t* w = out.data() + start;
+  w[0] = header_word(opcode, 1 + ops.size());
+  if (!ops.empty()) std::memcpy(w + 1, ops.data(), ops.size_bytes());
+}
+
+void ModuleBuilder::emit_with_string(std::vector<std::uint32_t>& out, spv::Op opcode,
+                                     std::uint32_t before, std::string_view text) {
+  const std::size_t start = out.size();
+  out.push_back(0);
+  if (before != 0) out.push_back(before);
+  append_string(out, text);
+  out[start] = header_word(opcode, out.size() - start);
+}
+
+// ---- Module-level ---------------------------------------------------------------------------
+
+bool ModuleBuilder::has_capability(spv::Capability capability) const {
+  const auto value = static_cast<std::uint32_t>(capability);
+  return value / 64 < capability_bits_.size() && (capability_bits_[value / 64] >> (value % 64) & 1);
+}
+
+void ModuleBuilder::require_capability(spv::Capability capability) {
+  const auto value = static_cast<std::uint32_t>(capability);
+  if (value / 64 >= capability_bits_.size()) capability_bits_.resize(value / 64 + 1, 0u);
+  std::uint64_t& bits = capability_bits_[value / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (value % 64);
+  if (bits & bit) return;
+  bits |= bit;
+  const std::uint32_t operand = value;
+  emit(buffer(Section::Capabilities), spv::OpCapability, {&operand, 1});
+}
+
+void ModuleBuilder::require_extension(std::string_view name) {
+  // A module needs a handful of extensions at most: a linear scan beats hashing.
+  for (std::size_t at = 0; at < extension_names_.size();) {
+    std::string_view known(extension_names_.data() + at);
+    if (known == name) return;
+    at += known.size() + 1;
+  }
+  extension_names_.insert(extension_names_.end(), name.begin(), name.end());
+  extension_names_.push_back('\0');
+  emit_with_string(buffer(Section::Extensions), spv::OpExtension, 0, name);
+}
+
+Id ModuleBuilder::import_ext_inst(std::string_view name) {
+  scratch_.clear();
+  scratch_.push_back(spv::OpExtInstImport);
+  append_string(scratch_, name);
+  const Id fresh = next_id_;
+  const Id id = globals_.intern(scratch_, fresh);
+  if (id != fresh) return id;
+  ++next_id_;
+  emit_with_string(buffer(Section::ExtInstImports), spv::OpExtInstImport, id, name);
+  return id;
+}
+
+void ModuleBuilder::set_memory_model(spv::AddressingModel addressing, spv::MemoryModel memory) {
+  auto& out = buffer(Section::MemoryModel);
+  out.clear();
+  const std::uint32_t ops[] = {static_cast<std::uint32_t>(addressing),
+                               static_cast<std::uint32_t>(memory)};
+  emit(out, spv::OpMemoryModel, ops);
+  if (memory == spv::MemoryModelVulkan) require_capability(spv::CapabilityVulkanMemoryModel);
+}
+
+void ModuleBuilder::add_entry_point(spv::ExecutionModel model, Id function, std::string_view name,
+                                    std::span<const Id> interface) {
+  auto& out = buffer(Section::EntryPoints);
+  const std::size_t start = out.size();
+  out.push_back(0);
+  out.push_back(static_cast<std::uint32_t>(model));
+  out.push_back(function);
+  append_string(out, name);
+  out.insert(out.end(), interface.begin(), interface.end());
+  out[start] = header_word(spv::OpEntryPoint, out.size() - start);
+}
+
+void ModuleBuilder::add_execution_mode(Id function, spv::ExecutionMode mode,
+                                       std::initializer_list<std::uint32_t> literals) {
+  auto& out = buffer(Section::ExecutionModes);
+  out.push_back(header_word(spv::OpExecutionMode, 3 + literals.size()));
+  out.push_back(function);
+  out.push_back(static_cast<std::uint32_t>(mode));
+  out.insert(out.end(), literals.begin(), literals.end());
+}
+
+void ModuleBuilder::add_execution_mode_id(Id function, spv::ExecutionMode mode,
+                                          std::initializer_list<Id> ids) {
+  auto& out = buffer(Section::ExecutionModes);
+  out.push_back(header_word(spv::OpExecutionModeId, 3 + ids.size()));
+  out.push_back(function);
+  out.push_back(static_cast<std::uint32_t>(mode));
+  out.insert(out.end(), ids.begin(), ids.end());
+}
+
+// ---- Debug ----------------------------------------------------------------------------------
+
+void ModuleBuilder::set_source(spv::SourceLanguage language, std::uint32_t version) {
+  const std::uint32_t ops[] = {static_cast<std::uint32_t>(language), version};
+  emit(buffer(Section::DebugStrings), spv::OpSource, ops);
+}
+
+Id ModuleBuilder::add_string(std::string_view text) {
+  const Id id = allocate_id();
+  emit_with_string(buffer(Section::DebugStrings), spv::OpString, id, text);
+  return id;
+}
+
+void ModuleBuilder::add_name(Id target, std::string_view name) {
+  emit_with_string(buffer(Section::DebugNames), spv::OpName, target, name);
+}
+
+void ModuleBuilder::add_member_name(Id struct_type, std::uint32_t member, std::string_view name) {
+  auto& out = buffer(Section::DebugNames);
+  const std::size_t start = out.size();
+  out.push_back(0);
+  out.push_back(struct_type);
+  out.push_back(member);
+  append_string(out, name);
+  out[start] = header_word(spv::OpMemberName, out.size() - start);
+}
+
+// ---- Annotations ----------------------------------------------------------------------------
+
+void ModuleBuilder::decorate_words(std::span<const std::uint32_t> key) {
+  // key = opcode, operands...; present once per module.
+  const std::uint32_t before = decorations_.size();
+  decorations_.intern(key, 1);
+  if (decorations_.size() == before) return;
+  emit(buffer(Section::Annotations), static_cast<spv::Op>(key[0]), key.subspan(1));
+}
+
+void ModuleBuilder::decorate(Id target, spv::Decoration decoration,
+                             std::initializer_list<std::uint32_t> literals) {
+  scratch_.clear();
+  scratch_.push_back(spv::OpDecorate);
+  scratch_.push_back(target);
+  scratch_.push_back(static_cast<std::uint32_t>(decoration));
+  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
+  decorate_words(scratch_);
+}
+
+void ModuleBuilder::decorate_id(Id target, spv::Decoration decoration,
+                                std::initializer_list<Id> ids) {
+  scratch_.clear();
+  scratch_.push_back(spv::OpDecorateId);
+  scratch_.push_back(target);
+  scratch_.push_back(static_cast<std::uint32_t>(decoration));
+  scratch_.insert(scratch_.end(), ids.begin(), ids.end());
+  decorate_words(scratch_);
+}
+
+void ModuleBuilder::decorate_member(Id struct_type, std::uint32_t member,
+                                    spv::Decoration decoration,
+                                    std::initializer_list<std::uint32_t> literals) {
+  scratch_.clear();
+  scratch_.push_back(spv::OpMemberDecorate);
+  scratch_.push_back(struct_type);
+  scratch_.push_back(member);
+  scratch_.push_back(static_cast<std::uint32_t>(decoration));
+  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
+  decorate_words(scratch_);
+}
+
+// ---- Types and constants --------------------------------------------------------------------
+
+Id ModuleBuilder::intern_global(spv::Op opcode, Id result_type,
+                                std::span<const std::uint32_t> operands) {
+  // Key: opcode, result type (0 when none), operands. Result ids are never 0.
+  std::uint32_t key_storage[16];
+  std::span<const std::uint32_t> key;
+  const std::size_t key_size = 2 + operands.size();
+  if (key_size <= std::size(key_storage)) {
+    key_storage[0] = static_cast<std::uint32_t>(opcode);
+    key_storage[1] = result_type;
+    std::copy(operands.begin(), operands.end(), key_storage + 2);
+    key = {key_storage, key_size};
+  } else {
+    scratch_.clear();
+    scratch_.push_back(static_cast<std::uint32_t>(opcode));
+    scratch_.push_back(result_type);
+    scratch_.insert(scratch_.end(), operands.begin(), operands.end());
+    key = scratch_;
+  }
+  const Id fresh = next_id_;
+  const Id id = globals_.intern(key, fresh);
+  if (id != fresh) return id;
+  ++next_id_;
+  auto& out = buffer(Section::Globals);
+  const std::size_t start = out.size();
+  const std::size_t words = 1 + (result_type != 0) + 1 + operands.size();
+  out.resize(start + words);
+  std::uint32_t* w = out.data() + start;
+  *w++ = header_word(opcode, words);
+  if (result_type != 0) *w++ = result_type;
+  *w++ = id;
+  if (!operands.empty()) std::memcpy(w, operands.data(), operands.size_bytes());
+  return id;
+}
+
+Id ModuleBuilder::type_void() {
+  return intern_global(spv::OpTypeVoid, 0, {});
+}
+Id ModuleBuilder::type_bool() {
+  return intern_global(spv::OpTypeBool, 0, {});
+}
+
+Id ModuleBuilder::type_int(std::uint32_t width, bool is_signed) {
+  if (width == 8) require_capability(spv::CapabilityInt8);
+  if (width == 16) require_capability(spv::CapabilityInt16);
+  if (width == 64) require_capability(spv::CapabilityInt64);
+  const std::uint32_t ops[] = {width, is_signed ? 1u : 0u};
+  return intern_global(spv::OpTypeInt, 0, ops);
+}
+
+Id ModuleBuilder::type_float(std::uint32_t width) {
+  if (width == 16) require_capability(spv::CapabilityFloat16);
+  if (width == 64) require_capability(spv::CapabilityFloat64);
+  return intern_global(spv::OpTypeFloat, 0, {&width, 1});
+}
+
+Id ModuleBuilder::type_vector(Id component, std::uint32_t count) {
+  const std::uint32_t ops[] = {component, count};
+  return intern_global(spv::OpTypeVector, 0, ops);
+}
+
+Id ModuleBuilder::type_matrix(Id column, std::uint32_t columns) {
+  require_capability(spv::CapabilityMatrix);
+  const std::uint32_t ops[] = {column, columns};
+  return intern_global(spv::OpTypeMatrix, 0, ops);
+}
+
+Id ModuleBuilder::type_array(Id element, Id length_constant) {
+  const std::uint32_t ops[] = {element, length_constant};
+  return intern_global(spv::OpTypeArray, 0, ops);
+}
+
+Id ModuleBuilder::type_runtime_array(Id element) {
+  return intern_global(spv::OpTypeRuntimeArray, 0, {&element, 1});
+}
+
+Id ModuleBuilder::type_struct(std::span<const Id> members) {
+  const Id id = allocate_id();
+  auto& out = buffer(Section::Globals);
+  out.push_back(header_word(spv::OpTypeStruct, 2 + members.size()));
+  out.push_back(id);
+  out.insert(out.end(), members.begin(), members.end());
+  return id;
+}
+
+Id ModuleBuilder::type_pointer(spv::StorageClass storage, Id pointee) {
+  const std::uint32_t ops[] = {static_cast<std::uint32_t>(storage), pointee};
+  return intern_global(spv::OpTypePointer, 0, ops);
+}
+
+Id ModuleBuilder::type_function(Id return_type, std::span<const Id> parameters) {
+  std::uint32_t ops[16];
+  if (parameters.size() < std::size(ops)) {
+    ops[0] = return_type;
+    std::copy(parameters.begin(), parameters.end(), ops + 1);
+    return intern_global(spv::OpTypeFunction, 0, {ops, parameters.size() + 1});
+  }
+  std::vector<std::uint32_t> many; // rare: more than 15 parameters
+  many.push_back(return_type);
+  many.insert(many.end(), parameters.begin(), parameters.end());
+  return intern_global(spv::OpTypeFunction, 0, many);
+}
+
+Id ModuleBuilder::type_image(Id sampled_type, spv::Dim dim, std::uint32_t depth, bool arrayed,
+                             bool ms, std::uint32_t sampled, spv::ImageFormat format) {
+  const std::uint32_t ops[] = {
+      sampled_type, static_cast<std::uint32_t>(dim),   depth, arrayed ? 1u : 0u, ms ? 1u : 0u,
+      sampled,      static_cast<std::uint32_t>(format)};
+  return intern_global(spv::OpTypeImage, 0, ops);
+}
+
+Id ModuleBuilder::type_sampler() {
+  return intern_global(spv::OpTypeSampler, 0, {});
+}
+
+Id ModuleBuilder::type_sampled_image(Id image_type) {
+  return intern_global(spv::OpTypeSampledImage, 0, {&image_type, 1});
+}
+
+Id ModuleBuilder::constant_bool(bool value) {
+  return intern_global(value ? spv::OpConstantTrue : spv::OpConstantFalse, type_bool(), {});
+}
+
+Id ModuleBuilder::constant_u32(std::uint32_t value) {
+  return intern_global(spv::OpConstant, type_int(32, false), {&value, 1});
+}
+
+Id ModuleBuilder::constant_i32(std::int32_t value) {
+  const auto bits = static_cast<std::uint32_t>(value);
+  return intern_global(spv::OpConstant, type_int(32, true), {&bits, 1});
+}
+
+Id ModuleBuilder::constant_f32(float value) {
+  const auto bits = std::bit_cast<std::uint32_t>(value);
+  return intern_global(spv::OpConstant, type_float(32), {&bits, 1});
+}
+
+Id ModuleBuilder::constant(Id type, std::span<const std::uint32_t> words) {
+  return intern_global(spv::OpConstant, type, words);
+}
+
+Id ModuleBuilder::constant_composite(Id type, std::span<const Id> constituents) {
+  return intern_global(spv::OpConstantComposite, type, constituents);
+}
+
+Id ModuleBuilder::constant_null(Id type) {
+  return intern_global(spv::OpConstantNull, type, {});
+}
+
+Id ModuleBuilder::undef(Id type) {
+  return intern_global(spv::OpUndef, type, {});
+}
+
+Id ModuleBuilder::spec_constant(Id type, std::span<const std::uint32_t> default_words) {
+  const Id id = allocate_id();
+  auto& out = buffer(Section::Globals);
+  out.push_back(header_word(spv::OpSpecConstant, 3 + default_words.size()));
+  out.push_back(type);
+  out.push_back(id);
+  out.insert(out.end(), default_words.begin(), default_words.end());
+  return id;
+}
+
+Id ModuleBuilder::spec_constant_bool(bool default_value) {
+  const Id type = type_bool();
+  const Id id = allocate_id();
+  const std::uint32_t ops[] = {type, id};
+  emit(buffer(Section::Globals), default_value ? spv::OpSpecConstantTrue : spv::OpSpecConstantFalse,
+       ops);
+  return id;
+}
+
+Id ModuleBuilder::spec_constant_composite(Id type, std::span<const Id> constituents) {
+  const Id id = allocate_id();
+  auto& out = buffer(Section::Globals);
+  out.push_back(header_word(spv::OpSpecConstantComposite, 3 + constituents.size()));
+  out.push_back(type);
+  out.push_back(id);
+  out.insert(out.end(), constituents.begin(), constituents.end());
+  return id;
+}
+
+Id ModuleBuilder::global_variable(Id pointer_type, spv::StorageClass storage, Id initializer) {
+  const Id id = allocate_id();
+  auto& out = buffer(Section::Globals);
+  out.push_back(header_word(spv::OpVariable, initializer ? 5 : 4));
+  out.push_back(pointer_type);
+  out.push_back(id);
+  out.push_back(static_cast<std::uint32_t>(storage));
+  if (initializer) out.push_back(initializer);
+  return id;
+}
+
+// ---- Functions ------------------------------------------------------------------------------
+
+std::vector<std::uint32_t>& ModuleBuilder::body() {
+  if (!in_function_) return buffer(Section::Functions);
+  return function_has_label_ ? function_body_ : function_head_;
+}
+
+Id ModuleBuilder::begin_function(Id return_type, spv::FunctionControlMask control, Id function_type,
+                                 Id id) {
+  if (in_function_) end_function();
+  in_function_ = true;
+  function_has_label_ = false;
+  function_head_.clear();
+  function_locals_.clear();
+  function_body_.clear();
+  if (id == 0) id = allocate_id();
+  const std::uint32_t ops[] = {return_type, id, static_cast<std::uint32_t>(control), function_type};
+  emit(function_head_, spv::OpFunction, ops);
+  return id;
+}
+
+Id ModuleBuilder::function_parameter(Id type) {
+  const Id id = allocate_id();
+  const std::uint32_t ops[] = {type, id};
+  emit(function_head_, spv::OpFunctionParameter, ops);
+  return id;
+}
+
+Id ModuleBuilder::local_variable(Id pointer_type, Id initializer) {
+  const Id id = allocate_id();
+  function_locals_.push_back(header_word(spv::OpVariable, initializer ? 5 : 4));
+  function_locals_.push_back(pointer_type);
+  function_locals_.push_back(id);
+  function_locals_.push_back(spv::StorageClassFunction);
+  if (initializer) function_locals_.push_back(initializer);
+  return id;
+}
+
+Id ModuleBuilder::label(Id id) {
+  if (id == 0) id = allocate_id();
+  emit(body(), spv::OpLabel, {&id, 1});
+  function_has_label_ = true; // later instructions go to the body, after the locals
+  return id;
+}
+
+void ModuleBuilder::end_function() {
+  if (!in_function_) return;
+  auto& out = buffer(Section::Functions);
+  out.insert(out.end(), function_head_.begin(), function_head_.end());
+  out.insert(out.end(), function_locals_.begin(), function_locals_.end());
+  out.insert(out.end(), function_body_.begin(), function_body_.end());
+  out.push_back(header_word(spv::OpFunctionEnd, 1));
+  in_function_ = false;
+  function_has_label_ = false;
+}
+
+Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands,
+                     Id result) {
+  if (result == 0) result = allocate_id();
+  auto& out = body();
+  const std::size_t start = out.size();
+  const std::size_t words = 3 + operands.size();
+  out.resize(start + words);
+  std::uint32_t* w = out.data() + start;
+  w[0] = header_word(opcode, words);
+  w[1] = result_type;
+  w[2] = result;
+  if (!operands.empty()) std::memcpy(w + 3, operands.data(), operands.size_bytes());
+  return result;
+}
+
+Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::initializer_list<std::uint32_t> operands,
+                     Id result) {
+  return op(opcode, result_type, std::span<const std::uint32_t>(operands.begin(), operands.size()),
+            result);
+}
+
+void ModuleBuilder::op_void(spv::Op opcode, std::span<const std::uint32_t> operands) {
+  emit(body(), opcode, operands);
+}
+
+void ModuleBuilder::op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands) {
+  emit(body(), opcode, std::span<const std::uint32_t>(operands.begin(), operands.size()));
+}
+
+Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,
+                           std::initializer_list<Id> operands) {
+  const Id result = allocate_id();
+  auto& out = body();
+  out.push_back(header_word(spv::OpExtInst, 5 + operands.size()));
+  out.push_back(result_type);
+  out.push_back(result);
+  out.push_back(set);
+  out.push_back(instruction);
+  out.insert(out.end(), operands.begin(), operands.end());
+  return result;
+}
+
+// ---- Raw emission ---------------------------------------------------------------------------
+
+void ModuleBuilder::begin(Section section, spv::Op opcode) {
+  assert(raw_target_ == nullptr && "begin() without end()");
+  raw_target_ = section == Section::Functions ? &body() : &buffer(section);
+  raw_start_ = raw_target_->size();
+  raw_target_->push_back(static_cast<std::uint32_t>(opcode));
+}
+
+void ModuleBuilder::word(std::uint32_t value) {
+  raw_target_->push_back(value);
+}
+
+void ModuleBuilder::words(std::span<const std::uint32_t> values) {
+  raw_target_->insert(raw_target_->end(), values.begin(), values.end());
+}
+
+void ModuleBuilder::string(std::string_view text) {
+  append_string(*raw_target_, text);
+}
+
+void ModuleBuilder::end() {
+  auto& out = *raw_target_;
+  out[raw_start_] |= static_cast<std::uint32_t>(out.size() - raw_start_) << spv::WordCountShift;
+  raw_target_ = nullptr;
+}
+
+// ---- Output ---------------------------------------------------------------------------------
+
+void ModuleBuilder::finish(std::vector<std::uint32_t>& out) {
+  if (in_function_) end_function();
+  std::size_t total = kHeaderWords;
+  for (const auto& s : sections_) total += s.size();
+  out.resize(total);
+  std::uint32_t* w = out.data();
+  w[0] = kMagic;
+  w[1] = spirv_version_word(target_);
+  w[2] = kGeneratorWord;
+  w[3] = next_id_;
+  w[4] = 0;
+  w += kHeaderWords;
+  for (const auto& s : sections_) {
+    if (s.empty()) continue;
+    std::memcpy(w, s.data(), s.size() * sizeof(std::uint32_t));
+    w += s.size();
+  }
+}
+
+} // namespace kiln::spirv

@@ -1,0 +1,192 @@
+#pragma once
+// ModuleBuilder: writes a SPIR-V module section by section, in whatever order the backend
+// produces things, and lays the sections out in the logical order of SPIR-V spec 2.4 at
+// finish(). Types, constants, ext-inst imports and decorations are deduplicated through flat
+// hash tables; capabilities and extensions are recorded once, when first required.
+//
+// Allocation: every section is a std::vector<uint32_t> whose capacity survives reset(), and
+// the dedup tables reuse their storage too, so a builder kept per worker thread stops
+// allocating after the first few shaders.
+//
+// Ids are handed out densely from 1, so the header's bound is exactly next id (compact).
+
+#include "translator/spirv/intern_table.h"
+#include "translator/translate.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <spirv/unified1/spirv.hpp>
+#include <string_view>
+#include <vector>
+
+namespace kiln::spirv {
+
+using Id = std::uint32_t;
+
+// The module's sections, in logical layout order (SPIR-V spec 2.4).
+enum class Section : std::uint8_t {
+  Capabilities,
+  Extensions,
+  ExtInstImports,
+  MemoryModel,
+  EntryPoints,
+  ExecutionModes,
+  DebugStrings,   // OpString, OpSource*, OpSourceExtension
+  DebugNames,     // OpName, OpMemberName
+  DebugProcessed, // OpModuleProcessed
+  Annotations,
+  Globals, // types, constants, global variables, OpUndef
+  Functions,
+  Count,
+};
+
+// SPIR-V version word for a Vulkan target: 1.1 -> 1.3, 1.2 -> 1.5, 1.3 -> 1.6.
+std::uint32_t spirv_version_word(SpirvTarget target);
+
+class ModuleBuilder {
+ public:
+  // Registered generator id would go in the upper 16 bits; kiln is not registered, so 0
+  // (reserved) with kiln's tool version in the lower bits.
+  static constexpr std::uint32_t kGeneratorWord = 0x00000001u;
+
+  ModuleBuilder();
+
+  // Forget the module, keep every buffer's capacity.
+  void reset(SpirvTarget target = SpirvTarget::Vulkan13);
+  SpirvTarget target() const { return target_; }
+
+  Id allocate_id() { return next_id_++; }
+  std::uint32_t id_bound() const { return next_id_; }
+
+  // ---- Module-level declarations ----------------------------------------------------------
+  void require_capability(spv::Capability capability);
+  void require_extension(std::string_view name);
+  bool has_capability(spv::Capability capability) const;
+  Id import_ext_inst(std::string_view name); // deduplicated
+  Id glsl_std_450() { return import_ext_inst("GLSL.std.450"); }
+  void set_memory_model(spv::AddressingModel addressing, spv::MemoryModel memory);
+  void add_entry_point(spv::ExecutionModel model, Id function, std::string_view name,
+                       std::span<const Id> interface);
+  void add_execution_mode(Id function, spv::ExecutionMode mode,
+                          std::initializer_list<std::uint32_t> literals = {});
+  void add_execution_mode_id(Id function, spv::ExecutionMode mode, std::initializer_list<Id> ids);
+
+  // ---- Debug ------------------------------------------------------------------------------
+  void set_source(spv::SourceLanguage language, std::uint32_t version);
+  Id add_string(std::string_view text);
+  void add_name(Id target, std::string_view name);
+  void add_member_name(Id struct_type, std::uint32_t member, std::string_view name);
+
+  // ---- Annotations (deduplicated) ---------------------------------------------------------
+  void decorate(Id target, spv::Decoration decoration,
+                std::initializer_list<std::uint32_t> literals = {});
+  void decorate_id(Id target, spv::Decoration decoration, std::initializer_list<Id> ids);
+  void decorate_member(Id struct_type, std::uint32_t member, spv::Decoration decoration,
+                       std::initializer_list<std::uint32_t> literals = {});
+
+  // ---- Types (deduplicated unless noted) --------------------------------------------------
+  Id type_void();
+  Id type_bool();
+  Id type_int(std::uint32_t width, bool is_signed); // requires Int8/Int16/Int64 as needed
+  Id type_float(std::uint32_t width);               // requires Float16/Float64 as needed
+  Id type_vector(Id component, std::uint32_t count);
+  Id type_matrix(Id column, std::uint32_t columns);
+  Id type_array(Id element, Id length_constant);
+  Id type_runtime_array(Id element);
+  // Never deduplicated: structs carry their own member decorations (Block, Offset, ...).
+  Id type_struct(std::span<const Id> members);
+  Id type_pointer(spv::StorageClass storage, Id pointee);
+  Id type_function(Id return_type, std::span<const Id> parameters);
+  Id type_image(Id sampled_type, spv::Dim dim, std::uint32_t depth, bool arrayed, bool ms,
+                std::uint32_t sampled, spv::ImageFormat format);
+  Id type_sampler();
+  Id type_sampled_image(Id image_type);
+
+  // ---- Constants (deduplicated; spec constants are not) ------------------------------------
+  Id constant_bool(bool value);
+  Id constant_u32(std::uint32_t value);
+  Id constant_i32(std::int32_t value);
+  Id constant_f32(float value);
+  // Any scalar numeric type: `words` is the literal, low-order word first.
+  Id constant(Id type, std::span<const std::uint32_t> words);
+  Id constant_composite(Id type, std::span<const Id> constituents);
+  Id constant_null(Id type);
+  Id spec_constant(Id type, std::span<const std::uint32_t> default_words);
+  Id spec_constant_bool(bool default_value);
+  Id spec_constant_composite(Id type, std::span<const Id> constituents);
+  Id undef(Id type); // deduplicated
+
+  // ---- Global variables -------------------------------------------------------------------
+  Id global_variable(Id pointer_type, spv::StorageClass storage, Id initializer = 0);
+
+  // ---- Functions --------------------------------------------------------------------------
+  Id begin_function(Id return_type, spv::FunctionControlMask control, Id function_type, Id id = 0);
+  Id function_parameter(Id type);
+  // Function-scope OpVariables: collected apart and placed right after the first block's
+  // label at end_function(), as SPIR-V requires, whenever the body asks for them.
+  Id local_variable(Id pointer_type, Id initializer = 0);
+  // Starts a block; pass a pre-allocated id for forward branches.
+  Id label(Id id = 0);
+  void end_function();
+
+  // Instruction with a result type and a result id (a fresh one when `result` is 0).
+  Id op(spv::Op opcode, Id result_type, std::initializer_list<std::uint32_t> operands,
+        Id result = 0);
+  Id op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands, Id result = 0);
+  // Instruction without result.
+  void op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands);
+  void op_void(spv::Op opcode, std::span<const std::uint32_t> operands);
+  // OpExtInst into an imported set.
+  Id ext_inst(Id result_type, Id set, std::uint32_t instruction,
+              std::initializer_list<Id> operands);
+
+  // Raw emission for shapes the helpers do not cover (e.g. string operands mid-instruction):
+  // begin() writes a placeholder header, the word/string calls append, end() patches it.
+  void begin(Section section, spv::Op opcode);
+  void word(std::uint32_t value);
+  void words(std::span<const std::uint32_t> values);
+  void string(std::string_view text);
+  void end();
+
+  // The module: header + sections in logical order. Ends an unfinished function first.
+  void finish(std::vector<std::uint32_t>& out);
+
+  std::span<const std::uint32_t> section(Section s) const { return sections_[index(s)]; }
+
+ private:
+  static constexpr std::size_t index(Section s) { return static_cast<std::size_t>(s); }
+  std::vector<std::uint32_t>& buffer(Section s) { return sections_[index(s)]; }
+  // Where function-body instructions go right now.
+  std::vector<std::uint32_t>& body();
+
+  void emit(std::vector<std::uint32_t>& out, spv::Op opcode, std::span<const std::uint32_t> ops);
+  void emit_with_string(std::vector<std::uint32_t>& out, spv::Op opcode, std::uint32_t before,
+                        std::string_view text);
+  // Dedup an instruction in the Globals section keyed by (opcode, operands): returns the
+  // existing result id or emits `opcode [result_type] id operands` and returns the new id.
+  Id intern_global(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands);
+  void decorate_words(std::span<const std::uint32_t> key);
+
+  SpirvTarget target_ = SpirvTarget::Vulkan13;
+  Id next_id_ = 1;
+  std::vector<std::uint32_t> sections_[static_cast<std::size_t>(Section::Count)];
+  std::vector<std::uint64_t> capability_bits_; // one bit per capability value, grown on demand
+  std::vector<char> extension_names_;          // NUL-separated, for dedup
+  InternTable globals_;                        // types, constants, undefs, imports
+  InternTable decorations_;                    // (opcode, target, decoration, literals)
+  std::vector<std::uint32_t> scratch_;
+
+  // Current function, split so locals can be hoisted into the entry block.
+  bool in_function_ = false;
+  bool function_has_label_ = false;
+  std::vector<std::uint32_t> function_head_;   // OpFunction, params, first OpLabel
+  std::vector<std::uint32_t> function_locals_; // OpVariable Function
+  std::vector<std::uint32_t> function_body_;
+
+  // Raw emission state.
+  std::vector<std::uint32_t>* raw_target_ = nullptr;
+  std::size_t raw_start_ = 0;
+};
+
+} // namespace kiln::spirv
