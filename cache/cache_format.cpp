@@ -1,0 +1,212 @@
+#include "cache/cache_format.h"
+
+#include "translator/common/byte_reader.h"
+
+#include <xxhash.h>
+
+namespace kiln::cache {
+
+namespace {
+
+constexpr std::size_t kChecksummedHeaderBytes = kRecordHeaderSize - 8;
+
+std::uint64_t padded(std::uint64_t size) {
+  return (size + 7) & ~std::uint64_t(7);
+}
+
+template <typename T>
+void append_pod(std::vector<std::uint8_t>& out, const T& value) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(&value);
+  out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+
+void append_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
+  append_pod(out, value);
+}
+
+void append_signature(std::vector<std::uint8_t>& out, const std::vector<SignatureElement>& list) {
+  append_u32(out, std::uint32_t(list.size()));
+  for (const SignatureElement& element : list) {
+    append_u32(out, std::uint32_t(element.semantic.size()));
+    out.insert(out.end(), element.semantic.begin(), element.semantic.end());
+    append_u32(out, element.semantic_index);
+    append_u32(out, element.location);
+    append_u32(out, element.component_mask);
+    append_u32(out, element.builtin);
+  }
+}
+
+bool read_signature(ByteReader& reader, std::vector<SignatureElement>& list) {
+  const std::uint32_t count = reader.u32();
+  // Each element takes at least 20 bytes: a count beyond that is corrupt, not a huge reserve.
+  if (reader.failed() || count > reader.remaining() / 20) return false;
+  list.resize(count);
+  for (SignatureElement& element : list) {
+    const std::uint32_t length = reader.u32();
+    const std::span<const std::uint8_t> name = reader.bytes(length);
+    element.semantic.assign(name.begin(), name.end());
+    element.semantic_index = reader.u32();
+    element.location = reader.u32();
+    element.component_mask = reader.u32();
+    element.builtin = reader.u32();
+    if (reader.failed()) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::uint32_t encode_options(const TranslateOptions& options) {
+  // Bits 0-7: SpirvTarget; bit 8: debug_names. Add new output-affecting options here and in
+  // decode_options (and in translation_key()).
+  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8);
+}
+
+bool decode_options(std::uint32_t bits, TranslateOptions& out) {
+  const std::uint32_t target = bits & 0xff;
+  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 9) != 0) return false;
+  out.target = SpirvTarget(target);
+  out.debug_names = (bits >> 8) & 1;
+  return true;
+}
+
+FileHeader make_file_header(std::uint64_t file_id, std::uint64_t created_unix_seconds) {
+  FileHeader header;
+  header.file_id = file_id;
+  header.created_unix_seconds = created_unix_seconds;
+  header.checksum = XXH3_64bits(&header, kFileHeaderSize - 8);
+  return header;
+}
+
+bool file_header_valid(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < kFileHeaderSize) return false;
+  FileHeader header;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  return header.magic == kFileMagic && header.format_version == kFormatVersion &&
+         header.header_size == kFileHeaderSize &&
+         header.checksum == XXH3_64bits(&header, kFileHeaderSize - 8);
+}
+
+std::uint64_t record_header_checksum(const RecordHeader& header) {
+  return XXH3_64bits(&header, kChecksummedHeaderBytes);
+}
+
+bool record_header_valid(const RecordHeader& header) {
+  if (header.magic != kRecordMagic || header.header_checksum != record_header_checksum(header))
+    return false;
+  const std::uint64_t payload =
+      std::uint64_t(header.source_size) + header.spirv_size + header.reflection_size;
+  return header.record_size <= kMaxRecordSize && header.record_size % 8 == 0 &&
+         header.spirv_size % 4 == 0 &&
+         header.record_size == kRecordHeaderSize + padded(payload) + kRecordTrailerSize;
+}
+
+bool record_trailer_matches(const RecordHeader& header, std::span<const std::uint8_t> trailer) {
+  if (trailer.size() != kRecordTrailerSize) return false;
+  RecordTrailer value;
+  std::memcpy(&value, trailer.data(), sizeof value);
+  return value.magic == kTrailerMagic && value.header_checksum == header.header_checksum;
+}
+
+void encode_record(const TranslationKey& key, std::uint32_t codegen_version,
+                   std::span<const std::uint8_t> source, const TranslateOptions& options,
+                   const TranslateResult& result, std::vector<std::uint8_t>& out) {
+  out.clear();
+  out.resize(kRecordHeaderSize);
+  out.insert(out.end(), source.begin(), source.end());
+  const auto* spirv = reinterpret_cast<const std::uint8_t*>(result.spirv.data());
+  out.insert(out.end(), spirv, spirv + result.spirv.size() * 4);
+  const std::size_t reflection_start = out.size();
+  serialize_reflection(result.reflection, out);
+  const std::size_t payload_end = out.size();
+  out.resize(padded(payload_end), 0);
+
+  RecordHeader header;
+  header.key_low = key.low;
+  header.key_high = key.high;
+  header.codegen_version = codegen_version;
+  header.options_bits = encode_options(options);
+  header.source_size = std::uint32_t(source.size());
+  header.spirv_size = std::uint32_t(result.spirv.size() * 4);
+  header.reflection_size = std::uint32_t(payload_end - reflection_start);
+  header.record_size = std::uint32_t(out.size() + kRecordTrailerSize);
+  header.payload_checksum =
+      XXH3_64bits(out.data() + kRecordHeaderSize, payload_end - kRecordHeaderSize);
+  header.header_checksum = record_header_checksum(header);
+  std::memcpy(out.data(), &header, sizeof header);
+  append_pod(out, RecordTrailer{kTrailerMagic, header.header_checksum});
+}
+
+bool probe_record(std::span<const std::uint8_t> file, std::uint64_t offset, bool verify_payload,
+                  RecordHeader& out) {
+  if (offset > file.size() || file.size() - offset < kRecordHeaderSize + kRecordTrailerSize)
+    return false;
+  std::memcpy(&out, file.data() + offset, sizeof out);
+  if (!record_header_valid(out) || out.record_size > file.size() - offset) return false;
+  const std::uint64_t trailer_at = offset + out.record_size - kRecordTrailerSize;
+  if (!record_trailer_matches(out, file.subspan(trailer_at, kRecordTrailerSize))) return false;
+  if (!verify_payload) return true;
+  const std::uint64_t payload =
+      std::uint64_t(out.source_size) + out.spirv_size + out.reflection_size;
+  return XXH3_64bits(file.data() + offset + kRecordHeaderSize, payload) == out.payload_checksum;
+}
+
+bool decode_record(std::span<const std::uint8_t> record, RecordView& out, std::string& error) {
+  if (!probe_record(record, 0, true, out.header) || out.header.record_size != record.size()) {
+    error = "record damaged (header, trailer or payload checksum mismatch)";
+    return false;
+  }
+  const RecordHeader& h = out.header;
+  std::size_t at = kRecordHeaderSize;
+  out.source = record.subspan(at, h.source_size);
+  at += h.source_size;
+  out.spirv = record.subspan(at, h.spirv_size);
+  at += h.spirv_size;
+  out.reflection = record.subspan(at, h.reflection_size);
+  return true;
+}
+
+void serialize_reflection(const Reflection& reflection, std::vector<std::uint8_t>& out) {
+  append_u32(out, kReflectionFormatVersion);
+  out.push_back(std::uint8_t(reflection.stage));
+  append_u32(out, std::uint32_t(reflection.resources.size()));
+  for (const ResourceBinding& binding : reflection.resources) {
+    out.push_back(std::uint8_t(binding.register_class));
+    append_u32(out, binding.space);
+    append_u32(out, binding.register_index);
+    append_u32(out, binding.array_size);
+    append_u32(out, binding.descriptor_type);
+    append_u32(out, binding.set);
+    append_u32(out, binding.binding);
+  }
+  append_signature(out, reflection.inputs);
+  append_signature(out, reflection.outputs);
+}
+
+bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out) {
+  ByteReader reader(bytes);
+  if (reader.u32() != kReflectionFormatVersion) return false;
+  const std::uint8_t stage = reader.u8();
+  if (reader.failed() || stage > std::uint8_t(ShaderStage::Count)) return false;
+  out.stage = ShaderStage(stage);
+  const std::uint32_t resource_count = reader.u32();
+  constexpr std::size_t kResourceBytes = 1 + 6 * 4;
+  if (reader.failed() || resource_count > reader.remaining() / kResourceBytes) return false;
+  out.resources.resize(resource_count);
+  for (ResourceBinding& binding : out.resources) {
+    const std::uint8_t register_class = reader.u8();
+    if (register_class > std::uint8_t(ResourceBinding::Class::PushData)) return false;
+    binding.register_class = ResourceBinding::Class(register_class);
+    binding.space = reader.u32();
+    binding.register_index = reader.u32();
+    binding.array_size = reader.u32();
+    binding.descriptor_type = reader.u32();
+    binding.set = reader.u32();
+    binding.binding = reader.u32();
+  }
+  if (reader.failed()) return false;
+  return read_signature(reader, out.inputs) && read_signature(reader, out.outputs) &&
+         reader.remaining() == 0;
+}
+
+} // namespace kiln::cache

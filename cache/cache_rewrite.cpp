@@ -1,0 +1,180 @@
+// Compaction, eviction and clearing: the cache file is rewritten to a temporary file beside it
+// and renamed over it while the old file is held under an exclusive lock, so appenders wait
+// and then find the new file; readers keep reading the old one until they notice.
+
+#include "cache/cache_format.h"
+#include "cache/shader_cache.h"
+
+#include <algorithm>
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+namespace kiln::cache {
+
+namespace {
+
+struct Survivor {
+  std::uint64_t offset = 0;
+  std::uint32_t record_size = 0;
+  std::uint64_t last_use = 0;
+};
+
+// Buffers records into large writes; remembers the first error.
+class BufferedWriter {
+ public:
+  explicit BufferedWriter(int fd) : fd_(fd) { buffer_.reserve(kFlushBytes); }
+  void write(std::span<const std::uint8_t> bytes) {
+    if (error_ != 0) return;
+    buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
+    if (buffer_.size() >= kFlushBytes) flush();
+  }
+  int flush() {
+    if (error_ == 0 && !buffer_.empty()) error_ = write_all(fd_, buffer_);
+    buffer_.clear();
+    return error_;
+  }
+
+ private:
+  static constexpr std::size_t kFlushBytes = 1u << 20;
+  int fd_;
+  int error_ = 0;
+  std::vector<std::uint8_t> buffer_;
+};
+
+} // namespace
+
+Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everything) {
+  FileDescriptor old_fd;
+  FileLock lock;
+  if (Status status = lock_current(old_fd, lock, FileLock::Mode::Exclusive); !status) return status;
+
+  // Everything intact in the file as it is now, other processes' appends included.
+  Scanned scanned;
+  if (Status status = scan(old_fd.get(), kFileHeaderSize, scanned); !status) return status;
+  if (!scanned.header_ok || drop_everything) scanned.records.clear();
+
+  // The newest record per current-version key; stale records kept unless rebuilt.
+  FlatIndex newest;
+  std::vector<Survivor> survivors;
+  std::vector<const ScannedRecord*> stale;
+  for (const ScannedRecord& record : scanned.records) {
+    if (record.header.codegen_version != options_.codegen_version) {
+      stale.push_back(&record);
+      continue;
+    }
+    newest.upsert({record.header.key(), record.offset, 0, record.header.record_size,
+                   record.header.codegen_version});
+  }
+  {
+    std::shared_lock state(state_mutex_);
+    newest.for_each([&](const IndexEntry& entry) {
+      const IndexEntry* known = index_.find(entry.key);
+      // Entries this process never saw used keep their file order (offset) as their age.
+      const std::uint64_t last_use = known ? known->last_use : 0;
+      survivors.push_back({entry.offset, entry.record_size, last_use});
+    });
+  }
+  std::vector<std::uint8_t> record;
+  for (const ScannedRecord* entry : stale) {
+    record.resize(entry->header.record_size);
+    RecordView view;
+    std::string error;
+    TranslateOptions options;
+    if (read_at(old_fd.get(), entry->offset, record) != 0 || !decode_record(record, view, error) ||
+        !decode_options(view.header.options_bits, options))
+      continue;
+    if (newest.find(key_for(view.source, options))) continue; // rebuilt: superseded
+    survivors.push_back({entry->offset, entry->header.record_size, 0});
+  }
+
+  // Least recently used first; ties (never used here) by position in the old file.
+  std::sort(survivors.begin(), survivors.end(), [](const Survivor& a, const Survivor& b) {
+    return a.last_use != b.last_use ? a.last_use < b.last_use : a.offset < b.offset;
+  });
+  std::size_t first_kept = 0;
+  if (target_bytes != 0) {
+    std::uint64_t total = kFileHeaderSize;
+    for (const Survivor& survivor : survivors) total += survivor.record_size;
+    while (first_kept < survivors.size() && total > target_bytes)
+      total -= survivors[first_kept++].record_size;
+  }
+
+  const std::string temporary = path_ + ".tmp." + std::to_string(::getpid());
+  FileDescriptor new_fd(
+      ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644));
+  if (!new_fd.valid()) {
+    const int error = errno;
+    stop_writing("cannot create " + temporary + " (" + errno_text(error) + ")");
+    return Status::error(temporary + ": " + errno_text(error));
+  }
+  BufferedWriter writer(new_fd.get());
+  const FileHeader header = make_file_header(XXH3_64bits(temporary.data(), temporary.size()) ^
+                                                 std::uint64_t(::time(nullptr)),
+                                             std::uint64_t(::time(nullptr)));
+  writer.write({reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
+  for (std::size_t i = first_kept; i < survivors.size(); ++i) {
+    record.resize(survivors[i].record_size);
+    RecordView view;
+    std::string error;
+    if (read_at(old_fd.get(), survivors[i].offset, record) != 0 ||
+        !decode_record(record, view, error))
+      continue; // damaged since the scan: dropped
+    writer.write(record);
+  }
+  int error = writer.flush();
+  if (error == 0 && ::fsync(new_fd.get()) != 0) error = errno;
+  if (error == 0 && ::rename(temporary.c_str(), path_.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());
+    stop_writing("cannot rewrite " + path_ + " (" + errno_text(error) + ")");
+    return Status::error(path_ + ": rewrite failed: " + errno_text(error));
+  }
+  sync_directory(directory_);
+
+  Scanned rewritten;
+  if (Status status = scan(new_fd.get(), kFileHeaderSize, rewritten); !status) return status;
+  lock.unlock();
+  adopt(std::move(new_fd), std::move(rewritten), true);
+  compactions_.fetch_add(1, std::memory_order_relaxed);
+  return Status::ok();
+}
+
+TranslateFunction default_translate_function() {
+  // One Translator per function object: rebuilds run on one thread per function copy.
+  auto translator = std::make_shared<Translator>();
+  return [translator](std::span<const std::uint8_t> source, const TranslateOptions& options,
+                      TranslateResult& out) { return translator->translate(source, options, out); };
+}
+
+RebuildReport rebuild_stale_entries(ShaderCache& cache, const TranslateFunction& translate,
+                                    const std::function<void(std::size_t, std::size_t)>& progress) {
+  RebuildReport report;
+  const std::vector<StaleEntry> stale = cache.stale_entries();
+  report.stale = stale.size();
+  std::vector<std::uint8_t> source;
+  for (std::size_t i = 0; i < stale.size(); ++i) {
+    TranslateOptions options;
+    if (!cache.read_source(stale[i], source, options)) {
+      ++report.unreadable;
+    } else {
+      TranslateResult result;
+      const TranslationKey key = cache.key_for(source, options);
+      if (translate(source, options, result)) {
+        cache.insert(key, source, options, result);
+        ++report.translated;
+      } else {
+        ++report.rejected;
+      }
+    }
+    if (progress) progress(i + 1, stale.size());
+  }
+  // The rebuilt entries supersede the stale ones: drop those now rather than carry them.
+  if (report.translated != 0 && cache.writable()) {
+    if (Status status = cache.compact(); !status) { /* reported through diagnostics */
+    }
+  }
+  return report;
+}
+
+} // namespace kiln::cache

@@ -1,0 +1,506 @@
+#include "cache/shader_cache.h"
+
+#include "cache/cache_format.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <map>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+namespace kiln::cache {
+
+namespace {
+
+constexpr int kAppendFlags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC;
+// Dead bytes above this share of the file (and above kCompactMinimumBytes) trigger a rewrite.
+constexpr std::uint64_t kCompactMinimumBytes = 1u << 20;
+
+std::uint64_t unix_seconds() {
+  return std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count());
+}
+
+std::uint64_t fresh_file_id(const void* salt) {
+  const std::uint64_t words[] = {
+      std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()),
+      std::uint64_t(::getpid()), std::uint64_t(reinterpret_cast<std::uintptr_t>(salt))};
+  return XXH3_64bits(words, sizeof words);
+}
+
+} // namespace
+
+std::filesystem::path default_cache_directory() {
+  if (const char* path = std::getenv("KILN_CACHE_PATH"); path && *path) return path;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "kiln";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "kiln";
+  return {};
+}
+
+bool cache_enabled_by_environment() {
+  const char* value = std::getenv("KILN_CACHE");
+  return !(value && std::string_view(value) == "0");
+}
+
+ShaderCache::ShaderCache(const CacheOptions& options) : options_(options) {}
+
+ShaderCache::~ShaderCache() = default;
+
+std::unique_ptr<ShaderCache> ShaderCache::open(const CacheOptions& options, Status* error) {
+  try {
+    std::unique_ptr<ShaderCache> cache(new ShaderCache(options));
+    if (cache->options_.directory.empty()) cache->options_.directory = default_cache_directory();
+    if (cache->options_.directory.empty()) {
+      if (error) *error = Status::error("no cache directory: set KILN_CACHE_PATH or HOME");
+      return nullptr;
+    }
+    cache->directory_ = cache->options_.directory.string();
+    cache->path_ = (cache->options_.directory / kCacheFileName).string();
+    if (Status status = cache->open_file(); !status) {
+      if (error) *error = status;
+      return nullptr;
+    }
+    return cache;
+  } catch (...) {
+    if (error) *error = Status::error("out of memory opening the cache");
+    return nullptr;
+  }
+}
+
+void ShaderCache::warn(const std::string& message) {
+  if (options_.diagnostics)
+    options_.diagnostics(message);
+  else
+    std::fprintf(stderr, "kiln: cache: %s\n", message.c_str());
+}
+
+void ShaderCache::stop_writing(const std::string& why) {
+  writable_.store(false, std::memory_order_relaxed);
+  if (!write_failure_reported_.exchange(true))
+    warn(why + "; the cache stops writing (translation is unaffected)");
+}
+
+Status ShaderCache::open_file() {
+  bool want_write = !options_.read_only;
+  if (want_write) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.directory, ec);
+    FileDescriptor probe(::open(path_.c_str(), kAppendFlags, 0644));
+    if (!probe.valid()) {
+      // Read-only media, permissions, a file where the directory should be: run without
+      // writing (reading whatever is there), and say so once.
+      const int error = errno;
+      want_write = false;
+      stop_writing("cache " + directory_ + " is not writable (" + errno_text(error) + ")");
+    }
+  }
+
+  FileDescriptor fd;
+  FileLock lock;
+  const FileLock::Mode mode = want_write ? FileLock::Mode::Exclusive : FileLock::Mode::Shared;
+  if (!want_write) {
+    fd = FileDescriptor(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return Status::ok(); // nothing cached and nothing can be: an empty cache
+  }
+  if (Status status = lock_current(fd, lock, mode); !status) return status;
+
+  std::uint64_t size = 0;
+  identity_of_fd(fd.get(), identity_, &size);
+  if (want_write && size == 0) {
+    const FileHeader header = make_file_header(fresh_file_id(this), unix_seconds());
+    if (int error =
+            write_all(fd.get(), {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
+        error != 0) {
+      if (::ftruncate(fd.get(), 0) != 0) { /* nothing more to undo */
+      }
+      stop_writing("cannot write " + path_ + " (" + errno_text(error) + ")");
+      return Status::ok();
+    }
+  }
+
+  Scanned scanned;
+  if (Status status = scan(fd.get(), kFileHeaderSize, scanned); !status) return status;
+  if (!scanned.header_ok) {
+    warn(path_ + " is not a kiln cache file; starting with an empty cache");
+    if (!want_write) return Status::ok();
+    // Replace it with a fresh file; processes holding the old one notice the new inode.
+    lock.unlock();
+    fd.reset();
+    if (Status status = clear(); !status) return status;
+    return Status::ok();
+  }
+  if (scanned.result.corrupt_spans != 0) {
+    warn(path_ + ": skipped " + std::to_string(scanned.result.corrupt_bytes) +
+         " bytes of torn or corrupt records in " + std::to_string(scanned.result.corrupt_spans) +
+         " place(s)");
+    // A torn tail is reclaimed at once: nobody else is appending while we hold the lock.
+    if (want_write && scanned.result.valid_end < scanned.result.end &&
+        ::ftruncate(fd.get(), off_t(scanned.result.valid_end)) == 0) {
+      scanned.result.corrupt_bytes -= scanned.result.end - scanned.result.valid_end;
+      scanned.result.end = scanned.result.valid_end;
+    }
+  }
+  if (want_write) writable_.store(true, std::memory_order_relaxed);
+  lock.unlock();
+  adopt(std::move(fd), std::move(scanned), true);
+
+  if (writable() && dead_bytes_ > 0 && dead_bytes_ * 4 > scanned_end_) {
+    std::lock_guard guard(file_mutex_);
+    if (Status status = rewrite_locked(0, false); !status) warn(status.message());
+  }
+  return Status::ok();
+}
+
+Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (!fd.valid()) {
+      const int flags = mode == FileLock::Mode::Exclusive ? kAppendFlags : O_RDONLY | O_CLOEXEC;
+      fd = FileDescriptor(::open(path_.c_str(), flags, 0644));
+      if (!fd.valid()) return Status::error(path_ + ": " + errno_text(errno));
+    }
+    FileLock attempt_lock(fd.get(), mode);
+    if (!attempt_lock.locked()) return Status::error(path_ + ": lock: " + errno_text(errno));
+    FileIdentity locked, named;
+    if (identity_of_fd(fd.get(), locked) == 0 && identity_of_path(path_, named) == 0 &&
+        locked == named) {
+      attempt_lock.unlock();
+      lock.lock(fd.get(), mode);
+      if (!lock.locked()) return Status::error(path_ + ": lock: " + errno_text(errno));
+      // Between the two locks the file may have been replaced: check once more.
+      if (identity_of_path(path_, named) == 0 && locked == named) return Status::ok();
+      lock.unlock();
+    }
+    fd.reset(); // replaced by a compaction or clear: take the new file
+  }
+  return Status::error(path_ + ": the cache file keeps being replaced");
+}
+
+Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out) {
+  std::uint64_t size = 0;
+  FileIdentity ignored;
+  if (int error = identity_of_fd(fd, ignored, &size); error != 0)
+    return Status::error(path_ + ": " + errno_text(error));
+  Mapping mapping;
+  if (int error = mapping.map(fd, size); error != 0)
+    return Status::error(path_ + ": mmap: " + errno_text(error));
+  const std::span<const std::uint8_t> bytes = mapping.bytes();
+  if (size != 0 && !file_header_valid(bytes)) {
+    out.header_ok = false;
+    return Status::ok();
+  }
+  if (size == 0) {
+    out.result.end = out.result.valid_end = 0;
+    return Status::ok();
+  }
+  out.result = scan_records(bytes, std::max<std::uint64_t>(from, kFileHeaderSize), false,
+                            [&](const ScannedRecord& record) { out.records.push_back(record); });
+  return Status::ok();
+}
+
+void ShaderCache::adopt(FileDescriptor fd, Scanned&& scanned, bool replace) {
+  std::vector<StaleEntry> stale;
+  std::unique_lock state(state_mutex_);
+  if (replace) {
+    index_.clear();
+    stale_.clear();
+    live_bytes_ = 0;
+    dead_bytes_ = 0;
+    index_.reserve(scanned.records.size());
+  }
+  for (const ScannedRecord& record : scanned.records) {
+    const RecordHeader& h = record.header;
+    live_bytes_ += h.record_size;
+    if (h.codegen_version != options_.codegen_version) {
+      stale_.push_back({h.key(), h.codegen_version, record.offset, h.record_size});
+      continue;
+    }
+    const IndexEntry entry{h.key(), record.offset, clock_.fetch_add(1, std::memory_order_relaxed),
+                           h.record_size, h.codegen_version};
+    if (const std::uint32_t previous = index_.upsert(entry); previous != 0) {
+      live_bytes_ -= previous;
+      dead_bytes_ += previous;
+    }
+  }
+  dead_bytes_ += scanned.result.corrupt_bytes;
+  if (replace) {
+    fd_ = std::move(fd);
+    if (fd_.valid()) identity_of_fd(fd_.get(), identity_);
+  }
+  scanned_end_ = std::max(scanned.result.end, std::uint64_t(kFileHeaderSize));
+}
+
+bool ShaderCache::file_replaced() {
+  if (!fd_.valid()) {
+    return ::access(path_.c_str(), F_OK) == 0;
+  }
+  FileIdentity named;
+  return identity_of_path(path_, named) != 0 || !(named == identity_);
+}
+
+void ShaderCache::refresh_locked() {
+  if (file_replaced()) {
+    FileDescriptor fd;
+    FileLock lock;
+    const FileLock::Mode mode = writable() ? FileLock::Mode::Exclusive : FileLock::Mode::Shared;
+    if (!lock_current(fd, lock, mode)) return;
+    Scanned scanned;
+    if (!scan(fd.get(), kFileHeaderSize, scanned) || !scanned.header_ok) return;
+    lock.unlock();
+    adopt(std::move(fd), std::move(scanned), true);
+    return;
+  }
+  std::uint64_t size = 0;
+  FileIdentity ignored;
+  if (identity_of_fd(fd_.get(), ignored, &size) != 0 || size <= scanned_end_) return;
+  // Records appended by other processes: scan them under a shared lock, so none is half-written.
+  FileLock lock(fd_.get(), FileLock::Mode::Shared);
+  Scanned scanned;
+  if (!scan(fd_.get(), scanned_end_, scanned) || !scanned.header_ok) return;
+  adopt(FileDescriptor(), std::move(scanned), false);
+}
+
+void ShaderCache::refresh() {
+  try {
+    std::lock_guard guard(file_mutex_);
+    refresh_locked();
+  } catch (...) {
+  }
+}
+
+TranslationKey ShaderCache::key_for(std::span<const std::uint8_t> source,
+                                    const TranslateOptions& options) const {
+  return translation_key(source, options, options_.codegen_version);
+}
+
+bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
+  try {
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      std::vector<std::uint8_t> record;
+      {
+        std::shared_lock state(state_mutex_);
+        IndexEntry* entry = index_.find(key);
+        if (entry) {
+          touch(*entry, clock_.fetch_add(1, std::memory_order_relaxed));
+          record.resize(entry->record_size);
+          if (read_at(fd_.get(), entry->offset, record) != 0) record.clear();
+        }
+      }
+      if (!record.empty()) {
+        RecordView view;
+        std::string error;
+        if (decode_record(record, view, error) && view.header.key() == key &&
+            view.header.codegen_version == options_.codegen_version &&
+            deserialize_reflection(view.reflection, out.reflection)) {
+          out.spirv.resize(view.spirv.size() / 4);
+          std::memcpy(out.spirv.data(), view.spirv.data(), view.spirv.size());
+          hits_.fetch_add(1, std::memory_order_relaxed);
+          return true;
+        }
+        // Damaged on disk since it was indexed: a miss; compaction drops it.
+        misses_.fetch_add(1, std::memory_order_relaxed);
+        return false;
+      }
+      if (attempt == 0) {
+        // A miss: pick up what other processes appended, unless another thread already is.
+        std::unique_lock guard(file_mutex_, std::try_to_lock);
+        if (!guard.owns_lock()) break;
+        refresh_locked();
+      }
+    }
+  } catch (...) {
+  }
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t> source,
+                         const TranslateOptions& options, const TranslateResult& result) {
+  if (!writable()) return false;
+  try {
+    std::vector<std::uint8_t> record;
+    encode_record(key, options_.codegen_version, source, options, result, record);
+    if (record.size() > kMaxRecordSize) return false;
+
+    std::lock_guard guard(file_mutex_);
+    if (!writable() || !fd_.valid()) return false;
+    if (file_replaced()) refresh_locked();
+    FileLock lock(fd_.get(), FileLock::Mode::Exclusive);
+    if (!lock.locked()) return false;
+    if (file_replaced()) { // replaced between the check and the lock: retry on the new file
+      lock.unlock();
+      refresh_locked();
+      lock.lock(fd_.get(), FileLock::Mode::Exclusive);
+      if (!lock.locked() || file_replaced()) return false;
+    }
+    // Index what others appended first: the key may be there already, and our offset is the end.
+    std::uint64_t size = 0;
+    FileIdentity ignored;
+    if (identity_of_fd(fd_.get(), ignored, &size) != 0) return false;
+    if (size > scanned_end_) {
+      Scanned scanned;
+      if (scan(fd_.get(), scanned_end_, scanned) && scanned.header_ok)
+        adopt(FileDescriptor(), std::move(scanned), false);
+    }
+    {
+      std::shared_lock state(state_mutex_);
+      if (index_.find(key)) return false;
+    }
+    if (int error = write_all(fd_.get(), record); error != 0) {
+      // Take back what part of the record made it, so the file ends on a whole record.
+      if (::ftruncate(fd_.get(), off_t(size)) != 0) { /* reclaimed at the next open */
+      }
+      stop_writing("cannot append to " + path_ + " (" + errno_text(error) + ")");
+      return false;
+    }
+    {
+      std::unique_lock state(state_mutex_);
+      index_.upsert({key, size, clock_.fetch_add(1, std::memory_order_relaxed),
+                     std::uint32_t(record.size()), options_.codegen_version});
+      live_bytes_ += record.size();
+      scanned_end_ = size + record.size();
+    }
+    lock.unlock();
+    inserts_.fetch_add(1, std::memory_order_relaxed);
+    maybe_compact_after_insert();
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+void ShaderCache::maybe_compact_after_insert() {
+  // Caller holds file_mutex_.
+  const std::uint64_t end = scanned_end_;
+  if (end > options_.max_bytes) {
+    if (Status status = rewrite_locked(options_.max_bytes / 4 * 3, false); !status)
+      warn(status.message());
+  } else if (end > kCompactMinimumBytes && dead_bytes_ * 2 > end) {
+    if (Status status = rewrite_locked(0, false); !status) warn(status.message());
+  }
+}
+
+std::vector<StaleEntry> ShaderCache::stale_entries() {
+  std::vector<StaleEntry> result;
+  try {
+    refresh();
+    std::vector<StaleEntry> candidates;
+    {
+      std::shared_lock state(state_mutex_);
+      candidates = stale_;
+    }
+    std::vector<std::uint8_t> source;
+    for (const StaleEntry& entry : candidates) {
+      TranslateOptions options;
+      if (!read_source(entry, source, options)) continue;
+      const TranslationKey current = key_for(source, options);
+      std::shared_lock state(state_mutex_);
+      if (!index_.find(current)) result.push_back(entry);
+    }
+  } catch (...) {
+  }
+  return result;
+}
+
+Status ShaderCache::read_source(const StaleEntry& entry, std::vector<std::uint8_t>& source,
+                                TranslateOptions& options) {
+  try {
+    std::vector<std::uint8_t> record(entry.record_size);
+    {
+      std::shared_lock state(state_mutex_);
+      if (read_at(fd_.get(), entry.offset, record) != 0)
+        return Status::error("offset " + std::to_string(entry.offset) + ": unreadable");
+    }
+    RecordView view;
+    std::string error;
+    if (!decode_record(record, view, error) || !(view.header.key() == entry.key))
+      return Status::error("offset " + std::to_string(entry.offset) + ": " +
+                           (error.empty() ? "record moved" : error));
+    if (!decode_options(view.header.options_bits, options))
+      return Status::error("offset " + std::to_string(entry.offset) + ": unknown options");
+    source.assign(view.source.begin(), view.source.end());
+    return Status::ok();
+  } catch (...) {
+    return Status::error("out of memory");
+  }
+}
+
+Status ShaderCache::compact(std::uint64_t target_bytes) {
+  try {
+    std::lock_guard guard(file_mutex_);
+    if (!writable()) return Status::error("cache " + directory_ + " is not writable");
+    if (target_bytes == 0 && scanned_end_ > options_.max_bytes)
+      target_bytes = options_.max_bytes / 4 * 3;
+    return rewrite_locked(target_bytes, false);
+  } catch (...) {
+    return Status::error("out of memory while compacting");
+  }
+}
+
+Status ShaderCache::clear() {
+  try {
+    std::lock_guard guard(file_mutex_);
+    if (options_.read_only) return Status::error("cache opened read-only");
+    return rewrite_locked(0, true);
+  } catch (...) {
+    return Status::error("out of memory while clearing");
+  }
+}
+
+CacheStats ShaderCache::stats() {
+  refresh();
+  CacheStats s;
+  std::map<std::uint32_t, std::uint64_t> versions;
+  {
+    std::shared_lock state(state_mutex_);
+    s.entries = index_.size();
+    s.stale_entries = stale_.size();
+    s.file_bytes = scanned_end_;
+    s.live_bytes = live_bytes_;
+    s.dead_bytes = dead_bytes_;
+    if (s.entries) versions[options_.codegen_version] = s.entries;
+    for (const StaleEntry& entry : stale_) ++versions[entry.codegen_version];
+  }
+  s.versions.assign(versions.begin(), versions.end());
+  s.max_bytes = options_.max_bytes;
+  s.codegen_version = options_.codegen_version;
+  s.writable = writable();
+  s.hits = hits_.load();
+  s.misses = misses_.load();
+  s.inserts = inserts_.load();
+  s.compactions = compactions_.load();
+  return s;
+}
+
+VerifyReport ShaderCache::verify() {
+  VerifyReport report;
+  FileDescriptor fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return report; // no file: nothing to be wrong
+  FileLock lock(fd.get(), FileLock::Mode::Shared);
+  std::uint64_t size = 0;
+  FileIdentity ignored;
+  Mapping mapping;
+  if (identity_of_fd(fd.get(), ignored, &size) != 0 || mapping.map(fd.get(), size) != 0) {
+    report.file_header_ok = false;
+    return report;
+  }
+  if (size == 0) return report;
+  if (!file_header_valid(mapping.bytes())) {
+    report.file_header_ok = false;
+    return report;
+  }
+  const ScanResult result = scan_records(mapping.bytes(), kFileHeaderSize, true,
+                                         [&](const ScannedRecord&) { ++report.records; });
+  report.corrupt_spans = result.corrupt_spans;
+  report.corrupt_bytes = result.corrupt_bytes;
+  return report;
+}
+
+} // namespace kiln::cache
