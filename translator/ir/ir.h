@@ -37,10 +37,12 @@ class SsaDef {
 // from its position (Op::ref_count()); the operand itself is just the bits.
 class Operand {
  public:
-  constexpr Operand() = default;
+  // Uninitialised by default so that Op's inline storage costs nothing to construct; value-
+  // initialise (Operand{}) for a zero.
+  Operand() = default;
   constexpr explicit Operand(SsaDef def) : bits_(def.id()) {}
   static constexpr Operand literal(std::uint64_t bits) {
-    Operand o;
+    Operand o{};
     o.bits_ = bits;
     return o;
   }
@@ -78,7 +80,7 @@ class Operand {
   friend constexpr bool operator==(Operand a, Operand b) { return a.bits_ == b.bits_; }
 
  private:
-  std::uint64_t bits_ = 0;
+  std::uint64_t bits_;
 };
 
 // Number of literals a string takes (8 bytes each, null-terminated) and the packing itself.
@@ -90,6 +92,59 @@ void pack_string(std::string_view s, Operand* out);
 std::size_t unpack_string(std::span<const Operand> literals, char* out, std::size_t capacity);
 
 class Builder;
+
+namespace detail {
+// A growable array of trivially copyable records that, unlike std::vector, does not
+// initialise what append() hands out. Capacity is kept by clear().
+template <typename T>
+class PodBuffer {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  PodBuffer() = default;
+  PodBuffer(const PodBuffer&) = delete;
+  PodBuffer& operator=(const PodBuffer&) = delete;
+  ~PodBuffer() { ::operator delete(data_); }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+  // `n` more elements, uninitialised.
+  T* append(std::size_t n) {
+    if (size_ + n > capacity_) [[unlikely]]
+      grow(size_ + n);
+    T* p = data_ + size_;
+    size_ += n;
+    return p;
+  }
+  // Grows to `n` elements, the new ones value-initialised.
+  void resize(std::size_t n) {
+    while (size_ < n) *append(1) = T{};
+    size_ = n;
+  }
+
+ private:
+  void grow(std::size_t need) {
+    std::size_t cap = capacity_ ? capacity_ * 2 : 16;
+    while (cap < need) cap *= 2;
+    T* fresh = static_cast<T*>(::operator new(cap * sizeof(T)));
+    if (size_) std::memcpy(static_cast<void*>(fresh), data_, size_ * sizeof(T));
+    ::operator delete(data_);
+    data_ = fresh;
+    capacity_ = cap;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+} // namespace detail
 
 // An op to add: opcode, flags, type and operands (references first, then literals). Small ops
 // keep their operands inline; bigger ones spill to a vector or point at caller storage
@@ -128,8 +183,8 @@ class Op {
 
   // Appending operands: references must come before literals (a reference after a literal
   // marks the op malformed; the validator reports it).
-  Op& ref(SsaDef def);
-  Op& literal(std::uint64_t bits);
+  Op& ref(SsaDef def) { return push_operand(Operand(def), true); }
+  Op& literal(std::uint64_t bits) { return push_operand(Operand::literal(bits), false); }
   Op& literal_f32(float v) { return push_operand(Operand::literal_f32(v), false); }
   Op& literal_f64(double v) { return push_operand(Operand::literal_f64(v), false); }
   Op& string(std::string_view s);
@@ -176,7 +231,20 @@ class Op {
   const Operand* data() const {
     return external_ ? external_ : (spill_.empty() ? inline_ : spill_.data());
   }
-  Op& push_operand(Operand o, bool is_ref);
+  Op& push_operand(Operand o, bool is_ref) {
+    if (!external_ && count_ < kInlineOperands) [[likely]] {
+      inline_[count_++] = o;
+      if (!is_ref)
+        literal_seen_ = true;
+      else if (literal_seen_)
+        refs_after_literal_ = true;
+      else
+        ref_count_ = count_;
+      return *this;
+    }
+    return push_operand_slow(o, is_ref);
+  }
+  Op& push_operand_slow(Operand o, bool is_ref);
   Op& push(SsaDef d) {
     return ref(d);
   }
@@ -391,14 +459,15 @@ class Builder {
   void grow_constant_table();
   void build_use_index();
 
-  std::vector<OpRecord> ops_; // by id; [0] is the null id
-  std::vector<Operand> operands_;
+  detail::PodBuffer<OpRecord> ops_; // by id; [0] is the null id
+  detail::PodBuffer<Operand> operands_;
   TypeTable types_;
   SsaDef head_, tail_, cursor_;
   SsaDef decl_tail_; // last op of the leading declaration block
   std::uint32_t live_count_ = 0;
 
-  std::vector<std::uint32_t> constant_table_; // ids, 0 = empty; active size constant_mask_ + 1
+  // hash high bits << 32 | id, 0 = empty; active size constant_mask_ + 1
+  std::vector<std::uint64_t> constant_table_;
   std::size_t constant_mask_ = 0;
   std::size_t constant_used_ = 0;
 

@@ -43,14 +43,10 @@ Op Op::with_operands(OpCode code, Type type, std::span<const Operand> operands,
   return op;
 }
 
-Op& Op::push_operand(Operand o, bool is_ref) {
-  if (external_ || count_ >= kInlineOperands) {
-    if (spill_.empty()) spill_.assign(data(), data() + count_);
-    external_ = nullptr;
-    spill_.push_back(o);
-  } else {
-    inline_[count_] = o;
-  }
+Op& Op::push_operand_slow(Operand o, bool is_ref) {
+  if (spill_.empty()) spill_.assign(data(), data() + count_);
+  external_ = nullptr;
+  spill_.push_back(o);
   ++count_;
   if (is_ref) {
     if (literal_seen_)
@@ -61,13 +57,6 @@ Op& Op::push_operand(Operand o, bool is_ref) {
     literal_seen_ = true;
   }
   return *this;
-}
-
-Op& Op::ref(SsaDef def) {
-  return push_operand(Operand(def), true);
-}
-Op& Op::literal(std::uint64_t bits) {
-  return push_operand(Operand::literal(bits), false);
 }
 
 Op& Op::string(std::string_view s) {
@@ -128,7 +117,7 @@ OpRange Builder::code() const {
 
 void Builder::reset() {
   ops_.clear();
-  ops_.emplace_back(); // the null id
+  *ops_.append(1) = OpRecord(); // the null id
   operands_.clear();
   types_.reset();
   head_ = tail_ = cursor_ = decl_tail_ = SsaDef();
@@ -140,7 +129,7 @@ void Builder::reset() {
 
 std::size_t Builder::bytes_reserved() const {
   return ops_.capacity() * sizeof(OpRecord) + operands_.capacity() * sizeof(Operand) +
-         types_.bytes_reserved() + constant_table_.capacity() * sizeof(std::uint32_t) +
+         types_.bytes_reserved() + constant_table_.capacity() * sizeof(std::uint64_t) +
          use_offsets_.capacity() * sizeof(std::uint32_t) + use_list_.capacity() * sizeof(SsaDef);
 }
 
@@ -148,11 +137,18 @@ void Builder::store_operands(OpRecord& r, const Op& op) {
   auto src = op.operands();
   if (src.size() <= r.operand_count && r.operand_count) {
     // Reuse the op's old slice when the new operands fit.
+    std::copy(src.begin(), src.end(), operands_.data() + r.first_operand);
   } else {
+    // `src` may live in this pool (an OpView's operands re-added): find it again after the
+    // pool grows.
+    const Operand* from = src.data();
+    bool inside = from >= operands_.data() && from < operands_.data() + operands_.size();
+    std::size_t inside_at = inside ? std::size_t(from - operands_.data()) : 0;
     r.first_operand = std::uint32_t(operands_.size());
-    operands_.resize(operands_.size() + src.size());
+    Operand* dst = operands_.append(src.size());
+    if (inside) from = operands_.data() + inside_at;
+    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = from[i];
   }
-  std::copy(src.begin(), src.end(), operands_.begin() + r.first_operand);
   r.operand_count = std::uint16_t(src.size());
   // A reference pushed after a literal is stored as a literal: the split no longer matches
   // the shape and the validator reports it ("literals last").
@@ -160,13 +156,24 @@ void Builder::store_operands(OpRecord& r, const Op& op) {
 }
 
 SsaDef Builder::create(const Op& op) {
-  if (ops_.empty()) ops_.emplace_back();
-  return create_at(SsaDef(std::uint32_t(ops_.size())), op);
+  if (op.operand_count() > 0xffffu) return SsaDef();
+  if (ops_.empty()) *ops_.append(1) = OpRecord();
+  SsaDef id(std::uint32_t(ops_.size()));
+  OpRecord& r = *ops_.append(1);
+  r.operand_count = 0;
+  r.prev = r.next = SsaDef();
+  r.code = op.code();
+  r.flags = std::uint8_t(op.flags());
+  r.type = op.type();
+  store_operands(r, op);
+  ++live_count_;
+  uses_valid_ = false;
+  return id;
 }
 
 SsaDef Builder::create_at(SsaDef id, const Op& op) {
   if (op.operand_count() > 0xffffu) return SsaDef();
-  if (ops_.empty()) ops_.emplace_back();
+  if (ops_.empty()) *ops_.append(1) = OpRecord();
   if (id.id() >= ops_.size()) ops_.resize(id.id() + 1);
   OpRecord& r = ops_[id.id()];
   r = OpRecord();
@@ -321,13 +328,16 @@ std::uint64_t Builder::hash_constant(OpCode code, Type type,
 SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
   if (!constant_mask_) return SsaDef();
   std::size_t slot = hash & constant_mask_;
+  std::uint64_t tag = hash & 0xffffffff00000000ull;
   auto want = op.operands();
-  while (std::uint32_t id = constant_table_[slot]) {
-    const OpRecord& r = ops_[id];
-    if (r.code == op.code() && r.type == op.type() && r.operand_count == want.size() &&
-        r.flags == std::uint8_t(op.flags()) &&
-        std::equal(want.begin(), want.end(), operands_.begin() + r.first_operand))
-      return SsaDef(id);
+  while (std::uint64_t entry = constant_table_[slot]) {
+    if ((entry & 0xffffffff00000000ull) == tag) {
+      const OpRecord& r = ops_[std::uint32_t(entry)];
+      if (r.code == op.code() && r.type == op.type() && r.operand_count == want.size() &&
+          r.flags == std::uint8_t(op.flags()) &&
+          std::equal(want.begin(), want.end(), operands_.data() + r.first_operand))
+        return SsaDef(std::uint32_t(entry));
+    }
     slot = (slot + 1) & constant_mask_;
   }
   return SsaDef();
@@ -345,7 +355,7 @@ void Builder::grow_constant_table() {
         hash_constant(r.code, r.type, {operands_.data() + r.first_operand, r.operand_count});
     std::size_t slot = h & constant_mask_;
     while (constant_table_[slot]) slot = (slot + 1) & constant_mask_;
-    constant_table_[slot] = d.id();
+    constant_table_[slot] = (h & 0xffffffff00000000ull) | d.id();
     ++constant_used_;
   }
 }
@@ -357,7 +367,7 @@ void Builder::insert_constant(SsaDef def, std::uint64_t hash) {
   }
   std::size_t slot = hash & constant_mask_;
   while (constant_table_[slot]) slot = (slot + 1) & constant_mask_;
-  constant_table_[slot] = def.id();
+  constant_table_[slot] = (hash & 0xffffffff00000000ull) | def.id();
   ++constant_used_;
 }
 

@@ -108,8 +108,9 @@ const char* ref_kind_error(char letter, const Builder& b, OpView target) {
     return op_name(c).starts_with("Scoped") ? nullptr : "a Scoped* op";
   case 'b':
   case 'd': {
+    // A sampler descriptor is void-typed (DclSampler returns void) yet is a value.
     bool value =
-        !target.type().is_void() &&
+        (!target.type().is_void() || c == OpCode::DescriptorLoad) &&
         (cat == OpCategory::Constant || cat == OpCategory::Anywhere || cat == OpCategory::Code);
     if (!value) return "a value (not a declaration or a void op)";
     if (letter == 'b' && target.type() != kBool) return "a bool value";

@@ -1,0 +1,113 @@
+// Heap traffic of the IR: this executable replaces the global operator new/delete to count
+// allocations, so it is separate from ir_tests.
+#include "tests/ir/test_programs.h"
+#include "translator/ir/ir.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <new>
+
+namespace {
+std::atomic<std::size_t> g_allocations{0};
+std::atomic<bool> g_counting{false};
+
+void* counted_alloc(std::size_t size, std::size_t align) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  void* p = align > alignof(std::max_align_t)
+                ? std::aligned_alloc(align, (size + align - 1) / align * align)
+                : std::malloc(size ? size : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+} // namespace
+
+void* operator new(std::size_t size) {
+  return counted_alloc(size, 0);
+}
+void* operator new[](std::size_t size) {
+  return counted_alloc(size, 0);
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  return counted_alloc(size, std::size_t(align));
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return counted_alloc(size, std::size_t(align));
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+
+namespace kiln::ir {
+namespace {
+
+std::size_t count_allocations(auto&& work) {
+  g_allocations = 0;
+  g_counting = true;
+  work();
+  g_counting = false;
+  return g_allocations.load();
+}
+
+TEST(IrAllocation, TheCounterSeesAllocations) {
+  // Guards against a counter that never counts.
+  std::size_t n = count_allocations([] {
+    Builder b;
+    test::build_large(b, 100);
+  });
+  EXPECT_GT(n, 0u);
+}
+
+TEST(IrAllocation, LargeShaderAfterWarmUpAllocatesNothing) {
+  Builder b;
+  test::build_large(b, 20000); // warm-up: storage grows to fit
+  ASSERT_GE(b.op_count(), 19000u);
+  (void)b.users(b.last());
+  std::size_t n = count_allocations([&] {
+    for (int round = 0; round < 3; ++round) {
+      test::build_large(b, 20000); // starts with reset()
+      (void)b.users(b.last());
+    }
+  });
+  EXPECT_EQ(n, 0u);
+  std::printf("[ figures  ] %u-op program: %zu bytes reserved (%.1f bytes/op)\n", b.op_count(),
+              b.bytes_reserved(), double(b.bytes_reserved()) / b.op_count());
+  // A smaller shader fits in the same storage.
+  EXPECT_EQ(count_allocations([&] { test::build_large(b, 500); }), 0u);
+}
+
+TEST(IrAllocation, TinyProgramReservesLittle) {
+  Builder b;
+  EXPECT_EQ(b.bytes_reserved(), 0u);
+  test::build_large(b, 20);
+  EXPECT_LE(b.op_count(), 20u);
+  EXPECT_GE(b.op_count(), 14u);
+  // Far below one 4096-op page (4096 * 24 bytes of records alone would be 96 KiB).
+  EXPECT_LT(b.bytes_reserved(), 4096u);
+  std::printf("[ figures  ] %u-op program: %zu bytes reserved\n", b.op_count(), b.bytes_reserved());
+}
+
+} // namespace
+} // namespace kiln::ir
