@@ -134,7 +134,8 @@ Status ShaderCache::open_file() {
     // Replace it with a fresh file; processes holding the old one notice the new inode.
     lock.unlock();
     fd.reset();
-    if (Status status = clear(); !status) return status;
+    writable_.store(true, std::memory_order_relaxed);
+    if (Status status = clear(); !status) warn(status.message());
     return Status::ok();
   }
   if (scanned.result.corrupt_spans != 0) {

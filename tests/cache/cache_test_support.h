@@ -39,6 +39,7 @@ inline std::vector<std::uint8_t> make_source(std::uint64_t seed, std::size_t siz
   std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + size);
   std::vector<std::uint8_t> bytes(size);
   for (std::uint8_t& byte : bytes) byte = std::uint8_t(random());
+  if (!bytes.empty()) bytes[0] &= 0x7f; // never the 0xEE that fake_translate rejects
   return bytes;
 }
 

@@ -1,0 +1,346 @@
+// The cache in one process: round trips, reopening, damaged files, eviction, version bumps.
+
+#include "tests/cache/cache_test_support.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace kiln::cache {
+namespace {
+
+using test::fake_translate;
+using test::make_source;
+using test::matches_fake;
+using test::quiet_options;
+using test::ScratchDirectory;
+
+struct Stored {
+  std::vector<std::uint8_t> source;
+  TranslateOptions options;
+  TranslationKey key;
+};
+
+std::vector<Stored> fill(ShaderCache& cache, int count, std::uint64_t seed = 0,
+                         std::size_t size = 200) {
+  std::vector<Stored> stored;
+  for (int i = 0; i < count; ++i) {
+    Stored entry{make_source(seed + i, size + i), {}, {}};
+    entry.options.debug_names = i % 2;
+    entry.key = cache.key_for(entry.source, entry.options);
+    TranslateResult result;
+    EXPECT_TRUE(fake_translate(cache.codegen_version(), entry.source, entry.options, result));
+    EXPECT_TRUE(cache.insert(entry.key, entry.source, entry.options, result));
+    stored.push_back(std::move(entry));
+  }
+  return stored;
+}
+
+std::size_t count_hits(ShaderCache& cache, const std::vector<Stored>& stored) {
+  std::size_t hits = 0;
+  for (const Stored& entry : stored) {
+    TranslateResult result;
+    if (cache.lookup(entry.key, result)) {
+      EXPECT_TRUE(matches_fake(cache.codegen_version(), entry.source, entry.options, result));
+      ++hits;
+    }
+  }
+  return hits;
+}
+
+std::vector<std::uint8_t> read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_all_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+TEST(ShaderCache, RoundTripAndReopen) {
+  ScratchDirectory dir;
+  std::vector<std::string> messages;
+  std::vector<Stored> stored;
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+    ASSERT_TRUE(cache);
+    EXPECT_TRUE(cache->writable());
+    stored = fill(*cache, 100);
+    EXPECT_EQ(count_hits(*cache, stored), 100u);
+    // A second insert of the same key is not written twice.
+    TranslateResult result;
+    ASSERT_TRUE(
+        fake_translate(cache->codegen_version(), stored[0].source, stored[0].options, result));
+    EXPECT_FALSE(cache->insert(stored[0].key, stored[0].source, stored[0].options, result));
+    TranslateResult missing;
+    EXPECT_FALSE(cache->lookup(cache->key_for(make_source(999, 10), {}), missing));
+    EXPECT_EQ(cache->stats().entries, 100u);
+  }
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(count_hits(*cache, stored), 100u);
+  const CacheStats stats = cache->stats();
+  EXPECT_EQ(stats.entries, 100u);
+  EXPECT_EQ(stats.dead_bytes, 0u);
+  EXPECT_TRUE(cache->verify().ok());
+  EXPECT_TRUE(messages.empty());
+}
+
+TEST(ShaderCache, SecondHandleSeesAppendsOfTheFirstOnAMiss) {
+  ScratchDirectory dir;
+  auto writer = ShaderCache::open(quiet_options(dir.path()));
+  auto reader = ShaderCache::open(quiet_options(dir.path()));
+  ASSERT_TRUE(writer && reader);
+  const std::vector<Stored> stored = fill(*writer, 20);
+  EXPECT_EQ(count_hits(*reader, stored), 20u);
+  // After the writer compacts (replacing the file), the reader still finds everything.
+  ASSERT_TRUE(writer->compact());
+  const std::vector<Stored> more = fill(*writer, 5, 1000);
+  EXPECT_EQ(count_hits(*reader, more), 5u);
+  EXPECT_EQ(count_hits(*reader, stored), 20u);
+  // The reader can append to the new file too.
+  const std::vector<Stored> from_reader = fill(*reader, 5, 2000);
+  EXPECT_EQ(count_hits(*writer, from_reader), 5u);
+}
+
+TEST(ShaderCache, TruncatedFileKeepsEveryWholeRecord) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    stored = fill(*cache, 30);
+  }
+  const std::vector<std::uint8_t> full = read_all(dir.file());
+  // Cut inside the last record: the first 29 survive, the torn tail is reclaimed.
+  std::vector<std::uint8_t> cut(full.begin(), full.end() - 40);
+  write_all_bytes(dir.file(), cut);
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(messages.size(), 1u);
+  EXPECT_EQ(count_hits(*cache, stored), 29u);
+  EXPECT_LT(std::filesystem::file_size(dir.file()), cut.size()); // torn tail truncated
+  EXPECT_TRUE(cache->verify().ok());
+  // Writing goes on after the tail.
+  const std::vector<Stored> more = fill(*cache, 3, 500);
+  EXPECT_EQ(count_hits(*cache, more), 3u);
+}
+
+TEST(ShaderCache, BitFlipsCostOnlyTheDamagedRecords) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    stored = fill(*cache, 40, 0, 1000);
+  }
+  std::vector<std::uint8_t> bytes = read_all(dir.file());
+  // Flip one bit in the middle of records 10 and 25 (each ~1.2 KB).
+  std::mt19937 random(7);
+  const std::size_t record = (bytes.size() - kFileHeaderSize) / 40;
+  for (std::size_t victim : {10u, 25u})
+    bytes[kFileHeaderSize + victim * record + record / 2] ^= 0x10;
+  write_all_bytes(dir.file(), bytes);
+  {
+    // A handle opened before the flip would still answer: verify must see the damage.
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    const VerifyReport report = cache->verify();
+    EXPECT_FALSE(report.ok());
+    EXPECT_GE(report.corrupt_spans, 1u);
+  }
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  std::size_t hits = count_hits(*cache, stored);
+  EXPECT_EQ(hits, 38u);
+  // Compaction reclaims the damage.
+  ASSERT_TRUE(cache->compact());
+  EXPECT_TRUE(cache->verify().ok());
+  EXPECT_EQ(count_hits(*cache, stored), 38u);
+}
+
+TEST(ShaderCache, RandomBytesOpenAsAnEmptyCacheWithOneWarning) {
+  ScratchDirectory dir;
+  write_all_bytes(dir.file(), make_source(5, 100000));
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(messages.size(), 1u);
+  EXPECT_EQ(cache->stats().entries, 0u);
+  EXPECT_TRUE(cache->writable());
+  const std::vector<Stored> stored = fill(*cache, 5);
+  EXPECT_EQ(count_hits(*cache, stored), 5u);
+  EXPECT_TRUE(cache->verify().ok());
+}
+
+TEST(ShaderCache, ValidHeaderFollowedByRandomBytesOpensEmpty) {
+  ScratchDirectory dir;
+  { auto cache = ShaderCache::open(quiet_options(dir.path())); }
+  std::vector<std::uint8_t> bytes = read_all(dir.file());
+  const std::vector<std::uint8_t> garbage = make_source(6, 50000);
+  bytes.insert(bytes.end(), garbage.begin(), garbage.end());
+  write_all_bytes(dir.file(), bytes);
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(messages.size(), 1u);
+  EXPECT_EQ(cache->stats().entries, 0u);
+  EXPECT_LE(std::filesystem::file_size(dir.file()), 64u); // reclaimed
+}
+
+TEST(ShaderCache, EvictionKeepsTheRecentlyUsedUnderASmallCap) {
+  ScratchDirectory dir;
+  CacheOptions options = quiet_options(dir.path());
+  options.max_bytes = 256 * 1024;
+  auto cache = ShaderCache::open(options);
+  ASSERT_TRUE(cache);
+  std::vector<Stored> stored;
+  for (int i = 0; i < 200; ++i) {
+    std::vector<Stored> one = fill(*cache, 1, i, 4000);
+    stored.push_back(std::move(one[0]));
+    TranslateResult result;
+    EXPECT_TRUE(cache->lookup(stored[0].key, result)); // keep the first one hot
+    EXPECT_LE(std::filesystem::file_size(dir.file()), options.max_bytes);
+  }
+  const CacheStats stats = cache->stats();
+  EXPECT_GT(stats.compactions, 0u);
+  EXPECT_LT(stats.entries, 200u);
+  EXPECT_GT(stats.entries, 20u);
+  TranslateResult result;
+  EXPECT_TRUE(cache->lookup(stored[0].key, result));     // hot: kept
+  EXPECT_TRUE(cache->lookup(stored.back().key, result)); // newest: kept
+  EXPECT_FALSE(cache->lookup(stored[1].key, result));    // oldest cold: evicted
+  EXPECT_EQ(count_hits(*cache, stored), stats.entries);
+}
+
+TEST(ShaderCache, CodegenBumpServesNothingStaleAndRebuildRestoresEverything) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  {
+    CacheOptions options = quiet_options(dir.path());
+    options.codegen_version = 1;
+    auto cache = ShaderCache::open(options);
+    stored = fill(*cache, 60);
+  }
+  // A shader the new version rejects keeps its stale entry (nothing else can re-create it).
+  CacheOptions options = quiet_options(dir.path());
+  options.codegen_version = 2;
+  auto cache = ShaderCache::open(options);
+  ASSERT_TRUE(cache);
+  for (const Stored& entry : stored) {
+    TranslateResult result;
+    EXPECT_FALSE(cache->lookup(entry.key, result)); // version-1 key: never served
+    EXPECT_FALSE(cache->lookup(cache->key_for(entry.source, entry.options), result));
+  }
+  EXPECT_EQ(cache->stats().entries, 0u);
+  EXPECT_EQ(cache->stats().stale_entries, 60u);
+  ASSERT_EQ(cache->stale_entries().size(), 60u);
+
+  const TranslateFunction translate_v2 = [](std::span<const std::uint8_t> source,
+                                            const TranslateOptions& opts, TranslateResult& out) {
+    return fake_translate(2, source, opts, out);
+  };
+  const RebuildReport report = rebuild_stale_entries(*cache, translate_v2);
+  EXPECT_EQ(report.stale, 60u);
+  EXPECT_EQ(report.translated, 60u);
+  EXPECT_EQ(report.rejected, 0u);
+  std::vector<Stored> rebuilt = stored;
+  for (Stored& entry : rebuilt) entry.key = cache->key_for(entry.source, entry.options);
+  EXPECT_EQ(count_hits(*cache, rebuilt), 60u);
+  EXPECT_EQ(cache->stats().stale_entries, 0u); // superseded records dropped
+  EXPECT_TRUE(cache->stale_entries().empty());
+
+  cache.reset();
+  cache = ShaderCache::open(options);
+  EXPECT_EQ(count_hits(*cache, rebuilt), 60u);
+}
+
+TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {
+  ScratchDirectory dir;
+  {
+    CacheOptions options = quiet_options(dir.path());
+    options.codegen_version = 1;
+    auto cache = ShaderCache::open(options);
+    std::vector<std::uint8_t> source = make_source(1, 64);
+    source[0] = 0xEE; // fake_translate rejects it now, but version 1 "accepted" it
+    TranslateResult result;
+    result.spirv = {1, 2, 3};
+    ASSERT_TRUE(cache->insert(cache->key_for(source, {}), source, {}, result));
+  }
+  CacheOptions options = quiet_options(dir.path());
+  options.codegen_version = 2;
+  auto cache = ShaderCache::open(options);
+  const RebuildReport report = rebuild_stale_entries(
+      *cache, [](std::span<const std::uint8_t> source, const TranslateOptions& opts,
+                 TranslateResult& out) { return fake_translate(2, source, opts, out); });
+  EXPECT_EQ(report.rejected, 1u);
+  ASSERT_TRUE(cache->compact());
+  EXPECT_EQ(cache->stats().stale_entries, 1u);
+}
+
+TEST(ShaderCache, ClearRemovesEverything) {
+  ScratchDirectory dir;
+  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  const std::vector<Stored> stored = fill(*cache, 10);
+  auto other = ShaderCache::open(quiet_options(dir.path()));
+  ASSERT_TRUE(cache->clear());
+  EXPECT_EQ(count_hits(*cache, stored), 0u);
+  EXPECT_EQ(cache->stats().entries, 0u);
+  EXPECT_EQ(other->stats().entries, 0u); // the other handle notices the new file
+}
+
+TEST(ShaderCache, UnwritableLocationRunsWithoutWritingAndSaysSoOnce) {
+  ScratchDirectory dir;
+  // A regular file where the directory should be: nothing can be created under it.
+  write_all_bytes(dir.path() / "blocker", {1, 2, 3});
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path() / "blocker" / "kiln", &messages));
+  ASSERT_TRUE(cache);
+  EXPECT_FALSE(cache->writable());
+  const std::vector<std::uint8_t> source = make_source(1, 100);
+  TranslateResult result;
+  ASSERT_TRUE(fake_translate(cache->codegen_version(), source, {}, result));
+  EXPECT_FALSE(cache->insert(cache->key_for(source, {}), source, {}, result));
+  EXPECT_FALSE(cache->insert(cache->key_for(source, {}), source, {}, result));
+  TranslateResult out;
+  EXPECT_FALSE(cache->lookup(cache->key_for(source, {}), out));
+  EXPECT_EQ(messages.size(), 1u);
+}
+
+TEST(ShaderCache, ReadOnlyHandleServesButNeverWrites) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    stored = fill(*cache, 10);
+  }
+  CacheOptions options = quiet_options(dir.path());
+  options.read_only = true;
+  auto cache = ShaderCache::open(options);
+  EXPECT_FALSE(cache->writable());
+  EXPECT_EQ(count_hits(*cache, stored), 10u);
+  const auto size = std::filesystem::file_size(dir.file());
+  fill(*cache, 0);
+  TranslateResult result;
+  ASSERT_TRUE(fake_translate(cache->codegen_version(), stored[0].source, {}, result));
+  EXPECT_FALSE(
+      cache->insert(cache->key_for(make_source(77, 5), {}), make_source(77, 5), {}, result));
+  EXPECT_EQ(std::filesystem::file_size(dir.file()), size);
+}
+
+TEST(ShaderCacheLocation, EnvironmentDecidesTheDirectory) {
+  ::setenv("KILN_CACHE_PATH", "/tmp/kiln-a", 1);
+  EXPECT_EQ(default_cache_directory(), "/tmp/kiln-a");
+  ::unsetenv("KILN_CACHE_PATH");
+  ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  EXPECT_EQ(default_cache_directory(), "/tmp/xdg/kiln");
+  ::unsetenv("XDG_CACHE_HOME");
+  ::setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(default_cache_directory(), "/home/someone/.cache/kiln");
+  ::setenv("KILN_CACHE", "0", 1);
+  EXPECT_FALSE(cache_enabled_by_environment());
+  ::setenv("KILN_CACHE", "1", 1);
+  EXPECT_TRUE(cache_enabled_by_environment());
+  ::unsetenv("KILN_CACHE");
+}
+
+} // namespace
+} // namespace kiln::cache
