@@ -54,6 +54,9 @@ TEST(IrBuilder, ConstantsAreDeduplicated) {
   SsaDef a = b.constant_u32(5);
   SsaDef c = b.constant_u32(5);
   SsaDef d = b.constant_i32(5);
+  // Literals up to 32 bits hold their 32-bit pattern whatever the argument's signedness.
+  EXPECT_EQ(b.add(Op::Constant(kI32, -1)), b.add(Op::Constant(kI32, 0xffffffffu)));
+  EXPECT_EQ(b.op(b.constant_i32(-2)).operand(0).literal_u64(), 0xfffffffeu);
   SsaDef e = b.add(Op::Constant(vec(ScalarType::F32, 2), 1.0f, 2.0f));
   SsaDef f = b.add(Op::Constant(vec(ScalarType::F32, 2), 1.0f, 2.0f));
   SsaDef g = b.add(Op::Constant(vec(ScalarType::F32, 2), 2.0f, 1.0f));

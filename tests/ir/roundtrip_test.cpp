@@ -167,6 +167,29 @@ TEST(IrText, ParseErrorsNameTheLine) {
   EXPECT_TRUE(parse("; a comment\n\n  %1 = Constant u32 1 ; trailing\n", b));
 }
 
+TEST(IrText, MangledTextNeverCrashes) {
+  Builder b;
+  test::build_every_opcode(b);
+  std::string text = print(b);
+  std::mt19937 rng(99);
+  const char alphabet[] = "%=[]{}<>|\"\\ 0123456789-.xabcdefNnull\n;,";
+  Builder out;
+  std::size_t accepted = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string t = text;
+    for (int k = 0; k < 3; ++k) t[rng() % t.size()] = alphabet[rng() % (sizeof(alphabet) - 1)];
+    if (rng() % 4 == 0) t.resize(rng() % t.size());
+    if (parse(t, out)) {
+      ++accepted;
+      (void)validate(out);
+      std::string again = print(out);
+      std::vector<std::uint8_t> bytes;
+      serialize(out, bytes);
+    }
+  }
+  EXPECT_LT(accepted, 2000u);
+}
+
 TEST(IrBinary, TokensUseTheDocumentedEncoding) {
   std::vector<std::uint8_t> out;
   write_token(5, out);

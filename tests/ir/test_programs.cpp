@@ -151,8 +151,10 @@ void build_every_type(Builder& b) {
         lits[i] = Operand::literal_f32(float(i) * 0.25f - 1.0f);
       else if (s == ScalarType::F64)
         lits[i] = Operand::literal_f64(double(i) / 3.0);
-      else if (is_signed_int(s))
+      else if (is_signed_int(s) && is_64bit(s))
         lits[i] = Operand::literal(std::uint64_t(-std::int64_t(i)));
+      else if (is_signed_int(s))
+        lits[i] = Operand::literal(std::uint32_t(-std::int32_t(i)));
       else if (s == ScalarType::Bool)
         lits[i] = Operand::literal(i & 1);
       else

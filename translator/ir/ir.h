@@ -264,6 +264,10 @@ class Op {
   Op& push(T v) requires(std::is_integral_v<T> || std::is_enum_v<T>) {
     if constexpr (std::is_enum_v<T>)
       return literal(std::uint64_t(std::underlying_type_t<T>(v)));
+    else if constexpr (std::is_signed_v<T> && sizeof(T) <= 4)
+      // Literals of types up to 32 bits hold their 32-bit pattern: -1 and 0xffffffffu are
+      // the same constant.
+      return literal(std::uint64_t(std::uint32_t(v)));
     else if constexpr (std::is_signed_v<T>)
       return literal(std::uint64_t(std::int64_t(v)));
     else

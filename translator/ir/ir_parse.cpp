@@ -3,6 +3,7 @@
 #include "translator/ir/ir_text_detail.h"
 
 #include <charconv>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -223,7 +224,13 @@ class Parser {
       std::memcpy(&v, &d, 8);
       return true;
     }
-    return to_bits(w, v) || fail("bad number '" + std::string(w) + "'");
+    if (!to_bits(w, v)) return fail("bad number '" + std::string(w) + "'");
+    if (is_signed_int(type) && !is_64bit(type) && w[0] == '-') {
+      // Negative values of types up to 32 bits are stored as their 32-bit pattern.
+      if (std::int64_t(v) < INT32_MIN) return fail("'" + std::string(w) + "' does not fit 32 bits");
+      v = std::uint32_t(v);
+    }
+    return true;
   }
 
   bool parse_line() {

@@ -130,8 +130,12 @@ void append_constant(std::string& out, ScalarType type, std::uint64_t bits) {
     append_hex(out, bits);
     return;
   }
-  if (is_signed_int(type))
+  if (is_signed_int(type) && is_64bit(type))
     append_i64(out, std::int64_t(bits));
+  else if (is_signed_int(type) && bits <= 0xffffffffu)
+    append_i64(out, std::int32_t(std::uint32_t(bits))); // the 32-bit pattern, signed
+  else if (is_signed_int(type))
+    append_hex(out, bits);
   else
     append_u64(out, bits);
 }

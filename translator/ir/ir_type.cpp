@@ -111,6 +111,8 @@ TypeView TypeTable::view(Type type) const {
   std::uint32_t offset = type.aggregate_offset();
   if (offset >= words_.size()) return v;
   std::uint32_t header = words_[offset];
+  // A handle from another table can point anywhere: never read past the words.
+  if (std::size_t(offset) + 1 + (header & 3u) + (header >> 2) > words_.size()) return v;
   v.dim_count = header & 3u;
   for (unsigned i = 0; i < v.dim_count; ++i) v.dims[i] = words_[offset + 1 + i];
   v.member_fields = {words_.data() + offset + 1 + v.dim_count, header >> 2};
