@@ -11,6 +11,7 @@
 #include "translator/ir/ir_opcodes.h"
 #include "translator/ir/ir_type.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -450,6 +451,7 @@ class Builder {
     return {OpIterator(this, from, to, filter, stop), OpIterator(this, to, to, filter, stop)};
   }
   SsaDef create(const Op& op); // record + operands, not linked
+  SsaDef add_declaration(const Op& op);
   SsaDef create_at(SsaDef id, const Op& op);
   void store_operands(OpRecord& r, const Op& op);
   void link_after(SsaDef def, SsaDef after); // after null = at the head
@@ -482,6 +484,69 @@ class Builder {
 
 inline OpView OpIterator::operator*() const {
   return builder_->op(cur_);
+}
+
+// ---- inline hot path ---------------------------------------------------------------------
+
+inline void Builder::store_operands(OpRecord& r, const Op& op) {
+  auto src = op.operands();
+  if (src.size() <= r.operand_count && r.operand_count) {
+    // Reuse the op's old slice when the new operands fit.
+    std::copy(src.begin(), src.end(), operands_.data() + r.first_operand);
+  } else {
+    // `src` may live in this pool (an OpView's operands re-added): find it again after the
+    // pool grows.
+    const Operand* from = src.data();
+    bool inside = from >= operands_.data() && from < operands_.data() + operands_.size();
+    std::size_t inside_at = inside ? std::size_t(from - operands_.data()) : 0;
+    r.first_operand = std::uint32_t(operands_.size());
+    Operand* dst = operands_.append(src.size());
+    if (inside) from = operands_.data() + inside_at;
+    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = from[i];
+  }
+  r.operand_count = std::uint16_t(src.size());
+  // A reference pushed after a literal is stored as a literal: the split no longer matches
+  // the shape and the validator reports it ("literals last").
+  r.ref_count = std::uint16_t(op.ref_count_);
+}
+
+inline SsaDef Builder::create(const Op& op) {
+  if (op.operand_count() > 0xffffu) return SsaDef();
+  if (ops_.empty()) *ops_.append(1) = OpRecord();
+  SsaDef id(std::uint32_t(ops_.size()));
+  OpRecord& r = *ops_.append(1);
+  r.operand_count = 0;
+  r.prev = r.next = SsaDef();
+  r.code = op.code();
+  r.flags = std::uint8_t(op.flags());
+  r.type = op.type();
+  store_operands(r, op);
+  ++live_count_;
+  uses_valid_ = false;
+  return id;
+}
+
+inline void Builder::link_after(SsaDef def, SsaDef after) {
+  OpRecord& r = ops_[def.id()];
+  r.prev = after;
+  r.next = after ? ops_[after.id()].next : head_;
+  if (r.next)
+    ops_[r.next.id()].prev = def;
+  else
+    tail_ = def;
+  if (after)
+    ops_[after.id()].next = def;
+  else
+    head_ = def;
+}
+
+inline SsaDef Builder::add(const Op& op) {
+  if (is_declarative(op_info(op.code()).category)) return add_declaration(op);
+  SsaDef def = create(op);
+  if (!def) return def;
+  link_after(def, cursor_ ? cursor_ : tail_);
+  if (cursor_) cursor_ = def;
+  return def;
 }
 
 } // namespace kiln::ir

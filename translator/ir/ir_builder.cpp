@@ -133,44 +133,6 @@ std::size_t Builder::bytes_reserved() const {
          use_offsets_.capacity() * sizeof(std::uint32_t) + use_list_.capacity() * sizeof(SsaDef);
 }
 
-void Builder::store_operands(OpRecord& r, const Op& op) {
-  auto src = op.operands();
-  if (src.size() <= r.operand_count && r.operand_count) {
-    // Reuse the op's old slice when the new operands fit.
-    std::copy(src.begin(), src.end(), operands_.data() + r.first_operand);
-  } else {
-    // `src` may live in this pool (an OpView's operands re-added): find it again after the
-    // pool grows.
-    const Operand* from = src.data();
-    bool inside = from >= operands_.data() && from < operands_.data() + operands_.size();
-    std::size_t inside_at = inside ? std::size_t(from - operands_.data()) : 0;
-    r.first_operand = std::uint32_t(operands_.size());
-    Operand* dst = operands_.append(src.size());
-    if (inside) from = operands_.data() + inside_at;
-    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = from[i];
-  }
-  r.operand_count = std::uint16_t(src.size());
-  // A reference pushed after a literal is stored as a literal: the split no longer matches
-  // the shape and the validator reports it ("literals last").
-  r.ref_count = std::uint16_t(op.ref_count_);
-}
-
-SsaDef Builder::create(const Op& op) {
-  if (op.operand_count() > 0xffffu) return SsaDef();
-  if (ops_.empty()) *ops_.append(1) = OpRecord();
-  SsaDef id(std::uint32_t(ops_.size()));
-  OpRecord& r = *ops_.append(1);
-  r.operand_count = 0;
-  r.prev = r.next = SsaDef();
-  r.code = op.code();
-  r.flags = std::uint8_t(op.flags());
-  r.type = op.type();
-  store_operands(r, op);
-  ++live_count_;
-  uses_valid_ = false;
-  return id;
-}
-
 SsaDef Builder::create_at(SsaDef id, const Op& op) {
   if (op.operand_count() > 0xffffu) return SsaDef();
   if (ops_.empty()) *ops_.append(1) = OpRecord();
@@ -184,20 +146,6 @@ SsaDef Builder::create_at(SsaDef id, const Op& op) {
   ++live_count_;
   uses_valid_ = false;
   return id;
-}
-
-void Builder::link_after(SsaDef def, SsaDef after) {
-  OpRecord& r = ops_[def.id()];
-  r.prev = after;
-  r.next = after ? ops_[after.id()].next : head_;
-  if (r.next)
-    ops_[r.next.id()].prev = def;
-  else
-    tail_ = def;
-  if (after)
-    ops_[after.id()].next = def;
-  else
-    head_ = def;
 }
 
 void Builder::unlink(SsaDef def) {
@@ -216,25 +164,17 @@ void Builder::unlink(SsaDef def) {
 
 // ---- adding --------------------------------------------------------------------------------
 
-SsaDef Builder::add(const Op& op) {
-  const OpInfo& info = op_info(op.code());
-  if (is_declarative(info.category)) {
-    std::uint64_t hash = 0;
-    if (dedupable(op)) {
-      hash = hash_constant(op.code(), op.type(), op.operands());
-      if (SsaDef found = find_constant(op, hash)) return found;
-    }
-    SsaDef def = create(op);
-    if (!def) return def;
-    link_after(def, decl_tail_);
-    decl_tail_ = def;
-    if (dedupable(op)) insert_constant(def, hash);
-    return def;
+SsaDef Builder::add_declaration(const Op& op) {
+  std::uint64_t hash = 0;
+  if (dedupable(op)) {
+    hash = hash_constant(op.code(), op.type(), op.operands());
+    if (SsaDef found = find_constant(op, hash)) return found;
   }
   SsaDef def = create(op);
   if (!def) return def;
-  link_after(def, cursor_ ? cursor_ : tail_);
-  if (cursor_) cursor_ = def;
+  link_after(def, decl_tail_);
+  decl_tail_ = def;
+  if (dedupable(op)) insert_constant(def, hash);
   return def;
 }
 
