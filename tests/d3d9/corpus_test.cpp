@@ -57,18 +57,6 @@ std::map<std::string, ManifestRow> read_manifest(const fs::path& corpus) {
   return rows;
 }
 
-std::string version_name(const ShaderVersion& v) {
-  std::string name = v.stage == ShaderStage::Pixel ? "ps_" : "vs_";
-  name += std::to_string(v.major) + "_";
-  if (v.minor == 0xFF)
-    name += "sw";
-  else if (v.major == 2 && v.minor == 1)
-    name += "x";
-  else
-    name += std::to_string(v.minor);
-  return name;
-}
-
 TEST(D3D9Corpus, EveryValidShaderDecodes) {
   const fs::path corpus = kiln::test::corpus_dir();
   KILN_REQUIRE_DIR(corpus, "shared corpus");
@@ -85,7 +73,7 @@ TEST(D3D9Corpus, EveryValidShaderDecodes) {
     EXPECT_EQ(program.token_count * 4, bytes.size());
     const auto row = manifest.find(path.filename().string());
     ASSERT_NE(row, manifest.end()) << "not in manifest.tsv";
-    EXPECT_EQ(version_name(program.version), row->second.model);
+    EXPECT_EQ(std::string(version_name(program.version).text), row->second.model);
     if (row->second.instructions >= 0) {
       EXPECT_EQ(long(program.instructions.size()), row->second.instructions);
       ++counted;

@@ -73,15 +73,7 @@ class Printer {
   Printer(const ShaderVersion& version, std::string& out) : version_(version), out_(out) {}
 
   void version_line() {
-    out_ += version_.stage == ShaderStage::Pixel ? "ps_" : "vs_";
-    number(version_.major);
-    out_ += '_';
-    if (version_.minor == 0xFF)
-      out_ += "sw";
-    else if (version_.major == 2 && version_.minor == 1)
-      out_ += 'x';
-    else
-      number(version_.minor);
+    out_ += version_name(version_).text;
     out_ += '\n';
   }
 
@@ -282,11 +274,12 @@ class Printer {
   // (.xyzz -> .xyz, .xxxx -> .x).
   void swizzle(std::uint8_t value) {
     if (value == kIdentitySwizzle) return;
-    int length = 4;
-    while (length > 1 && ((value >> 2 * (length - 1)) & 3) == ((value >> 2 * (length - 2)) & 3))
+    unsigned length = 4;
+    while (length > 1 &&
+           swizzle_component(value, length - 1) == swizzle_component(value, length - 2))
       --length;
     out_ += '.';
-    for (int c = 0; c < length; ++c) out_ += kComponents[(value >> 2 * c) & 3];
+    for (unsigned c = 0; c < length; ++c) out_ += kComponents[swizzle_component(value, c)];
   }
 
   const ShaderVersion& version_;

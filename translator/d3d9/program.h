@@ -10,6 +10,7 @@
 #include "translator/d3d9/opcodes.h"
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -146,6 +147,11 @@ enum ResultModifier : std::uint8_t {
 constexpr std::uint8_t kIdentitySwizzle = 0xE4; // .xyzw, two bits per component
 constexpr std::uint8_t kFullWriteMask = 0xF;
 
+// The component (0-3) that swizzle position `i` reads.
+constexpr unsigned swizzle_component(std::uint8_t swizzle, unsigned i) {
+  return (swizzle >> (2 * i)) & 3u;
+}
+
 struct SourceParam {
   std::uint16_t index;
   RegisterType type;
@@ -193,6 +199,8 @@ struct Instruction {
   };
 
   const OpcodeInfo& info() const { return opcode_info(opcode); }
+  // The source operands (empty for dcl/def/defi/defb, whose payload is not sources).
+  std::span<const SourceParam> sources() const { return {src, src_count}; }
   bool has_dst() const { return info().dst_count != 0; }
   bool coissued() const { return flags & kCoissue; }
   bool predicated() const { return flags & kPredicated; }

@@ -48,13 +48,6 @@ __attribute__((format(printf, 2, 3))) Status fail_at(std::size_t token, const ch
   return Status::error(text);
 }
 
-const char* model_name(const ShaderVersion& v) {
-  static constexpr const char* kNames[] = {"vs_1_x", "vs_2_0", "vs_2_x", "vs_3_0",
-                                           "ps_1_1", "ps_1_2", "ps_1_3", "ps_1_4",
-                                           "ps_2_0", "ps_2_x", "ps_3_0"};
-  return kNames[std::size_t(v.model)];
-}
-
 // Operand reads for one shader. Failures record where and why; the message is built once.
 class OperandReader {
  public:
@@ -156,6 +149,19 @@ std::size_t sm1_operand_tokens(const OpcodeInfo& info) {
 
 } // namespace
 
+VersionName version_name(const ShaderVersion& version) {
+  VersionName name{};
+  const char stage = version.stage == ShaderStage::Pixel ? 'p' : 'v';
+  const unsigned major = version.major % 10;
+  if (version.minor == 0xFF)
+    std::snprintf(name.text, sizeof name.text, "%cs_%u_sw", stage, major);
+  else if (version.major == 2 && version.minor == 1)
+    std::snprintf(name.text, sizeof name.text, "%cs_2_x", stage);
+  else
+    std::snprintf(name.text, sizeof name.text, "%cs_%u_%u", stage, major, version.minor % 10u);
+  return name;
+}
+
 bool parse_version(std::uint32_t token, ShaderVersion& out) {
   const std::uint32_t kind = token >> 16;
   if (kind != 0xFFFE && kind != 0xFFFF) return false;
@@ -237,7 +243,8 @@ Status decode(std::span<const std::uint8_t> bytes, Program& program) {
     if (t & kParamBit) return fail_at(i, "expected an instruction token, got 0x%08x", t);
     Opcode op;
     if (!find_opcode(model, number, op))
-      return fail_at(i, "opcode %u is not an instruction of %s", number, model_name(version));
+      return fail_at(i, "opcode %u is not an instruction of %s", number,
+                     version_name(version).text);
     const OpcodeInfo& info = opcode_info(op);
 
     Instruction& ins = program.instructions.emplace_back();
@@ -344,7 +351,8 @@ Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes) {
     } else {
       Opcode op;
       if (!find_opcode(version.model, number, op))
-        return fail_at(i, "opcode %u is not an instruction of %s", number, model_name(version));
+        return fail_at(i, "opcode %u is not an instruction of %s", number,
+                       version_name(version).text);
       operands = sm1_operand_tokens(opcode_info(op));
     }
     if (operands > count - i - 1)

@@ -16,6 +16,12 @@ namespace kiln::d3d9 {
 // Decodes the version token into `out`; false when it is not a D3D9 shader version.
 bool parse_version(std::uint32_t token, ShaderVersion& out);
 
+// "vs_1_1", "ps_2_x", "vs_3_sw": the model as written in assembly.
+struct VersionName {
+  char text[8];
+};
+VersionName version_name(const ShaderVersion& version);
+
 // Decodes a whole token stream. `bytes` must hold exactly the shader: a multiple of four
 // bytes ending with the end token. On error `program` holds what was decoded before it.
 Status decode(std::span<const std::uint8_t> bytes, Program& program);
