@@ -48,6 +48,18 @@ TEST(IrBuilder, DeclarationsGoBeforeCode) {
   EXPECT_EQ(code, (std::vector<SsaDef>{fn, label, ret}));
 }
 
+TEST(IrBuilder, NoDeclarations) {
+  Builder b;
+  b.reset();
+  SsaDef fn = b.add(Op::Function(kVoid));
+  std::size_t n = 0;
+  for (OpView op : b.declarations()) n += op.operand_count() + 1;
+  EXPECT_EQ(n, 0u);
+  std::vector<SsaDef> code;
+  for (OpView op : b.code()) code.push_back(op.def());
+  EXPECT_EQ(code, (std::vector<SsaDef>{fn}));
+}
+
 TEST(IrBuilder, ConstantsAreDeduplicated) {
   Builder b;
   b.reset();

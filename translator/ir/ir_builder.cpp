@@ -104,8 +104,8 @@ OpIterator& OpIterator::operator++() {
 }
 
 OpRange Builder::declarations() const {
-  SsaDef end = decl_tail_ ? ops_[decl_tail_.id()].next : head_;
-  return range(decl_tail_ ? head_ : SsaDef(), end, OpCode::Count, OpIterator::Stop::AtEnd);
+  if (!decl_tail_) return range(SsaDef(), SsaDef(), OpCode::Count, OpIterator::Stop::AtEnd);
+  return range(head_, ops_[decl_tail_.id()].next, OpCode::Count, OpIterator::Stop::AtEnd);
 }
 
 OpRange Builder::code() const {
