@@ -151,6 +151,10 @@ TEST(D3D9Corpus, TruncatedAndBitFlippedNeverCrash) {
       if (decode(mutated, program)) {
         ++flipped_ok;
         EXPECT_EQ(program.token_count * 4, mutated.size());
+        // The length scan walks what the decoder walks.
+        std::size_t measured = 0;
+        EXPECT_TRUE(measure(mutated, measured));
+        EXPECT_EQ(measured, mutated.size());
         for (const Instruction& ins : program.instructions) {
           EXPECT_LT(ins.offset, program.token_count);
           EXPECT_LT(std::size_t(ins.opcode), std::size_t(Opcode::Count));

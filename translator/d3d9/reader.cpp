@@ -338,14 +338,14 @@ Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes) {
     const std::uint32_t t = load(base, i);
     const std::uint32_t number = t & 0xFFFF;
     std::size_t operands;
-    if (number == kCommentOpcode) {
+    if (t & kParamBit) {
+      return fail_at(i, "expected an instruction token, got 0x%08x", t);
+    } else if (number == kCommentOpcode) {
       operands = (t >> 16) & 0x7FFF;
     } else if (number == kEndOpcode) {
       if (t != kEndToken) return fail_at(i, "malformed end token 0x%08x", t);
       shader_bytes = (i + 1) * 4;
       return Status::ok();
-    } else if (t & kParamBit) {
-      return fail_at(i, "expected an instruction token, got 0x%08x", t);
     } else if (has_length) {
       operands = (t >> 24) & 0xF;
     } else {
