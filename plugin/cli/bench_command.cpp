@@ -1,6 +1,10 @@
 // kiln bench PATH... [options]: see bench/ for the implementation.
 
+#include "bench/bench.h"
 #include "plugin/cli/commands.h"
+
+#include <charconv>
+#include <string>
 
 namespace kiln::cli {
 
@@ -15,22 +19,68 @@ constexpr OptionSpec kOptions[] = {
     {"--validate", "", "validate every SPIR-V module with SPIRV-Tools"},
     {"--vs", "PEER", "also run a peer translator on the same files (vkd3d)"},
     {"--plot", "FILE.svg", "write the latency CDF as SVG"},
+    {"--synthetic", "N", "bench N generated shaders (default with no PATH: 1000)"},
+    {"--seed", "N", "seed of the synthetic corpus (default 1)"},
+    {"--no-service", "", "skip the service and cache sections"},
+    {"--quiet", "", "no progress on stderr"},
 };
+
+bool parse_number(std::string_view text, std::uint64_t& out) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
 } // namespace
 
 const CommandSpec k_bench_spec = {
     .name = "bench",
-    .usage = "PATH... [options]",
+    .usage = "[PATH...] [options]",
     .summary = "benchmark translation over shader files and folders",
-    .details = "",
+    .details = "Files are detected from their bytes; .hlsl/.txt/.json/.tsv/.md/.spv sidecars\n"
+               "are skipped. With no PATH, a deterministic synthetic corpus is generated in\n"
+               "memory. Exit 0 when the run completes, even if shaders are rejected.\n"
+               "The JSON schema is described in docs/bench.md.",
     .options = kOptions,
-    .min_positional = 1,
+    .min_positional = 0,
     .max_positional = SIZE_MAX,
 };
 
 int run_bench(const ParsedArgs& args) {
-  (void)args;
-  return fail("bench", "not implemented yet");
+  bench::BenchOptions options;
+  for (std::string_view path : args.positional()) options.paths.emplace_back(path);
+
+  auto number = [&args](std::string_view option, std::uint64_t low, std::uint64_t high,
+                        std::uint64_t& out) {
+    if (!args.has(option)) return true;
+    if (parse_number(args.value(option), out) && out >= low && out <= high) return true;
+    usage_error(std::string(option) + " needs a number from " + std::to_string(low) + " to " +
+                std::to_string(high) + ", not '" + std::string(args.value(option)) + "'");
+    return false;
+  };
+  std::uint64_t reps = options.reps, threads = options.threads, synthetic = 0, seed = options.seed;
+  if (!number("--reps", 1, 1000, reps) || !number("--threads", 1, 1024, threads) ||
+      !number("--synthetic", 1, 1000000, synthetic) || !number("--seed", 0, UINT64_MAX, seed))
+    return kExitUsage;
+  options.reps = unsigned(reps);
+  options.threads = unsigned(threads);
+  options.synthetic_count = std::uint32_t(synthetic);
+  options.seed = seed;
+
+  if (args.has("--vs")) {
+    if (args.value("--vs") != "vkd3d")
+      return usage_error("unknown --vs peer '" + std::string(args.value("--vs")) + "' (vkd3d)");
+    options.peer = "vkd3d";
+  }
+  if (args.has("--cache") && args.has("--no-cache"))
+    return usage_error("--cache and --no-cache exclude each other");
+  options.json_path = args.value("--json");
+  options.plot_path = args.value("--plot");
+  options.write_spirv_dir = args.value("--write-spirv");
+  options.cache_dir = args.value("--cache");
+  options.no_cache = args.has("--no-cache");
+  options.validate = args.has("--validate");
+  options.service = !args.has("--no-service");
+  options.progress = !args.has("--quiet");
+  return bench::run_bench(options);
 }
 
 } // namespace kiln::cli

@@ -1,0 +1,33 @@
+#pragma once
+// `kiln bench`: the corpus benchmark. The CLI parses options into BenchOptions and calls
+// run_bench(); tests call it the same way.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::bench {
+
+struct BenchOptions {
+  std::vector<std::string> paths;    // empty: the synthetic corpus
+  std::uint32_t synthetic_count = 0; // 0: kDefaultSyntheticCount when no paths are given
+  std::uint64_t seed = 1;
+  unsigned reps = 5;
+  unsigned threads = 0; // service run; 0 = all cores
+  std::string json_path, plot_path, write_spirv_dir;
+  std::string cache_dir; // empty: default; ignored with no_cache
+  bool no_cache = false;
+  bool validate = false;
+  std::string peer;     // "" or "vkd3d"
+  bool service = true;  // sections 2-3
+  bool progress = true; // on stderr
+};
+
+inline constexpr std::uint32_t kDefaultSyntheticCount = 1000;
+
+// Runs the benchmark, prints the report on stdout and writes the requested files. Returns
+// 0 when the run completed (even if every shader was rejected), 1 when inputs or outputs
+// failed (one line "kiln: ..." each on stderr).
+int run_bench(const BenchOptions& options);
+
+} // namespace kiln::bench

@@ -1,0 +1,39 @@
+#pragma once
+// A peer translator for `kiln bench --vs vkd3d`: Debian's libvkd3d-shader (1.2 ABI), loaded
+// with dlopen so kiln neither builds nor links against it. Absent library: available() is false
+// and note() says why; nothing fails.
+
+#include "translator/common/input_kind.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace kiln::bench {
+
+class Vkd3dPeer {
+ public:
+  Vkd3dPeer(); // tries to load the library
+  ~Vkd3dPeer();
+  Vkd3dPeer(const Vkd3dPeer&) = delete;
+  Vkd3dPeer& operator=(const Vkd3dPeer&) = delete;
+
+  static constexpr const char* kName = "vkd3d";
+  bool available() const { return compile_ != nullptr; }
+  const std::string& note() const { return note_; } // library path and version, or why not
+  // vkd3d-shader 1.2 reads DXBC (TPF) only.
+  bool accepts(InputKind kind) const { return kind == InputKind::Dxbc; }
+
+  // DXBC -> SPIR-V binary. Returns false with `error` set (vkd3d's first message line).
+  bool translate(std::span<const std::uint8_t> bytecode, std::size_t& spirv_bytes,
+                 std::string& error);
+
+ private:
+  void* library_ = nullptr;
+  int (*compile_)(const void* info, void* out, char** messages) = nullptr;
+  void (*free_code_)(void* code) = nullptr;
+  void (*free_messages_)(char* messages) = nullptr;
+  std::string note_;
+};
+
+} // namespace kiln::bench

@@ -1,0 +1,101 @@
+#pragma once
+// The records a bench run produces and the summary derived from them. The text report, the
+// JSON file and the plot all read these; none of them measures anything.
+
+#include "bench/stats.h"
+#include "translator/common/input_kind.h"
+#include "translator/common/shader_stage.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln::bench {
+
+struct PeerRecord {
+  bool attempted = false; // the peer accepts this kind
+  bool ok = false;
+  std::string error;
+  double median_us = 0;
+  std::size_t spirv_bytes = 0;
+};
+
+struct FileRecord {
+  std::string path;
+  InputKind kind = InputKind::Unknown;
+  ShaderStage stage = ShaderStage::Count;
+  std::size_t input_bytes = 0;
+  bool ok = false;
+  std::string error;    // kiln's one-line rejection
+  double median_us = 0; // median over reps, translated or not
+  std::size_t spirv_bytes = 0;
+  int valid = -1; // --validate: 1 valid, 0 invalid, -1 not checked
+  std::string validation_error;
+  PeerRecord peer;
+};
+
+// Service throughput (section 2): shaders/s through kiln's async service.
+struct ServiceFigures {
+  unsigned all_threads = 0;
+  std::size_t shaders = 0;
+  double one_thread_cold_per_s = 0;
+  double all_threads_cold_per_s = 0;
+  std::optional<double> one_thread_warm_per_s; // needs the disk cache
+  std::optional<double> all_threads_warm_per_s;
+};
+
+// Cache (section 3).
+struct CacheFigures {
+  double hit_p50_us = 0, hit_p99_us = 0;
+  double open_ms = 0;
+  std::uint64_t bytes_on_disk = 0;
+};
+
+struct BenchRun {
+  std::string source; // "paths" or "synthetic (seed S, N shaders)"
+  unsigned reps = 0;
+  unsigned threads = 0;
+  bool validate = false;
+  std::string peer_name; // empty without --vs
+  bool peer_available = false;
+  std::string peer_note;
+  std::vector<FileRecord> files;
+  std::optional<ServiceFigures> service;
+  std::string service_note; // why service figures are absent or partial
+  std::optional<CacheFigures> cache;
+  std::string cache_note;
+};
+
+struct GroupSummary {
+  std::string name;
+  std::size_t files = 0, translated = 0;
+  LatencySummary latency; // over translated files
+};
+
+using ReasonCount = std::pair<std::string, std::size_t>;
+
+struct Summary {
+  std::size_t files = 0, translated = 0, rejected = 0;
+  LatencySummary latency; // over translated files
+  std::vector<GroupSummary> by_kind, by_stage;
+  std::vector<ReasonCount> top_rejections; // most frequent first, at most 10
+  std::size_t validated = 0, valid = 0;
+  double spirv_to_input = 0; // total SPIR-V bytes / total input bytes, over translated files
+
+  // --vs: the peer over the files it accepts.
+  std::size_t peer_files = 0, peer_translated = 0;
+  LatencySummary peer_latency;
+  std::vector<ReasonCount> peer_top_rejections;
+  double peer_spirv_to_input = 0;
+  std::size_t both_translated = 0;
+  double geomean_ratio = 0; // kiln/peer median time over files both translate; 0 if none
+};
+
+Summary summarize_run(const BenchRun& run);
+
+// Groups rejection messages by rejection_group() and returns the most frequent `limit`.
+std::vector<ReasonCount> top_reasons(const std::vector<std::string>& messages, std::size_t limit);
+
+} // namespace kiln::bench

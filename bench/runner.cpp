@@ -1,0 +1,105 @@
+#include "bench/runner.h"
+
+#include "bench/peer_vkd3d.h"
+#include "bench/progress.h"
+#include "translator/spirv/validate.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+namespace kiln::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double microseconds(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
+
+void time_kiln(Translator& translator, const BenchInput& input, const RunOptions& options,
+               TranslateResult& result, FileRecord& record) {
+  std::vector<double> samples;
+  samples.reserve(options.reps);
+  Status status = translator.translate(input.bytes, options.translate, result); // warm-up
+  for (unsigned rep = 0; rep < options.reps; ++rep) {
+    const Clock::time_point start = Clock::now();
+    status = translator.translate(input.bytes, options.translate, result);
+    samples.push_back(microseconds(Clock::now() - start));
+  }
+  record.ok = status.is_ok();
+  record.error = status.is_ok() ? std::string() : status.message();
+  record.median_us = median(std::move(samples));
+  record.spirv_bytes = status.is_ok() ? result.spirv.size() * 4 : 0;
+}
+
+void time_peer(Vkd3dPeer& peer, const BenchInput& input, unsigned reps, PeerRecord& record) {
+  record.attempted = true;
+  std::vector<double> samples;
+  samples.reserve(reps);
+  std::size_t bytes = 0;
+  std::string error;
+  bool ok = peer.translate(input.bytes, bytes, error); // warm-up
+  for (unsigned rep = 0; rep < reps; ++rep) {
+    error.clear();
+    const Clock::time_point start = Clock::now();
+    ok = peer.translate(input.bytes, bytes, error);
+    samples.push_back(microseconds(Clock::now() - start));
+  }
+  record.ok = ok;
+  record.error = ok ? std::string() : error;
+  record.median_us = median(std::move(samples));
+  record.spirv_bytes = bytes;
+}
+
+void write_spirv(const std::string& dir, const BenchInput& input, const TranslateResult& result,
+                 std::vector<std::string>& warnings) {
+  namespace fs = std::filesystem;
+  const fs::path out = fs::path(dir) / (fs::path(input.path).filename().string() + ".spv");
+  std::ofstream file(out, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(result.spirv.data()),
+             std::streamsize(result.spirv.size() * 4));
+  if (!file) warnings.push_back(out.string() + ": cannot write");
+}
+
+} // namespace
+
+std::vector<FileRecord> run_translation(const std::vector<BenchInput>& inputs,
+                                        const RunOptions& options, Vkd3dPeer* peer,
+                                        std::vector<std::string>& warnings) {
+  std::vector<FileRecord> records(inputs.size());
+  if (!options.write_spirv_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.write_spirv_dir, ec);
+    if (ec) warnings.push_back(options.write_spirv_dir + ": " + ec.message());
+  }
+  Translator translator;
+  TranslateResult result;
+  Progress progress("translating", inputs.size(), options.progress);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const BenchInput& input = inputs[i];
+    FileRecord& record = records[i];
+    record.path = input.path;
+    record.kind = input.kind;
+    record.stage = input.stage;
+    record.input_bytes = input.bytes.size();
+    time_kiln(translator, input, options, result, record);
+
+    // Outside the timed region: output and checks.
+    if (record.ok && !options.write_spirv_dir.empty())
+      write_spirv(options.write_spirv_dir, input, result, warnings);
+    if (record.ok && options.validate) {
+      const Status valid = validate_spirv(result.spirv, options.translate.target);
+      record.valid = valid.is_ok() ? 1 : 0;
+      if (!valid.is_ok()) record.validation_error = valid.message();
+    }
+    if (peer && peer->available() && peer->accepts(input.kind))
+      time_peer(*peer, input, options.reps, record.peer);
+    progress.advance();
+  }
+  progress.finish();
+  return records;
+}
+
+} // namespace kiln::bench

@@ -1,0 +1,106 @@
+// run_bench() end to end, as `kiln bench` calls it: a small folder in, exit 0 and a JSON file
+// describing every shader out, sidecars skipped.
+
+#include "bench/bench.h"
+#include "bench/synth/synthetic_corpus.h"
+#include "tests/bench/mini_json.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <iterator>
+#include <unistd.h>
+
+namespace kiln::bench {
+namespace {
+
+class BenchRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("kiln_bench_run_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_ / "shaders" / "nested");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void write(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  test::JsonValue read_json(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    const std::string text((std::istreambuf_iterator<char>(file)), {});
+    test::JsonValue root;
+    EXPECT_TRUE(test::JsonReader(text).parse(root)) << text.substr(0, 400);
+    return root;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(BenchRunTest, SmallFolderExitsZeroAndRecordsEveryShader) {
+  synth::CorpusOptions corpus;
+  corpus.count = 6;
+  std::size_t index = 0;
+  for (const synth::SyntheticShader& shader : synth::generate_corpus(corpus)) {
+    const auto sub = index++ % 2 ? dir_ / "shaders" / "nested" : dir_ / "shaders";
+    write(sub / std::filesystem::path(shader.name).filename(), shader.bytes);
+  }
+  write(dir_ / "shaders" / "source.hlsl", {'f', 'l', 'o', 'a', 't'});
+  write(dir_ / "shaders" / "notes.txt", {'h', 'i'});
+
+  BenchOptions options;
+  options.paths = {(dir_ / "shaders").string()};
+  options.reps = 2;
+  options.progress = false;
+  options.validate = true;
+  options.peer = "vkd3d";
+  options.json_path = (dir_ / "out.json").string();
+  options.plot_path = (dir_ / "out.svg").string();
+  options.write_spirv_dir = (dir_ / "spirv").string();
+  EXPECT_EQ(run_bench(options), 0);
+
+  const test::JsonValue root = read_json(dir_ / "out.json");
+  ASSERT_EQ(root["files"].array.size(), 6u); // the two sidecars are skipped
+  std::size_t translated = 0;
+  for (const test::JsonValue& file : root["files"].array) {
+    EXPECT_TRUE(file["kind"].string == "dxbc" || file["kind"].string == "d3d9");
+    EXPECT_FALSE(file["stage"].string.empty());
+    EXPECT_GE(file["median_us"].number, 0);
+    EXPECT_EQ(file["ok"].boolean, file["error"].type == test::JsonValue::Type::Null);
+    translated += file["ok"].boolean;
+    if (file["kind"].string == "dxbc") {
+      EXPECT_TRUE(file.has("peer"));
+    }
+  }
+  EXPECT_EQ(root["summary"]["translation"]["translated"].number, double(translated));
+  // One .spv per translated shader (none while the translator rejects everything).
+  std::size_t spv = 0;
+  if (std::filesystem::exists(dir_ / "spirv"))
+    for (const auto& entry : std::filesystem::directory_iterator(dir_ / "spirv"))
+      spv += entry.path().extension() == ".spv";
+  EXPECT_EQ(spv, translated);
+  EXPECT_TRUE(std::filesystem::file_size(dir_ / "out.svg") > 0);
+}
+
+TEST_F(BenchRunTest, SyntheticCorpusWithoutPaths) {
+  BenchOptions options;
+  options.synthetic_count = 12;
+  options.reps = 1;
+  options.progress = false;
+  options.service = false;
+  options.json_path = (dir_ / "synthetic.json").string();
+  EXPECT_EQ(run_bench(options), 0);
+  const test::JsonValue root = read_json(dir_ / "synthetic.json");
+  EXPECT_EQ(root["files"].array.size(), 12u);
+  EXPECT_EQ(root["files"].array[0]["path"].string.rfind("synthetic/", 0), 0u);
+}
+
+TEST_F(BenchRunTest, MissingPathFails) {
+  BenchOptions options;
+  options.paths = {(dir_ / "does-not-exist").string()};
+  options.progress = false;
+  EXPECT_EQ(run_bench(options), 1);
+}
+
+} // namespace
+} // namespace kiln::bench
