@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::d3d9 {
@@ -205,6 +206,10 @@ struct Instruction {
   bool coissued() const { return flags & kCoissue; }
   bool predicated() const { return flags & kPredicated; }
 };
+
+// One cache line per instruction; the converter walks these linearly.
+static_assert(sizeof(Instruction) <= 64, "keep Instruction compact");
+static_assert(std::is_trivially_copyable_v<Instruction>);
 
 struct ShaderVersion {
   ShaderStage stage = ShaderStage::Vertex; // Vertex or Pixel
