@@ -14,21 +14,6 @@ void InternTable::clear() {
   }
 }
 
-std::uint32_t InternTable::hash_words(std::span<const std::uint32_t> key) {
-  // Multiply-xorshift per word; keys are 2-8 words, so this beats a general-purpose hash.
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ key.size();
-  for (std::uint32_t w : key) {
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-  }
-  return static_cast<std::uint32_t>(h ^ (h >> 32));
-}
-
-bool InternTable::key_equals(const Slot& slot, std::span<const std::uint32_t> key) const {
-  return slot.key_length == key.size() &&
-         std::memcmp(keys_.data() + slot.key_offset, key.data(), key.size_bytes()) == 0;
-}
-
 std::uint32_t InternTable::find(std::span<const std::uint32_t> key) const {
   const std::uint32_t hash = hash_words(key);
   const std::uint32_t mask = static_cast<std::uint32_t>(slots_.size()) - 1;

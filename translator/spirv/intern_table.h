@@ -5,6 +5,7 @@
 // nothing, and clear() keeps all capacity. Used by ModuleBuilder to deduplicate types,
 // constants and decorations.
 
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,8 +40,21 @@ class InternTable {
     std::uint32_t value = kNotFound;
   };
 
-  static std::uint32_t hash_words(std::span<const std::uint32_t> key);
-  bool key_equals(const Slot& slot, std::span<const std::uint32_t> key) const;
+  // One multiply per word (keys are 2-8 words), then a final mix so the low bits, which pick
+  // the slot, depend on every word.
+  static std::uint32_t hash_words(std::span<const std::uint32_t> key) {
+    std::uint64_t h = key.size();
+    for (std::uint32_t w : key) h = (std::rotl(h, 5) ^ w) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::uint32_t>(h >> 32);
+  }
+  // Word loop rather than memcmp: keys are a few words, so a call costs more than the compare.
+  bool key_equals(const Slot& slot, std::span<const std::uint32_t> key) const {
+    if (slot.key_length != key.size()) return false;
+    const std::uint32_t* stored = keys_.data() + slot.key_offset;
+    for (std::size_t i = 0; i < key.size(); ++i)
+      if (stored[i] != key[i]) return false;
+    return true;
+  }
   void grow();
 
   std::vector<Slot> slots_;

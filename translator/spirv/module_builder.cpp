@@ -4,6 +4,7 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <type_traits>
 
 namespace kiln::spirv {
 
@@ -15,10 +16,40 @@ std::uint32_t string_words(std::string_view text) {
   return static_cast<std::uint32_t>(text.size() / 4 + 1); // always NUL-terminated
 }
 
-void append_string(std::vector<std::uint32_t>& out, std::string_view text) {
+template <typename Buffer>
+void append_string(Buffer& out, std::string_view text) {
   const std::size_t start = out.size();
-  out.resize(start + string_words(text), 0u);
+  const std::uint32_t words = string_words(text);
+  if constexpr (std::is_same_v<Buffer, WordBuffer>) {
+    std::uint32_t* w = out.append(words);
+    w[words - 1] = 0; // NUL padding
+  } else {
+    out.resize(start + words);
+    out[start + words - 1] = 0;
+  }
   std::memcpy(out.data() + start, text.data(), text.size());
+}
+
+// Operand lists are mostly 1-4 words: copy those inline instead of calling memcpy.
+inline void copy_words(std::uint32_t* to, std::span<const std::uint32_t> from) {
+  switch (from.size()) {
+  case 4:
+    to[3] = from[3];
+    [[fallthrough]];
+  case 3:
+    to[2] = from[2];
+    [[fallthrough]];
+  case 2:
+    to[1] = from[1];
+    [[fallthrough]];
+  case 1:
+    to[0] = from[0];
+    [[fallthrough]];
+  case 0:
+    return;
+  default:
+    std::memcpy(to, from.data(), from.size_bytes());
+  }
 }
 
 std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
@@ -40,10 +71,10 @@ std::uint32_t spirv_version_word(SpirvTarget target) {
 }
 
 ModuleBuilder::ModuleBuilder() {
-  for (auto& s : sections_) s.reserve(256);
-  function_head_.reserve(64);
-  function_locals_.reserve(64);
-  function_body_.reserve(1024);
+  for (auto& s : sections_) s.reserve(64);
+  body().reserve(4096);
+  buffer(Section::Globals).reserve(1024);
+  locals_.reserve(64);
   scratch_.reserve(32);
 }
 
@@ -55,28 +86,25 @@ void ModuleBuilder::reset(SpirvTarget target) {
   extension_names_.clear();
   globals_.clear();
   decorations_.clear();
+  void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
   in_function_ = false;
   function_has_label_ = false;
-  function_head_.clear();
-  function_locals_.clear();
-  function_body_.clear();
+  locals_.clear();
+  splices_.clear();
   raw_target_ = nullptr;
 }
 
-void ModuleBuilder::emit(std::vector<std::uint32_t>& out, spv::Op opcode,
-                         std::span<const std::uint32_t> ops) {
-  const std::size_t start = out.size();
-  out.resize(start + 1 + ops.size());
-  std::uint32_t* w = out.data() + start;
+void ModuleBuilder::emit(WordBuffer& out, spv::Op opcode, std::span<const std::uint32_t> ops) {
+  std::uint32_t* w = out.append(1 + ops.size());
   w[0] = header_word(opcode, 1 + ops.size());
-  if (!ops.empty()) std::memcpy(w + 1, ops.data(), ops.size_bytes());
+  copy_words(w + 1, ops);
 }
 
-void ModuleBuilder::emit_with_string(std::vector<std::uint32_t>& out, spv::Op opcode,
-                                     std::uint32_t before, std::string_view text) {
+void ModuleBuilder::emit_with_string(WordBuffer& out, spv::Op opcode, std::uint32_t before,
+                                     std::string_view text) {
   const std::size_t start = out.size();
-  out.push_back(0);
-  if (before != 0) out.push_back(before);
+  out.push(0);
+  if (before != 0) out.push(before);
   append_string(out, text);
   out[start] = header_word(opcode, out.size() - start);
 }
@@ -136,30 +164,30 @@ void ModuleBuilder::add_entry_point(spv::ExecutionModel model, Id function, std:
                                     std::span<const Id> interface) {
   auto& out = buffer(Section::EntryPoints);
   const std::size_t start = out.size();
-  out.push_back(0);
-  out.push_back(static_cast<std::uint32_t>(model));
-  out.push_back(function);
+  out.push(0);
+  out.push(static_cast<std::uint32_t>(model));
+  out.push(function);
   append_string(out, name);
-  out.insert(out.end(), interface.begin(), interface.end());
+  out.push(interface);
   out[start] = header_word(spv::OpEntryPoint, out.size() - start);
 }
 
 void ModuleBuilder::add_execution_mode(Id function, spv::ExecutionMode mode,
                                        std::initializer_list<std::uint32_t> literals) {
   auto& out = buffer(Section::ExecutionModes);
-  out.push_back(header_word(spv::OpExecutionMode, 3 + literals.size()));
-  out.push_back(function);
-  out.push_back(static_cast<std::uint32_t>(mode));
-  out.insert(out.end(), literals.begin(), literals.end());
+  out.push(header_word(spv::OpExecutionMode, 3 + literals.size()));
+  out.push(function);
+  out.push(static_cast<std::uint32_t>(mode));
+  out.push({literals.begin(), literals.size()});
 }
 
 void ModuleBuilder::add_execution_mode_id(Id function, spv::ExecutionMode mode,
                                           std::initializer_list<Id> ids) {
   auto& out = buffer(Section::ExecutionModes);
-  out.push_back(header_word(spv::OpExecutionModeId, 3 + ids.size()));
-  out.push_back(function);
-  out.push_back(static_cast<std::uint32_t>(mode));
-  out.insert(out.end(), ids.begin(), ids.end());
+  out.push(header_word(spv::OpExecutionModeId, 3 + ids.size()));
+  out.push(function);
+  out.push(static_cast<std::uint32_t>(mode));
+  out.push({ids.begin(), ids.size()});
 }
 
 // ---- Debug ----------------------------------------------------------------------------------
@@ -182,9 +210,9 @@ void ModuleBuilder::add_name(Id target, std::string_view name) {
 void ModuleBuilder::add_member_name(Id struct_type, std::uint32_t member, std::string_view name) {
   auto& out = buffer(Section::DebugNames);
   const std::size_t start = out.size();
-  out.push_back(0);
-  out.push_back(struct_type);
-  out.push_back(member);
+  out.push(0);
+  out.push(struct_type);
+  out.push(member);
   append_string(out, name);
   out[start] = header_word(spv::OpMemberName, out.size() - start);
 }
@@ -255,15 +283,12 @@ Id ModuleBuilder::intern_global(spv::Op opcode, Id result_type,
   const Id id = globals_.intern(key, fresh);
   if (id != fresh) return id;
   ++next_id_;
-  auto& out = buffer(Section::Globals);
-  const std::size_t start = out.size();
   const std::size_t words = 1 + (result_type != 0) + 1 + operands.size();
-  out.resize(start + words);
-  std::uint32_t* w = out.data() + start;
+  std::uint32_t* w = buffer(Section::Globals).append(words);
   *w++ = header_word(opcode, words);
   if (result_type != 0) *w++ = result_type;
   *w++ = id;
-  if (!operands.empty()) std::memcpy(w, operands.data(), operands.size_bytes());
+  copy_words(w, operands);
   return id;
 }
 
@@ -283,6 +308,10 @@ Id ModuleBuilder::type_int(std::uint32_t width, bool is_signed) {
 }
 
 Id ModuleBuilder::type_float(std::uint32_t width) {
+  if (width == 32) {
+    if (f32_type_ == 0) f32_type_ = intern_global(spv::OpTypeFloat, 0, {&width, 1});
+    return f32_type_;
+  }
   if (width == 16) require_capability(spv::CapabilityFloat16);
   if (width == 64) require_capability(spv::CapabilityFloat64);
   return intern_global(spv::OpTypeFloat, 0, {&width, 1});
@@ -311,9 +340,9 @@ Id ModuleBuilder::type_runtime_array(Id element) {
 Id ModuleBuilder::type_struct(std::span<const Id> members) {
   const Id id = allocate_id();
   auto& out = buffer(Section::Globals);
-  out.push_back(header_word(spv::OpTypeStruct, 2 + members.size()));
-  out.push_back(id);
-  out.insert(out.end(), members.begin(), members.end());
+  out.push(header_word(spv::OpTypeStruct, 2 + members.size()));
+  out.push(id);
+  out.push(members);
   return id;
 }
 
@@ -388,10 +417,10 @@ Id ModuleBuilder::undef(Id type) {
 Id ModuleBuilder::spec_constant(Id type, std::span<const std::uint32_t> default_words) {
   const Id id = allocate_id();
   auto& out = buffer(Section::Globals);
-  out.push_back(header_word(spv::OpSpecConstant, 3 + default_words.size()));
-  out.push_back(type);
-  out.push_back(id);
-  out.insert(out.end(), default_words.begin(), default_words.end());
+  out.push(header_word(spv::OpSpecConstant, 3 + default_words.size()));
+  out.push(type);
+  out.push(id);
+  out.push(default_words);
   return id;
 }
 
@@ -407,76 +436,75 @@ Id ModuleBuilder::spec_constant_bool(bool default_value) {
 Id ModuleBuilder::spec_constant_composite(Id type, std::span<const Id> constituents) {
   const Id id = allocate_id();
   auto& out = buffer(Section::Globals);
-  out.push_back(header_word(spv::OpSpecConstantComposite, 3 + constituents.size()));
-  out.push_back(type);
-  out.push_back(id);
-  out.insert(out.end(), constituents.begin(), constituents.end());
+  out.push(header_word(spv::OpSpecConstantComposite, 3 + constituents.size()));
+  out.push(type);
+  out.push(id);
+  out.push(constituents);
   return id;
 }
 
 Id ModuleBuilder::global_variable(Id pointer_type, spv::StorageClass storage, Id initializer) {
   const Id id = allocate_id();
   auto& out = buffer(Section::Globals);
-  out.push_back(header_word(spv::OpVariable, initializer ? 5 : 4));
-  out.push_back(pointer_type);
-  out.push_back(id);
-  out.push_back(static_cast<std::uint32_t>(storage));
-  if (initializer) out.push_back(initializer);
+  out.push(header_word(spv::OpVariable, initializer ? 5 : 4));
+  out.push(pointer_type);
+  out.push(id);
+  out.push(static_cast<std::uint32_t>(storage));
+  if (initializer) out.push(initializer);
   return id;
 }
 
 // ---- Functions ------------------------------------------------------------------------------
-
-std::vector<std::uint32_t>& ModuleBuilder::body() {
-  if (!in_function_) return buffer(Section::Functions);
-  return function_has_label_ ? function_body_ : function_head_;
-}
 
 Id ModuleBuilder::begin_function(Id return_type, spv::FunctionControlMask control, Id function_type,
                                  Id id) {
   if (in_function_) end_function();
   in_function_ = true;
   function_has_label_ = false;
-  function_head_.clear();
-  function_locals_.clear();
-  function_body_.clear();
+  function_locals_begin_ = static_cast<std::uint32_t>(locals_.size());
   if (id == 0) id = allocate_id();
   const std::uint32_t ops[] = {return_type, id, static_cast<std::uint32_t>(control), function_type};
-  emit(function_head_, spv::OpFunction, ops);
+  emit(body(), spv::OpFunction, ops);
   return id;
 }
 
 Id ModuleBuilder::function_parameter(Id type) {
   const Id id = allocate_id();
   const std::uint32_t ops[] = {type, id};
-  emit(function_head_, spv::OpFunctionParameter, ops);
+  emit(body(), spv::OpFunctionParameter, ops);
   return id;
 }
 
 Id ModuleBuilder::local_variable(Id pointer_type, Id initializer) {
   const Id id = allocate_id();
-  function_locals_.push_back(header_word(spv::OpVariable, initializer ? 5 : 4));
-  function_locals_.push_back(pointer_type);
-  function_locals_.push_back(id);
-  function_locals_.push_back(spv::StorageClassFunction);
-  if (initializer) function_locals_.push_back(initializer);
+  std::uint32_t* w = locals_.append(initializer ? 5 : 4);
+  w[0] = header_word(spv::OpVariable, initializer ? 5 : 4);
+  w[1] = pointer_type;
+  w[2] = id;
+  w[3] = spv::StorageClassFunction;
+  if (initializer) w[4] = initializer;
   return id;
 }
 
 Id ModuleBuilder::label(Id id) {
   if (id == 0) id = allocate_id();
-  emit(body(), spv::OpLabel, {&id, 1});
-  function_has_label_ = true; // later instructions go to the body, after the locals
+  std::uint32_t* w = body().append(2);
+  w[0] = header_word(spv::OpLabel, 2);
+  w[1] = id;
+  if (in_function_ && !function_has_label_) {
+    // The entry block: hoisted locals go right here.
+    function_has_label_ = true;
+    function_splice_at_ = static_cast<std::uint32_t>(body().size());
+  }
   return id;
 }
 
 void ModuleBuilder::end_function() {
   if (!in_function_) return;
-  auto& out = buffer(Section::Functions);
-  out.insert(out.end(), function_head_.begin(), function_head_.end());
-  out.insert(out.end(), function_locals_.begin(), function_locals_.end());
-  out.insert(out.end(), function_body_.begin(), function_body_.end());
-  out.push_back(header_word(spv::OpFunctionEnd, 1));
+  body().push(header_word(spv::OpFunctionEnd, 1));
+  const auto locals_end = static_cast<std::uint32_t>(locals_.size());
+  if (locals_end != function_locals_begin_ && function_has_label_)
+    splices_.push_back({function_splice_at_, function_locals_begin_, locals_end});
   in_function_ = false;
   function_has_label_ = false;
 }
@@ -484,15 +512,12 @@ void ModuleBuilder::end_function() {
 Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands,
                      Id result) {
   if (result == 0) result = allocate_id();
-  auto& out = body();
-  const std::size_t start = out.size();
   const std::size_t words = 3 + operands.size();
-  out.resize(start + words);
-  std::uint32_t* w = out.data() + start;
+  std::uint32_t* w = body().append(words);
   w[0] = header_word(opcode, words);
   w[1] = result_type;
   w[2] = result;
-  if (!operands.empty()) std::memcpy(w + 3, operands.data(), operands.size_bytes());
+  copy_words(w + 3, operands);
   return result;
 }
 
@@ -513,13 +538,13 @@ void ModuleBuilder::op_void(spv::Op opcode, std::initializer_list<std::uint32_t>
 Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,
                            std::initializer_list<Id> operands) {
   const Id result = allocate_id();
-  auto& out = body();
-  out.push_back(header_word(spv::OpExtInst, 5 + operands.size()));
-  out.push_back(result_type);
-  out.push_back(result);
-  out.push_back(set);
-  out.push_back(instruction);
-  out.insert(out.end(), operands.begin(), operands.end());
+  std::uint32_t* w = body().append(5 + operands.size());
+  w[0] = header_word(spv::OpExtInst, 5 + operands.size());
+  w[1] = result_type;
+  w[2] = result;
+  w[3] = set;
+  w[4] = instruction;
+  std::copy(operands.begin(), operands.end(), w + 5);
   return result;
 }
 
@@ -527,17 +552,17 @@ Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,
 
 void ModuleBuilder::begin(Section section, spv::Op opcode) {
   assert(raw_target_ == nullptr && "begin() without end()");
-  raw_target_ = section == Section::Functions ? &body() : &buffer(section);
+  raw_target_ = &buffer(section);
   raw_start_ = raw_target_->size();
-  raw_target_->push_back(static_cast<std::uint32_t>(opcode));
+  raw_target_->push(static_cast<std::uint32_t>(opcode));
 }
 
 void ModuleBuilder::word(std::uint32_t value) {
-  raw_target_->push_back(value);
+  raw_target_->push(value);
 }
 
 void ModuleBuilder::words(std::span<const std::uint32_t> values) {
-  raw_target_->insert(raw_target_->end(), values.begin(), values.end());
+  raw_target_->push(values);
 }
 
 void ModuleBuilder::string(std::string_view text) {
@@ -554,7 +579,7 @@ void ModuleBuilder::end() {
 
 void ModuleBuilder::finish(std::vector<std::uint32_t>& out) {
   if (in_function_) end_function();
-  std::size_t total = kHeaderWords;
+  std::size_t total = kHeaderWords + locals_.size();
   for (const auto& s : sections_) total += s.size();
   out.resize(total);
   std::uint32_t* w = out.data();
@@ -564,11 +589,22 @@ void ModuleBuilder::finish(std::vector<std::uint32_t>& out) {
   w[3] = next_id_;
   w[4] = 0;
   w += kHeaderWords;
-  for (const auto& s : sections_) {
-    if (s.empty()) continue;
-    std::memcpy(w, s.data(), s.size() * sizeof(std::uint32_t));
-    w += s.size();
+  auto copy = [&w](const std::uint32_t* from, std::size_t count) {
+    if (count == 0) return;
+    std::memcpy(w, from, count * sizeof(std::uint32_t));
+    w += count;
+  };
+  for (std::size_t i = 0; i < index(Section::Functions); ++i)
+    copy(sections_[i].data(), sections_[i].size());
+  // Functions, with each function's locals spliced in after its entry label.
+  const WordBuffer& functions = buffer(Section::Functions);
+  std::size_t done = 0;
+  for (const LocalsSplice& splice : splices_) {
+    copy(functions.data() + done, splice.at - done);
+    copy(locals_.data() + splice.begin, splice.end - splice.begin);
+    done = splice.at;
   }
+  copy(functions.data() + done, functions.size() - done);
 }
 
 } // namespace kiln::spirv

@@ -4,13 +4,14 @@
 // finish(). Types, constants, ext-inst imports and decorations are deduplicated through flat
 // hash tables; capabilities and extensions are recorded once, when first required.
 //
-// Allocation: every section is a std::vector<uint32_t> whose capacity survives reset(), and
-// the dedup tables reuse their storage too, so a builder kept per worker thread stops
-// allocating after the first few shaders.
+// Allocation: every section is a WordBuffer whose capacity survives reset(), and the dedup
+// tables reuse their storage too, so a builder kept per worker thread stops allocating after
+// the first few shaders.
 //
 // Ids are handed out densely from 1, so the header's bound is exactly next id (compact).
 
 #include "translator/spirv/intern_table.h"
+#include "translator/spirv/word_buffer.h"
 #include "translator/translate.h"
 
 #include <cstdint>
@@ -152,17 +153,17 @@ class ModuleBuilder {
   // The module: header + sections in logical order. Ends an unfinished function first.
   void finish(std::vector<std::uint32_t>& out);
 
+  // A section's words so far. Functions: without the hoisted local variables.
   std::span<const std::uint32_t> section(Section s) const { return sections_[index(s)]; }
 
  private:
   static constexpr std::size_t index(Section s) { return static_cast<std::size_t>(s); }
-  std::vector<std::uint32_t>& buffer(Section s) { return sections_[index(s)]; }
-  // Where function-body instructions go right now.
-  std::vector<std::uint32_t>& body();
+  WordBuffer& buffer(Section s) { return sections_[index(s)]; }
+  WordBuffer& body() { return sections_[index(Section::Functions)]; }
 
-  void emit(std::vector<std::uint32_t>& out, spv::Op opcode, std::span<const std::uint32_t> ops);
-  void emit_with_string(std::vector<std::uint32_t>& out, spv::Op opcode, std::uint32_t before,
-                        std::string_view text);
+  static void emit(WordBuffer& out, spv::Op opcode, std::span<const std::uint32_t> ops);
+  static void emit_with_string(WordBuffer& out, spv::Op opcode, std::uint32_t before,
+                               std::string_view text);
   // Dedup an instruction in the Globals section keyed by (opcode, operands): returns the
   // existing result id or emits `opcode [result_type] id operands` and returns the new id.
   Id intern_global(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands);
@@ -170,22 +171,31 @@ class ModuleBuilder {
 
   SpirvTarget target_ = SpirvTarget::Vulkan13;
   Id next_id_ = 1;
-  std::vector<std::uint32_t> sections_[static_cast<std::size_t>(Section::Count)];
+  WordBuffer sections_[static_cast<std::size_t>(Section::Count)];
   std::vector<std::uint64_t> capability_bits_; // one bit per capability value, grown on demand
   std::vector<char> extension_names_;          // NUL-separated, for dedup
   InternTable globals_;                        // types, constants, undefs, imports
   InternTable decorations_;                    // (opcode, target, decoration, literals)
   std::vector<std::uint32_t> scratch_;
 
-  // Current function, split so locals can be hoisted into the entry block.
+  // The most used types, cached so constants skip a table lookup for their type.
+  Id void_type_ = 0, bool_type_ = 0, u32_type_ = 0, i32_type_ = 0, f32_type_ = 0;
+
+  // Function bodies go straight into the Functions section; function-scope OpVariables go
+  // to locals_, and finish() splices each function's run of locals in after its first label.
+  struct LocalsSplice {
+    std::uint32_t at;         // offset in the Functions section
+    std::uint32_t begin, end; // range in locals_
+  };
   bool in_function_ = false;
   bool function_has_label_ = false;
-  std::vector<std::uint32_t> function_head_;   // OpFunction, params, first OpLabel
-  std::vector<std::uint32_t> function_locals_; // OpVariable Function
-  std::vector<std::uint32_t> function_body_;
+  std::uint32_t function_splice_at_ = 0;
+  std::uint32_t function_locals_begin_ = 0;
+  WordBuffer locals_;
+  std::vector<LocalsSplice> splices_;
 
   // Raw emission state.
-  std::vector<std::uint32_t>* raw_target_ = nullptr;
+  WordBuffer* raw_target_ = nullptr;
   std::size_t raw_start_ = 0;
 };
 
