@@ -6,6 +6,7 @@
 #include "cache/shader_cache.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fcntl.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -109,9 +110,13 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     return Status::error(temporary + ": " + errno_text(error));
   }
   BufferedWriter writer(new_fd.get());
-  const FileHeader header = make_file_header(XXH3_64bits(temporary.data(), temporary.size()) ^
-                                                 std::uint64_t(::time(nullptr)),
-                                             std::uint64_t(::time(nullptr)));
+  // A new identity per rewrite: index snapshots of the old file must not match the new one.
+  const std::uint64_t id_words[] = {
+      file_id_, std::uint64_t(::getpid()),
+      std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()),
+      compactions_.load()};
+  const FileHeader header =
+      make_file_header(XXH3_64bits(id_words, sizeof id_words), std::uint64_t(::time(nullptr)));
   writer.write({reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
   for (std::size_t i = first_kept; i < survivors.size(); ++i) {
     record.resize(survivors[i].record_size);
@@ -137,6 +142,7 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   lock.unlock();
   adopt(std::move(new_fd), std::move(rewritten), true);
   compactions_.fetch_add(1, std::memory_order_relaxed);
+  save_snapshot_locked(0);
   return Status::ok();
 }
 

@@ -1,6 +1,7 @@
 #include "cache/shader_cache.h"
 
 #include "cache/cache_format.h"
+#include "cache/index_snapshot.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -20,6 +21,13 @@ namespace {
 constexpr int kAppendFlags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC;
 // Dead bytes above this share of the file (and above kCompactMinimumBytes) trigger a rewrite.
 constexpr std::uint64_t kCompactMinimumBytes = 1u << 20;
+// Damage found at open is reclaimed at once in files up to this size (larger ones wait for
+// the dead share to trigger a compaction, or `kiln cache compact`).
+constexpr std::uint64_t kCompactDamageAtOpenBytes = 64u << 20;
+// Records not yet covered by the index snapshot before it is saved again.
+constexpr std::uint64_t kSnapshotAfterOpenBytes = 4u << 20;
+constexpr std::uint64_t kSnapshotWhileRunningBytes = 64u << 20;
+constexpr std::uint64_t kSnapshotAtCloseBytes = 256u << 10;
 
 std::uint64_t unix_seconds() {
   return std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
@@ -52,7 +60,13 @@ bool cache_enabled_by_environment() {
 
 ShaderCache::ShaderCache(const CacheOptions& options) : options_(options) {}
 
-ShaderCache::~ShaderCache() = default;
+ShaderCache::~ShaderCache() {
+  try {
+    std::lock_guard guard(file_mutex_);
+    save_snapshot_locked(kSnapshotAtCloseBytes);
+  } catch (...) {
+  }
+}
 
 std::unique_ptr<ShaderCache> ShaderCache::open(const CacheOptions& options, Status* error) {
   try {
@@ -64,6 +78,7 @@ std::unique_ptr<ShaderCache> ShaderCache::open(const CacheOptions& options, Stat
     }
     cache->directory_ = cache->options_.directory.string();
     cache->path_ = (cache->options_.directory / kCacheFileName).string();
+    cache->snapshot_path_ = cache->path_ + ".index";
     if (Status status = cache->open_file(); !status) {
       if (error) *error = status;
       return nullptr;
@@ -127,7 +142,7 @@ Status ShaderCache::open_file() {
   }
 
   Scanned scanned;
-  if (Status status = scan(fd.get(), kFileHeaderSize, scanned); !status) return status;
+  if (Status status = scan(fd.get(), kFileHeaderSize, scanned, true); !status) return status;
   if (!scanned.header_ok) {
     warn(path_ + " is not a kiln cache file; starting with an empty cache");
     if (!want_write) return Status::ok();
@@ -142,20 +157,20 @@ Status ShaderCache::open_file() {
     warn(path_ + ": skipped " + std::to_string(scanned.result.corrupt_bytes) +
          " bytes of torn or corrupt records in " + std::to_string(scanned.result.corrupt_spans) +
          " place(s)");
-    // A torn tail is reclaimed at once: nobody else is appending while we hold the lock.
-    if (want_write && scanned.result.valid_end < scanned.result.end &&
-        ::ftruncate(fd.get(), off_t(scanned.result.valid_end)) == 0) {
-      scanned.result.corrupt_bytes -= scanned.result.end - scanned.result.valid_end;
-      scanned.result.end = scanned.result.valid_end;
-    }
   }
   if (want_write) writable_.store(true, std::memory_order_relaxed);
   lock.unlock();
   adopt(std::move(fd), std::move(scanned), true);
 
-  if (writable() && dead_bytes_ > 0 && dead_bytes_ * 4 > scanned_end_) {
-    std::lock_guard guard(file_mutex_);
+  // Torn or corrupt spans are never cut out in place (another process's index snapshot may
+  // reach past them); a rewrite reclaims them.
+  std::lock_guard guard(file_mutex_);
+  const bool damaged = scanned_end_ <= kCompactDamageAtOpenBytes && dead_bytes_ > 0 &&
+                       scanned.result.corrupt_spans != 0;
+  if (writable() && (damaged || dead_bytes_ * 4 > scanned_end_)) {
     if (Status status = rewrite_locked(0, false); !status) warn(status.message());
+  } else {
+    save_snapshot_locked(kSnapshotAfterOpenBytes);
   }
   return Status::ok();
 }
@@ -184,7 +199,7 @@ Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::M
   return Status::error(path_ + ": the cache file keeps being replaced");
 }
 
-Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out) {
+Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out, bool use_snapshot) {
   std::uint64_t size = 0;
   FileIdentity ignored;
   if (int error = identity_of_fd(fd, ignored, &size); error != 0)
@@ -201,7 +216,28 @@ Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out) {
     out.result.end = out.result.valid_end = 0;
     return Status::ok();
   }
-  out.result = scan_records(bytes, std::max<std::uint64_t>(from, kFileHeaderSize), false,
+  FileHeader header;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  out.file_id = header.file_id;
+  from = std::max<std::uint64_t>(from, kFileHeaderSize);
+  IndexSnapshot snapshot;
+  if (use_snapshot && load_index_snapshot(snapshot_path_, snapshot) &&
+      snapshot.file_id == header.file_id && snapshot.covered_end >= kFileHeaderSize &&
+      snapshot.covered_end <= size) {
+    out.records.reserve(snapshot.entries.size());
+    for (const SnapshotEntry& entry : snapshot.entries) {
+      ScannedRecord record;
+      record.offset = entry.offset;
+      record.header.key_low = entry.key_low;
+      record.header.key_high = entry.key_high;
+      record.header.record_size = entry.record_size;
+      record.header.codegen_version = entry.codegen_version;
+      out.records.push_back(record);
+    }
+    from = snapshot.covered_end;
+    out.snapshot_covered = snapshot.covered_end;
+  }
+  out.result = scan_records(bytes, from, false,
                             [&](const ScannedRecord& record) { out.records.push_back(record); });
   return Status::ok();
 }
@@ -230,12 +266,16 @@ void ShaderCache::adopt(FileDescriptor fd, Scanned&& scanned, bool replace) {
       dead_bytes_ += previous;
     }
   }
-  dead_bytes_ += scanned.result.corrupt_bytes;
   if (replace) {
     fd_ = std::move(fd);
     if (fd_.valid()) identity_of_fd(fd_.get(), identity_);
+    file_id_ = scanned.file_id;
+    snapshot_covered_ = scanned.snapshot_covered;
   }
   scanned_end_ = std::max(scanned.result.end, std::uint64_t(kFileHeaderSize));
+  // Whatever is not an indexed record is dead: duplicates, torn and corrupt spans.
+  dead_bytes_ =
+      scanned_end_ - kFileHeaderSize - std::min(live_bytes_, scanned_end_ - kFileHeaderSize);
 }
 
 bool ShaderCache::file_replaced() {
@@ -253,7 +293,7 @@ void ShaderCache::refresh_locked() {
     const FileLock::Mode mode = writable() ? FileLock::Mode::Exclusive : FileLock::Mode::Shared;
     if (!lock_current(fd, lock, mode)) return;
     Scanned scanned;
-    if (!scan(fd.get(), kFileHeaderSize, scanned) || !scanned.header_ok) return;
+    if (!scan(fd.get(), kFileHeaderSize, scanned, true) || !scanned.header_ok) return;
     lock.unlock();
     adopt(std::move(fd), std::move(scanned), true);
     return;
@@ -371,6 +411,7 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
     lock.unlock();
     inserts_.fetch_add(1, std::memory_order_relaxed);
     maybe_compact_after_insert();
+    save_snapshot_locked(kSnapshotWhileRunningBytes);
     return true;
   } catch (...) {
     return false;
@@ -502,6 +543,49 @@ VerifyReport ShaderCache::verify() {
   report.corrupt_spans = result.corrupt_spans;
   report.corrupt_bytes = result.corrupt_bytes;
   return report;
+}
+
+} // namespace kiln::cache
+
+namespace kiln::cache {
+
+void ShaderCache::save_snapshot_locked(std::uint64_t min_new_bytes) {
+  if (!writable() || !fd_.valid()) return;
+  IndexSnapshot snapshot;
+  std::vector<std::uint64_t> ages;
+  {
+    std::shared_lock state(state_mutex_);
+    if (scanned_end_ < snapshot_covered_ + min_new_bytes) return;
+    snapshot.file_id = file_id_;
+    snapshot.covered_end = scanned_end_;
+    snapshot.entries.reserve(index_.size() + stale_.size());
+    for (const StaleEntry& entry : stale_) {
+      snapshot.entries.push_back(
+          {entry.key.low, entry.key.high, entry.offset, entry.record_size, entry.codegen_version});
+      ages.push_back(0);
+    }
+    index_.for_each([&](const IndexEntry& entry) {
+      snapshot.entries.push_back(
+          {entry.key.low, entry.key.high, entry.offset, entry.record_size, entry.codegen_version});
+      ages.push_back(
+          std::atomic_ref<const std::uint64_t>(entry.last_use).load(std::memory_order_relaxed));
+    });
+  }
+  // Least recently used first: loading in this order restores the LRU ranking.
+  std::vector<std::uint32_t> order(snapshot.entries.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return ages[a] != ages[b] ? ages[a] < ages[b]
+                              : snapshot.entries[a].offset < snapshot.entries[b].offset;
+  });
+  std::vector<SnapshotEntry> sorted(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = snapshot.entries[order[i]];
+  snapshot.entries = std::move(sorted);
+  const std::string temporary = snapshot_path_ + ".tmp." + std::to_string(::getpid()) + "." +
+                                std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "." +
+                                std::to_string(snapshot_saves_++);
+  if (save_index_snapshot(snapshot_path_, temporary, snapshot) == 0)
+    snapshot_covered_ = snapshot.covered_end;
 }
 
 } // namespace kiln::cache

@@ -132,6 +132,8 @@ class ShaderCache {
     std::vector<ScannedRecord> records;
     ScanResult result;
     bool header_ok = true;
+    std::uint64_t file_id = 0;
+    std::uint64_t snapshot_covered = 0; // records before this came from the index snapshot
   };
 
   Status open_file();
@@ -139,7 +141,9 @@ class ShaderCache {
   // names (a compaction may have replaced it meanwhile).
   Status lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode);
   // Builds an index from `fd` starting at `from`; caller holds at least a shared flock.
-  Status scan(int fd, std::uint64_t from, Scanned& out);
+  Status scan(int fd, std::uint64_t from, Scanned& out, bool use_snapshot = false);
+  // Saves the index snapshot when `min_new_bytes` of records are not yet covered by one.
+  void save_snapshot_locked(std::uint64_t min_new_bytes);
   void adopt(FileDescriptor fd, Scanned&& scanned, bool replace);
   void refresh_locked(); // caller holds file_mutex_
   bool file_replaced();
@@ -151,6 +155,7 @@ class ShaderCache {
   CacheOptions options_;
   std::string directory_;
   std::string path_;
+  std::string snapshot_path_;
 
   // Serializes this process's file-level work: appends, tail scans, rewrites.
   std::mutex file_mutex_;
@@ -163,6 +168,9 @@ class ShaderCache {
   std::uint64_t scanned_end_ = 0; // file offset up to which records are indexed
   std::uint64_t live_bytes_ = 0;
   std::uint64_t dead_bytes_ = 0;
+  std::uint64_t file_id_ = 0;
+  std::uint64_t snapshot_covered_ = 0; // file offset the saved index snapshot reaches
+  std::uint64_t snapshot_saves_ = 0;   // makes this object's temporary names unique
 
   std::atomic<bool> writable_{false};
   std::atomic<bool> write_failure_reported_{false};
