@@ -100,6 +100,22 @@ void BM_UseIndex(benchmark::State& state) {
 }
 BENCHMARK(BM_UseIndex);
 
+// What a pass does at least once: walk every op and look at its operands.
+void BM_IterateTypical(benchmark::State& state) {
+  Builder b;
+  build_typical(b);
+  for (auto _ : state) {
+    std::uint64_t sum = 0;
+    for (OpView op : b.ops()) {
+      sum += std::uint32_t(op.code());
+      for (std::uint32_t i = 0; i < op.ref_count(); ++i) sum += op.operand(i).def().id();
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * b.op_count()));
+}
+BENCHMARK(BM_IterateTypical);
+
 void BM_SerializeTypical(benchmark::State& state) {
   Builder b;
   build_typical(b);

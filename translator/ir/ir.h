@@ -343,7 +343,10 @@ class OpIterator {
   bool operator==(const OpIterator& o) const { return cur_ == o.cur_; }
 
  private:
-  void skip_filtered();
+  void skip_filtered() {
+    if (filter_ != OpCode::Count) skip_filtered_slow();
+  }
+  void skip_filtered_slow();
   const Builder* builder_ = nullptr;
   SsaDef cur_;
   SsaDef end_;
@@ -484,6 +487,31 @@ class Builder {
 
 inline OpView OpIterator::operator*() const {
   return builder_->op(cur_);
+}
+
+inline void OpIterator::skip_filtered_slow() {
+  while (cur_ != end_ && builder_->ops_[cur_.id()].code != filter_) {
+    OpCode code = builder_->ops_[cur_.id()].code;
+    if (stop_ == Stop::AfterFunctionEnd && code == OpCode::FunctionEnd) {
+      cur_ = end_;
+      return;
+    }
+    cur_ = builder_->ops_[cur_.id()].next;
+  }
+}
+
+inline OpIterator& OpIterator::operator++() {
+  const OpRecord& r = builder_->ops_[cur_.id()];
+  if (stop_ == Stop::AtEnd && filter_ == OpCode::Count) [[likely]] {
+    cur_ = r.next;
+    return *this;
+  }
+  bool stop =
+      (stop_ == Stop::AfterTerminator && op_info(r.code).category == OpCategory::Terminator) ||
+      (stop_ == Stop::AfterFunctionEnd && r.code == OpCode::FunctionEnd);
+  cur_ = stop ? end_ : r.next;
+  skip_filtered();
+  return *this;
 }
 
 // ---- inline hot path ---------------------------------------------------------------------

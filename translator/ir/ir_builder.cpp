@@ -81,28 +81,6 @@ Op& Op::set_operand(std::uint32_t i, Operand o) {
 
 // ---- iteration -----------------------------------------------------------------------------
 
-void OpIterator::skip_filtered() {
-  if (filter_ == OpCode::Count) return;
-  while (cur_ != end_ && builder_->ops_[cur_.id()].code != filter_) {
-    OpCode code = builder_->ops_[cur_.id()].code;
-    if (stop_ == Stop::AfterFunctionEnd && code == OpCode::FunctionEnd) {
-      cur_ = end_;
-      return;
-    }
-    cur_ = builder_->ops_[cur_.id()].next;
-  }
-}
-
-OpIterator& OpIterator::operator++() {
-  const OpRecord& r = builder_->ops_[cur_.id()];
-  bool stop =
-      (stop_ == Stop::AfterTerminator && op_info(r.code).category == OpCategory::Terminator) ||
-      (stop_ == Stop::AfterFunctionEnd && r.code == OpCode::FunctionEnd);
-  cur_ = stop ? end_ : r.next;
-  skip_filtered();
-  return *this;
-}
-
 OpRange Builder::declarations() const {
   if (!decl_tail_) return range(SsaDef(), SsaDef(), OpCode::Count, OpIterator::Stop::AtEnd);
   return range(head_, ops_[decl_tail_.id()].next, OpCode::Count, OpIterator::Stop::AtEnd);

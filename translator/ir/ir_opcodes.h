@@ -6,7 +6,8 @@
 // X(Name, Category, ReturnClass, "shape")
 //
 // Shape letters, one per operand, in the reference's order. Lower case = an SSA reference:
-//   d  a value (an op returning data; may be null)     x  any op (debug target)
+//   d  a value (an op returning data; may be null)     x  any op (debug target, the UAV
+//      counter of CounterAtomic: a DclUavCounter or a descriptor)
 //   e  the EntryPoint     f  a Function      l  a Label     p  a DclParam
 //   v  a declaration (Dcl*)   i  a DclInput*   o  a DclOutput*   q  a DclUav
 //   b  a bool value       k  a Scoped* control-flow op (may be a forward reference)
@@ -130,7 +131,7 @@ enum class ReturnClass : std::uint8_t {
   X(LdsAtomic, Code, VoidOrScalar, "vddA")                                                         \
   X(BufferAtomic, Code, VoidOrScalar, "dddA")                                                      \
   X(ImageAtomic, Code, VoidOrScalar, "ddddA")                                                      \
-  X(CounterAtomic, Code, VoidOrScalar, "dA")                                                       \
+  X(CounterAtomic, Code, VoidOrScalar, "xA")                                                       \
   X(MemoryAtomic, Code, VoidOrScalar, "dddA")                                                      \
   /* Images */                                                                                     \
   X(ImageLoad, Code, Any, "dddddd")                                                                \
