@@ -15,9 +15,9 @@ void FileDescriptor::reset() {
   fd_ = -1;
 }
 
-bool FileLock::lock(int fd, Mode mode) {
+bool FileLock::lock(int fd, Mode mode, bool wait) {
   unlock();
-  const int operation = mode == Mode::Shared ? LOCK_SH : LOCK_EX;
+  const int operation = (mode == Mode::Shared ? LOCK_SH : LOCK_EX) | (wait ? 0 : LOCK_NB);
   int rc;
   do rc = ::flock(fd, operation);
   while (rc != 0 && errno == EINTR);

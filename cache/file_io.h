@@ -45,7 +45,8 @@ class FileLock {
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
   bool locked() const { return fd_ >= 0; }
-  bool lock(int fd, Mode mode); // releases a lock already held first
+  // Releases a lock already held first. With wait=false, fails at once when it is taken.
+  bool lock(int fd, Mode mode, bool wait = true);
   void unlock();
 
  private:

@@ -175,25 +175,23 @@ Status ShaderCache::open_file() {
   return Status::ok();
 }
 
-Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode) {
+Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode,
+                                 bool wait) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     if (!fd.valid()) {
       const int flags = mode == FileLock::Mode::Exclusive ? kAppendFlags : O_RDONLY | O_CLOEXEC;
       fd = FileDescriptor(::open(path_.c_str(), flags, 0644));
       if (!fd.valid()) return Status::error(path_ + ": " + errno_text(errno));
     }
-    FileLock attempt_lock(fd.get(), mode);
-    if (!attempt_lock.locked()) return Status::error(path_ + ": lock: " + errno_text(errno));
+    if (!lock.lock(fd.get(), mode, wait))
+      return Status::error(path_ + ": lock: " + errno_text(errno));
+    // Whoever replaces the file holds the exclusive lock on it while renaming, so once we hold
+    // a lock on the file the path names, it stays the current file until we let go.
     FileIdentity locked, named;
     if (identity_of_fd(fd.get(), locked) == 0 && identity_of_path(path_, named) == 0 &&
-        locked == named) {
-      attempt_lock.unlock();
-      lock.lock(fd.get(), mode);
-      if (!lock.locked()) return Status::error(path_ + ": lock: " + errno_text(errno));
-      // Between the two locks the file may have been replaced: check once more.
-      if (identity_of_path(path_, named) == 0 && locked == named) return Status::ok();
-      lock.unlock();
-    }
+        locked == named)
+      return Status::ok();
+    lock.unlock();
     fd.reset(); // replaced by a compaction or clear: take the new file
   }
   return Status::error(path_ + ": the cache file keeps being replaced");
@@ -286,12 +284,12 @@ bool ShaderCache::file_replaced() {
   return identity_of_path(path_, named) != 0 || !(named == identity_);
 }
 
-void ShaderCache::refresh_locked() {
+void ShaderCache::refresh_locked(bool wait) {
   if (file_replaced()) {
     FileDescriptor fd;
     FileLock lock;
     const FileLock::Mode mode = writable() ? FileLock::Mode::Exclusive : FileLock::Mode::Shared;
-    if (!lock_current(fd, lock, mode)) return;
+    if (!lock_current(fd, lock, mode, wait)) return;
     Scanned scanned;
     if (!scan(fd.get(), kFileHeaderSize, scanned, true) || !scanned.header_ok) return;
     lock.unlock();
@@ -302,7 +300,8 @@ void ShaderCache::refresh_locked() {
   FileIdentity ignored;
   if (identity_of_fd(fd_.get(), ignored, &size) != 0 || size <= scanned_end_) return;
   // Records appended by other processes: scan them under a shared lock, so none is half-written.
-  FileLock lock(fd_.get(), FileLock::Mode::Shared);
+  FileLock lock;
+  if (!lock.lock(fd_.get(), FileLock::Mode::Shared, wait)) return;
   Scanned scanned;
   if (!scan(fd_.get(), scanned_end_, scanned) || !scanned.header_ok) return;
   adopt(FileDescriptor(), std::move(scanned), false);
@@ -353,7 +352,7 @@ bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
         // A miss: pick up what other processes appended, unless another thread already is.
         std::unique_lock guard(file_mutex_, std::try_to_lock);
         if (!guard.owns_lock()) break;
-        refresh_locked();
+        refresh_locked(false);
       }
     }
   } catch (...) {

@@ -139,13 +139,16 @@ class ShaderCache {
   Status open_file();
   // Opens the path and takes `mode` on it, retrying until the locked file is the one the path
   // names (a compaction may have replaced it meanwhile).
-  Status lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode);
+  // With wait=false, gives up at once when another process holds the lock.
+  Status lock_current(FileDescriptor& fd, FileLock& lock, FileLock::Mode mode, bool wait = true);
   // Builds an index from `fd` starting at `from`; caller holds at least a shared flock.
   Status scan(int fd, std::uint64_t from, Scanned& out, bool use_snapshot = false);
   // Saves the index snapshot when `min_new_bytes` of records are not yet covered by one.
   void save_snapshot_locked(std::uint64_t min_new_bytes);
   void adopt(FileDescriptor fd, Scanned&& scanned, bool replace);
-  void refresh_locked(); // caller holds file_mutex_
+  // Caller holds file_mutex_. wait=false (lookups) skips the refresh rather than wait on
+  // another process's lock, so a hot-path miss never waits for a compaction.
+  void refresh_locked(bool wait = true);
   bool file_replaced();
   Status rewrite_locked(std::uint64_t target_bytes, bool drop_everything);
   void maybe_compact_after_insert();
