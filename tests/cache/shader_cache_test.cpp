@@ -2,8 +2,10 @@
 
 #include "tests/cache/cache_test_support.h"
 
+#include <atomic>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <thread>
 
 namespace kiln::cache {
 namespace {
@@ -324,6 +326,44 @@ TEST(ShaderCache, ReadOnlyHandleServesButNeverWrites) {
   EXPECT_FALSE(
       cache->insert(cache->key_for(make_source(77, 5), {}), make_source(77, 5), {}, result));
   EXPECT_EQ(std::filesystem::file_size(dir.file()), size);
+}
+
+TEST(ShaderCache, ThreadsInsertLookUpAndCompactConcurrently) {
+  ScratchDirectory dir;
+  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  ASSERT_TRUE(cache);
+  constexpr int kThreads = 4, kPerThread = 150;
+  std::atomic<int> wrong{0}, missing{0};
+  std::atomic<bool> done{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const std::vector<std::uint8_t> source = make_source(t * 10000 + i, 500 + i);
+        TranslateResult result;
+        if (!fake_translate(cache->codegen_version(), source, {}, result)) ++wrong;
+        const TranslationKey key = cache->key_for(source, {});
+        if (!cache->insert(key, source, {}, result)) ++missing;
+        TranslateResult out;
+        if (!cache->lookup(key, out))
+          ++missing;
+        else if (!matches_fake(cache->codegen_version(), source, {}, out))
+          ++wrong;
+      }
+    });
+  std::thread compactor([&] {
+    while (!done.load()) {
+      if (!cache->compact()) ++wrong;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  for (std::thread& thread : threads) thread.join();
+  done = true;
+  compactor.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(missing.load(), 0);
+  EXPECT_EQ(cache->stats().entries, std::size_t(kThreads * kPerThread));
+  EXPECT_TRUE(cache->verify().ok());
 }
 
 TEST(ShaderCacheLocation, EnvironmentDecidesTheDirectory) {
