@@ -1,7 +1,13 @@
 #include "bench/peer_vkd3d.h"
 
+#include <cerrno>
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace kiln::bench {
 
@@ -33,11 +39,32 @@ struct Vkd3dCompileInfo {
   const char* source_name;
 };
 
+// vkd3d_result codes, named so rejections group by their meaning.
+const char* result_name(int rc) {
+  switch (rc) {
+  case -1:
+    return "VKD3D_ERROR";
+  case -2:
+    return "VKD3D_ERROR_OUT_OF_MEMORY";
+  case -3:
+    return "VKD3D_ERROR_INVALID_ARGUMENT";
+  case -4:
+    return "VKD3D_ERROR_NOT_IMPLEMENTED";
+  case -5:
+    return "VKD3D_ERROR_INVALID_SHADER";
+  default:
+    return "unknown error";
+  }
+}
+
 constexpr const char* kLibraries[] = {"libvkd3d-shader.so.1", "libvkd3d-shader.so"};
 
 } // namespace
 
 Vkd3dPeer::Vkd3dPeer() {
+  // vkd3d prints a "fixme:" line for every construct it does not handle; quiet it unless the
+  // user asked for its messages.
+  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
   for (const char* name : kLibraries) {
     library_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library_) {
@@ -88,13 +115,46 @@ bool Vkd3dPeer::translate(std::span<const std::uint8_t> bytecode, std::size_t& s
   const int rc = compile_(&info, &out, &messages);
   if (rc >= 0) spirv_bytes = out.size;
   if (rc < 0) {
-    error = messages && *messages ? messages : "vkd3d_shader_compile failed";
-    if (const std::size_t eol = error.find('\n'); eol != std::string::npos) error.resize(eol);
-    error += " (rc " + std::to_string(rc) + ")";
+    error = std::string("vkd3d_shader_compile: ") + result_name(rc);
+    if (messages && *messages) {
+      std::string first_line = messages;
+      if (const std::size_t eol = first_line.find('\n'); eol != std::string::npos)
+        first_line.resize(eol);
+      error += ": " + first_line;
+    }
   }
   if (out.code) free_code_(&out);
   if (messages) free_messages_(messages);
   return rc >= 0;
+}
+
+bool Vkd3dPeer::survives(std::span<const std::uint8_t> bytecode, std::string& error) {
+  if (!compile_) {
+    error = "vkd3d not available";
+    return false;
+  }
+  const pid_t child = fork();
+  if (child < 0) return true; // cannot screen: time it anyway
+  if (child == 0) {
+    alarm(30); // a hang counts as a crash
+    // The child's assertion message would interleave with the report; the record says it.
+    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+    std::size_t bytes = 0;
+    std::string ignored;
+    translate(bytecode, bytes, ignored);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return true;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (WIFSIGNALED(status))
+    error = std::string("vkd3d crashed (") + strsignal(WTERMSIG(status)) +
+            ") in a screening child process; not timed";
+  else
+    error = "vkd3d screening child exited with status " + std::to_string(WEXITSTATUS(status));
+  return false;
 }
 
 } // namespace kiln::bench

@@ -28,6 +28,11 @@ class Vkd3dPeer {
   bool translate(std::span<const std::uint8_t> bytecode, std::size_t& spirv_bytes,
                  std::string& error);
 
+  // vkd3d-shader 1.2 aborts on an assertion for some real shaders. Before timing a shader in
+  // this process, it is translated once in a forked child; false (with `error`) when the
+  // child dies, so the shader is recorded as a peer failure instead of ending the run.
+  bool survives(std::span<const std::uint8_t> bytecode, std::string& error);
+
  private:
   void* library_ = nullptr;
   int (*compile_)(const void* info, void* out, char** messages) = nullptr;

@@ -36,6 +36,7 @@ void time_kiln(Translator& translator, const BenchInput& input, const RunOptions
 
 void time_peer(Vkd3dPeer& peer, const BenchInput& input, unsigned reps, PeerRecord& record) {
   record.attempted = true;
+  if (!peer.survives(input.bytes, record.error)) return;
   std::vector<double> samples;
   samples.reserve(reps);
   std::size_t bytes = 0;
