@@ -321,28 +321,27 @@ Status Disassembler::typed_literal(std::uint32_t type_id) {
   if (type == nullptr || (type->cls != IdClass::IntType && type->cls != IdClass::FloatType))
     return fail(pos_, "type %" + std::to_string(type_id) + " is not a scalar numeric type");
   const std::uint32_t width = type->width;
+  if (width == 0 || width > 64)
+    return fail(pos_, "unsupported literal width " + std::to_string(width));
   const std::size_t needed = width > 32 ? 2 : 1;
-  if (width == 0 || width > 64) return fail(pos_, "unsupported literal width");
   if (end_ - pos_ < needed) return fail(pos_, "literal number runs past the instruction");
   std::uint64_t bits = words_[pos_];
   if (needed == 2) bits |= std::uint64_t{words_[pos_ + 1]} << 32;
   pos_ += needed;
   out_ += ' ';
+  // Like spirv-dis: the literal's words are printed whole (narrow types are not masked).
   if (type->cls == IdClass::FloatType) {
-    if (width == 16)
-      append_float16(out_, static_cast<std::uint32_t>(bits));
-    else if (width == 32)
-      append_float32(out_, static_cast<std::uint32_t>(bits));
-    else if (width == 64)
+    if (needed == 2)
       append_float64(out_, bits);
+    else if (width == 16)
+      append_float16(out_, static_cast<std::uint32_t>(bits));
     else
-      return fail(pos_, "unsupported float width " + std::to_string(width));
-    return Status::ok();
-  }
-  if (width < 64) bits &= (std::uint64_t{1} << width) - 1;
-  if (type->is_signed) {
-    const std::uint64_t sign = std::uint64_t{1} << (width - 1);
-    append_int(out_, static_cast<std::int64_t>((bits ^ sign) - sign));
+      append_float32(out_, static_cast<std::uint32_t>(bits));
+  } else if (type->is_signed) {
+    if (needed == 2)
+      append_int(out_, static_cast<std::int64_t>(bits));
+    else
+      append_int(out_, static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
   } else {
     append_uint(out_, bits);
   }
