@@ -1,6 +1,7 @@
 #include "tests/dxbc/corpus_support.h"
 
 #include <cctype>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,10 @@ std::vector<std::string> normalized_listing_lines(const std::string& text) {
       continue;
     }
     if (!std::isalpha(static_cast<unsigned char>(line[start]))) continue;
+    // Feature-level-9 listings hold the D3D9 program first; the SM4 one starts at its header.
+    if (line.size() >= start + 4 && std::strchr("vpgdhc", line[start]) && line[start + 1] == 's' &&
+        line[start + 2] == '_' && (line[start + 3] == '4' || line[start + 3] == '5'))
+      lines.clear();
     std::string out;
     bool space = false;
     for (std::size_t i = start; i < line.size(); ++i) {

@@ -39,15 +39,18 @@ class Printer {
 
   const Program& program_;
   std::string& out_;
+  bool declaring_ = false;
 };
 
+// Typeless immediates (mov, movc, the icb) print as floats when they are normal floats or -0,
+// as decimals when small integers, else as hex, which is what fxc does.
 bool looks_like_float(std::uint32_t bits) {
   const std::uint32_t exponent = (bits >> 23) & 0xffu;
-  return exponent >= 0x60 && exponent <= 0x9f; // about 1e-10 .. 1e10
+  return (exponent != 0 && exponent != 0xff) || bits == 0x80000000u;
 }
 
 void Printer::value(std::uint32_t bits, ValueType type) {
-  char buf[64];
+  char buf[80];
   const std::int32_t as_int = std::int32_t(bits);
   const bool small_int = as_int > -10000 && as_int < 10000;
   bool as_float = type == ValueType::F;
@@ -162,7 +165,7 @@ void Printer::operand(const Operand& op, ValueType type, bool sm51_ranges) {
     }
     text("[");
     index(op, d);
-    if (sm51_ranges && d == 1) { // declarations: [lower:upper]
+    if (sm51_ranges && dims == 3 && d == 1) { // declarations: [lower:upper]
       text(":");
       if (dims > 2 && op.index[2] == 0xffffffffu)
         text("*");
@@ -173,7 +176,12 @@ void Printer::operand(const Operand& op, ValueType type, bool sm51_ranges) {
     }
     text("]");
   }
-  components(op);
+  // Declarations name buffers, textures and samplers without a swizzle.
+  const bool bare =
+      (declaring_ && (op.type == OperandType::ConstantBuffer || op.type == OperandType::Resource ||
+                      op.type == OperandType::Sampler || op.type == OperandType::Uav ||
+                      op.type == OperandType::ThreadGroupSharedMemory));
+  if (!bare) components(op);
   if (op.modifier == OperandModifier::Abs || op.modifier == OperandModifier::AbsNeg) text("|");
   if (op.min_precision != MinPrecision::Default || op.non_uniform) {
     text(" {");
@@ -213,15 +221,20 @@ void Printer::return_types(const std::uint8_t types[4]) {
   text(")");
 }
 
+// fxc order: mnemonic, _aoffimmi, _indexable, (offsets), (dimension[, stride]), (return types).
 void Printer::resource_suffix(const Instruction& inst) {
-  if (inst.flags & instruction_flag::kTexelOffset) {
+  const bool offsets = inst.flags & instruction_flag::kTexelOffset;
+  const bool indexable = inst.flags & instruction_flag::kResourceDimension;
+  if (offsets) text("_aoffimmi");
+  if (indexable) text("_indexable");
+  if (offsets) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, "_aoffimmi(%d,%d,%d)", inst.texel_offset[0],
-                  inst.texel_offset[1], inst.texel_offset[2]);
+    std::snprintf(buf, sizeof buf, "(%d,%d,%d)", inst.texel_offset[0], inst.texel_offset[1],
+                  inst.texel_offset[2]);
     text(buf);
   }
-  if (inst.flags & instruction_flag::kResourceDimension) {
-    text("_indexable(");
+  if (indexable) {
+    text("(");
     text(resource_dimension_name(inst.resource_dimension));
     if (inst.resource_dimension == ResourceDimension::StructuredBuffer) {
       text(", stride=");
@@ -549,9 +562,11 @@ void Printer::program() {
   for (const Instruction& inst : program_.instructions) {
     if (inst.opcode == Opcode::CustomData)
       custom_data(inst);
-    else if (inst.declaration != kNoOperand && inst.opcode != Opcode::InterfaceCall)
+    else if (inst.declaration != kNoOperand && inst.opcode != Opcode::InterfaceCall) {
+      declaring_ = true;
       declaration(inst);
-    else
+      declaring_ = false;
+    } else
       instruction(inst);
   }
 }
