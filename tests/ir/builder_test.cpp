@@ -158,6 +158,35 @@ TEST(IrBuilder, UsersWithRewriteDefUsesIndex) {
   EXPECT_EQ(b.op(c).operand(0).def(), x);
 }
 
+TEST(IrBuilder, BatchReplaceFollowsChains) {
+  Builder b;
+  b.reset();
+  SsaDef x = b.constant_f32(1.0f);
+  b.add(Op::Function(kVoid));
+  b.add(Op::Label(Construct::None));
+  SsaDef a = b.add(Op::FAbs(kF32, x));
+  SsaDef c = b.add(Op::FNeg(kF32, a));
+  SsaDef d = b.add(Op::FAdd(kF32, c, a));
+  SsaDef e = b.add(Op::FSqrt(kF32, d));
+  std::vector<SsaDef> forward(b.id_limit());
+  forward[a.id()] = c; // a -> c -> x
+  forward[c.id()] = x;
+  b.replace_uses(forward);
+  EXPECT_EQ(b.op(d).operand(0).def(), x);
+  EXPECT_EQ(b.op(d).operand(1).def(), x);
+  EXPECT_EQ(b.op(c).operand(0).def(), x);
+  EXPECT_EQ(b.op(e).operand(0).def(), d);
+  b.replace_uses(d, x); // single replacement keeps d
+  EXPECT_EQ(b.op(e).operand(0).def(), x);
+  EXPECT_TRUE(b.is_live(d));
+  // A cycle in the forwarding table terminates.
+  forward.assign(b.id_limit(), SsaDef());
+  forward[x.id()] = d;
+  forward[d.id()] = x;
+  b.replace_uses(forward);
+  EXPECT_TRUE(b.op(e).operand(0).def() == x || b.op(e).operand(0).def() == d);
+}
+
 TEST(IrBuilder, IteratesFunctionsBlocksAndBlockOps) {
   Builder b;
   b.reset();

@@ -392,6 +392,14 @@ class Builder {
   void rewrite_op(SsaDef def, const Op& op);
   // Replaces every use of `old_def` by `new_def`, then removes `old_def`.
   void rewrite_def(SsaDef old_def, SsaDef new_def);
+  // Replaces every use of `old_def` by `new_def` and keeps `old_def`. With a current use index
+  // (users() called since the last change) this touches only the users; otherwise it scans
+  // the program once.
+  void replace_uses(SsaDef old_def, SsaDef new_def);
+  // Many replacements in one linear pass: every reference to an id `i` with `forward[i]`
+  // non-null becomes `forward[i]` (chains are followed). For passes that retire many values
+  // (SSA construction): collect, then call this once.
+  void replace_uses(std::span<const SsaDef> forward);
   // Unlinks the op; its id is never reused until reset().
   void remove(SsaDef def);
 

@@ -207,23 +207,40 @@ void Builder::rewrite_op(SsaDef def, const Op& op) {
   uses_valid_ = false;
 }
 
-void Builder::rewrite_def(SsaDef old_def, SsaDef new_def) {
+void Builder::replace_uses(SsaDef old_def, SsaDef new_def) {
+  auto patch = [&](SsaDef user) {
+    OpRecord& r = ops_[user.id()];
+    Operand* ops = operands_.data() + r.first_operand;
+    for (std::uint32_t i = 0; i < r.ref_count; ++i)
+      if (ops[i].def() == old_def) ops[i] = Operand(new_def);
+  };
   if (uses_valid_) {
-    for (SsaDef user : users(old_def)) {
-      OpRecord& r = ops_[user.id()];
-      Operand* ops = operands_.data() + r.first_operand;
-      for (std::uint32_t i = 0; i < r.ref_count; ++i)
-        if (ops[i].def() == old_def) ops[i] = Operand(new_def);
-    }
+    for (SsaDef user : users(old_def)) patch(user);
   } else {
-    for (SsaDef d = head_; d; d = ops_[d.id()].next) {
-      OpRecord& r = ops_[d.id()];
-      Operand* ops = operands_.data() + r.first_operand;
-      for (std::uint32_t i = 0; i < r.ref_count; ++i)
-        if (ops[i].def() == old_def) ops[i] = Operand(new_def);
+    for (SsaDef d = head_; d; d = ops_[d.id()].next) patch(d);
+  }
+  uses_valid_ = false;
+}
+
+void Builder::rewrite_def(SsaDef old_def, SsaDef new_def) {
+  replace_uses(old_def, new_def);
+  remove(old_def);
+}
+
+void Builder::replace_uses(std::span<const SsaDef> forward) {
+  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+    OpRecord& r = ops_[d.id()];
+    Operand* ops = operands_.data() + r.first_operand;
+    for (std::uint32_t i = 0; i < r.ref_count; ++i) {
+      SsaDef target = ops[i].def();
+      // Follow chains (a -> b -> c); the bound stops a cycle from hanging.
+      for (std::size_t hops = 0;
+           hops < forward.size() && target.id() < forward.size() && forward[target.id()]; ++hops)
+        target = forward[target.id()];
+      ops[i] = Operand(target);
     }
   }
-  remove(old_def);
+  uses_valid_ = false;
 }
 
 void Builder::remove(SsaDef def) {
