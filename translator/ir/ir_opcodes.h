@@ -90,7 +90,7 @@ enum class ReturnClass : std::uint8_t {
   X(DclInputBuiltIn, Declaration, Any, "eBI")                                                      \
   X(DclOutput, Declaration, Any, "e000")                                                           \
   X(DclOutputBuiltIn, Declaration, Any, "eB0")                                                     \
-  X(DclSpecConstant, Constant, Scalar, "e0#")                                                      \
+  X(DclSpecConstant, Constant, Any, "e0#") /* aggregates take one spec id per scalar */            \
   X(DclPushData, Declaration, Any, "e0M")                                                          \
   X(DclSampler, Declaration, Void, "e000")                                                         \
   X(DclCbv, Declaration, Any, "e000")                                                              \
