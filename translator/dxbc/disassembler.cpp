@@ -132,9 +132,11 @@ void Printer::index(const Operand& op, unsigned d) {
 void Printer::register_name(const Operand& op) {
   const bool sm51 = program_.is_sm51();
   std::string_view prefix = operand_prefix(op.type);
-  // SM5.1 names resource ranges in upper case: CB0, T0, S0, U0.
-  if (sm51 && (op.type == OperandType::ConstantBuffer || op.type == OperandType::Resource ||
-               op.type == OperandType::Sampler || op.type == OperandType::Uav)) {
+  // SM5.1 names resource ranges in upper case (CB0, T0, S0, U0); current fxc also declares
+  // constant buffers as CB0 in every model.
+  if ((sm51 || (declaring_ && op.type == OperandType::ConstantBuffer)) &&
+      (op.type == OperandType::ConstantBuffer || op.type == OperandType::Resource ||
+       op.type == OperandType::Sampler || op.type == OperandType::Uav)) {
     for (char c : prefix) out_.push_back(char(c - 'a' + 'A'));
   } else {
     text(prefix);

@@ -1,0 +1,98 @@
+#pragma once
+// Builds SM4/SM5 token streams and DXBC containers by hand, for tests of specific encodings.
+
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/program.h"
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+namespace kiln::dxbc::test {
+
+// Operand token fields.
+constexpr std::uint32_t kComp0 = 0, kComp1 = 1, kComp4 = 2;
+constexpr std::uint32_t operand_token(OperandType type, std::uint32_t components,
+                                      std::uint32_t selection_bits, std::uint32_t dims,
+                                      std::uint32_t rep0 = 0, std::uint32_t rep1 = 0,
+                                      std::uint32_t rep2 = 0, bool extended = false) {
+  return components | selection_bits | std::uint32_t(type) << 12 | dims << 20 | rep0 << 22 |
+         rep1 << 25 | rep2 << 28 | (extended ? 1u << 31 : 0u);
+}
+constexpr std::uint32_t mask(std::uint32_t m) {
+  return 0u << 2 | m << 4;
+}
+constexpr std::uint32_t swizzle(std::uint32_t x, std::uint32_t y, std::uint32_t z,
+                                std::uint32_t w) {
+  return 1u << 2 | (x | y << 2 | z << 4 | w << 6) << 4;
+}
+constexpr std::uint32_t select1(std::uint32_t c) {
+  return 2u << 2 | c << 4;
+}
+
+class ProgramBuilder {
+ public:
+  ProgramBuilder(ProgramType type, std::uint32_t major, std::uint32_t minor) {
+    tokens_.push_back(std::uint32_t(type) << 16 | major << 4 | minor);
+    tokens_.push_back(0); // length, patched by finish()
+  }
+  // Appends one instruction: the opcode token (length filled in) and its other tokens.
+  ProgramBuilder& inst(Opcode op, std::initializer_list<std::uint32_t> rest,
+                       std::uint32_t controls = 0) {
+    tokens_.push_back(std::uint32_t(op) | controls | std::uint32_t(rest.size() + 1) << 24);
+    tokens_.insert(tokens_.end(), rest);
+    return *this;
+  }
+  ProgramBuilder& raw(std::initializer_list<std::uint32_t> words) {
+    tokens_.insert(tokens_.end(), words);
+    return *this;
+  }
+  std::vector<std::uint32_t> finish() {
+    tokens_[1] = std::uint32_t(tokens_.size());
+    return tokens_;
+  }
+
+ private:
+  std::vector<std::uint32_t> tokens_;
+};
+
+inline std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& words) {
+  std::vector<std::uint8_t> bytes(words.size() * 4);
+  if (!words.empty()) std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
+}
+
+struct ChunkSpec {
+  std::uint32_t tag;
+  std::vector<std::uint8_t> payload;
+};
+
+// A container with a correct checksum.
+inline std::vector<std::uint8_t> make_container(const std::vector<ChunkSpec>& chunks) {
+  std::vector<std::uint8_t> out(32 + 4 * chunks.size());
+  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
+  put(0, fourcc('D', 'X', 'B', 'C'));
+  put(20, 1);
+  put(28, std::uint32_t(chunks.size()));
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    put(32 + 4 * i, std::uint32_t(out.size()));
+    const std::size_t at = out.size();
+    out.resize(at + 8 + chunks[i].payload.size());
+    put(at, chunks[i].tag);
+    put(at + 4, std::uint32_t(chunks[i].payload.size()));
+    if (!chunks[i].payload.empty())
+      std::memcpy(out.data() + at + 8, chunks[i].payload.data(), chunks[i].payload.size());
+  }
+  put(24, std::uint32_t(out.size()));
+  std::uint32_t sum[4];
+  compute_checksum(out, sum);
+  std::memcpy(out.data() + 4, sum, 16);
+  return out;
+}
+
+inline std::vector<std::uint8_t> shader_container(const std::vector<std::uint32_t>& program) {
+  return make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(program)}});
+}
+
+} // namespace kiln::dxbc::test
