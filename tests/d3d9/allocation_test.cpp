@@ -19,11 +19,16 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size ? size : 1)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept {
+// Out of line, so GCC does not pair the free with an inlined `new` expression and warn
+// (-Wmismatched-new-delete): it is this file's own malloc-backed operator new.
+[[gnu::noinline]] void release(void* p) noexcept {
   std::free(p);
 }
+void operator delete(void* p) noexcept {
+  release(p);
+}
 void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 
 namespace kiln::d3d9 {
