@@ -21,7 +21,7 @@ void* operator new(std::size_t size) {
 }
 // Out of line, so GCC does not pair the free with an inlined `new` expression and warn
 // (-Wmismatched-new-delete): it is this file's own malloc-backed operator new.
-[[gnu::noinline]] void release(void* p) noexcept {
+[[gnu::noinline]] static void release(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p) noexcept {
