@@ -74,7 +74,7 @@ struct Skeleton {
     // SPIR-V 1.4+ entry points list every global they use; 1.3 only Input/Output.
     const Id interface_all[] = {global_id, local_id, in_buffer, out_buffer, extra_interface};
     std::size_t count = 2;
-    if (b.target() != SpirvTarget::Vulkan11) count = extra_interface != 0 ? 5 : 4;
+    if (b.interface_lists_all_globals()) count = extra_interface != 0 ? 5 : 4;
     b.add_entry_point(spv::ExecutionModelGLCompute, main, "main",
                       std::span<const Id>(interface_all, count));
     b.add_execution_mode(main, spv::ExecutionModeLocalSize, {kLocalSize, 1, 1});
@@ -156,7 +156,7 @@ void build_shared_memory(Skeleton& s) {
       b.op(spv::OpLoad, s.uint_type, {b.op(spv::OpAccessChain, shared_uint_ptr, {shared, next})});
   b.op_void(spv::OpStore, {s.element(s.out_buffer, gid), b.op(spv::OpIAdd, s.uint_type, {a, c})});
   // SPIR-V 1.4+ entry points must list the workgroup variable too.
-  if (b.target() != SpirvTarget::Vulkan11) s.extra_interface = shared;
+  if (b.interface_lists_all_globals()) s.extra_interface = shared;
 }
 
 void build_reverse(Skeleton& s) {

@@ -5,6 +5,7 @@
 #include "tests/spirv/spirv_tools_text.h"
 #include "tests/spirv/text_modules.h"
 #include "translator/spirv/disassembler.h"
+#include "translator/spirv/module_builder.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -65,6 +66,122 @@ TEST(SpirvDisassembler, BuilderModulesMatchSpirvTools) {
   }
 }
 
+// A module using every ModuleBuilder entry point, so each emitted shape is checked.
+std::vector<std::uint32_t> builder_shapes_module() {
+  using spirv::Id;
+  spirv::ModuleBuilder b;
+  b.reset(SpirvTarget::Vulkan12);
+  b.require_capability(spv::CapabilityShader);
+  b.require_extension("SPV_KHR_non_semantic_info");
+  b.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
+  const Id glsl = b.glsl_std_450();
+  const Id other_set = b.import_ext_inst("NonSemantic.Kiln.Test");
+  b.set_source(spv::SourceLanguageHLSL, 500);
+  const Id file = b.add_string("shader.hlsl");
+  b.begin(spirv::Section::DebugProcessed, spv::OpModuleProcessed);
+  b.string("kiln test");
+  b.end();
+  const Id void_type = b.type_void();
+  const Id f32 = b.type_float(32), f64 = b.type_float(64);
+  const Id i32 = b.type_int(32, true), u64 = b.type_int(64, false), i16 = b.type_int(16, true);
+  const Id v4 = b.type_vector(f32, 4);
+  const Id m4 = b.type_matrix(v4, 4);
+  const Id image = b.type_image(f32, spv::Dim2D, 0, true, false, 1, spv::ImageFormatUnknown);
+  const Id storage_image =
+      b.type_image(i32, spv::DimBuffer, 0, false, false, 2, spv::ImageFormatR32i);
+  const Id sampled = b.type_sampled_image(image);
+  b.type_sampler();
+  const Id members[] = {m4, v4};
+  const Id block = b.type_struct(members);
+  b.decorate(block, spv::DecorationBlock);
+  b.decorate_member(block, 0, spv::DecorationOffset, {0});
+  b.decorate_member(block, 0, spv::DecorationColMajor);
+  b.decorate_member(block, 0, spv::DecorationMatrixStride, {16});
+  b.decorate_member(block, 1, spv::DecorationOffset, {64});
+  b.add_member_name(block, 1, "tail \"quoted\"");
+  const Id ubo =
+      b.global_variable(b.type_pointer(spv::StorageClassUniform, block), spv::StorageClassUniform);
+  b.decorate(ubo, spv::DecorationDescriptorSet, {2});
+  b.decorate(ubo, spv::DecorationBinding, {7});
+  const Id tex = b.global_variable(b.type_pointer(spv::StorageClassUniformConstant, sampled),
+                                   spv::StorageClassUniformConstant);
+  const Id simg = b.global_variable(b.type_pointer(spv::StorageClassUniformConstant, storage_image),
+                                    spv::StorageClassUniformConstant);
+  const Id out_color =
+      b.global_variable(b.type_pointer(spv::StorageClassOutput, v4), spv::StorageClassOutput);
+  b.decorate(out_color, spv::DecorationLocation, {0});
+  const std::uint32_t dbl[] = {0x00000000u, 0xC0040000u}; // -2.5
+  const std::uint32_t big[] = {0xFFFFFFFFu, 0x7FFFFFFFu};
+  const std::uint32_t neg16 = 0xFFFFFF80u;
+  const Id cd = b.constant(f64, dbl);
+  b.constant(u64, big);
+  b.constant(i16, {&neg16, 1});
+  const Id half = b.constant_f32(0.5f), minus = b.constant_i32(-12);
+  const Id parts[] = {half, half, b.constant_f32(-0.0f), b.constant_f32(1e-40f)};
+  const Id cv = b.constant_composite(v4, parts);
+  b.constant_null(m4);
+  b.undef(v4);
+  const std::uint32_t spec_default = 5;
+  const Id spec = b.spec_constant(i32, {&spec_default, 1});
+  b.decorate(spec, spv::DecorationSpecId, {3});
+  const std::uint32_t op_operands[] = {spec, minus};
+  b.spec_constant_op(i32, spv::OpIMul, op_operands);
+  const Id flag = b.spec_constant_bool(true);
+  b.decorate(flag, spv::DecorationSpecId, {4});
+
+  const Id fn_type = b.type_function(void_type, {});
+  const Id main = b.begin_function(void_type, spv::FunctionControlMaskNone, fn_type);
+  b.label();
+  const Id local = b.local_variable(b.type_pointer(spv::StorageClassFunction, v4), cv);
+  const Id loaded_tex = b.op(spv::OpLoad, sampled, {tex});
+  const Id coord = b.op(spv::OpVectorShuffle, b.type_vector(f32, 3), {cv, cv, 0, 1, 2});
+  const Id sample =
+      b.op(spv::OpImageSampleExplicitLod, v4, {loaded_tex, coord, spv::ImageOperandsLodMask, half});
+  const Id clamped = b.ext_inst(v4, glsl, 43, {sample, cv, cv});
+  b.ext_inst(void_type, other_set, 9, {file});
+  b.op_void(spv::OpStore, {local, clamped, spv::MemoryAccessAlignedMask, 16});
+  const Id texel = b.op(spv::OpImageRead, b.type_vector(i32, 4),
+                        {b.op(spv::OpLoad, storage_image, {simg}), minus});
+  (void)texel;
+  const Id selector = b.op(spv::OpBitcast, i32, {half});
+  const Id default_block = b.allocate_id(), case_block = b.allocate_id(), merge = b.allocate_id();
+  b.op_void(spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+  b.op_void(spv::OpSwitch, {selector, default_block, static_cast<std::uint32_t>(-3), case_block});
+  b.label(case_block);
+  b.op_void(spv::OpBranch, {merge});
+  b.label(default_block);
+  b.op_void(spv::OpBranch, {merge});
+  b.label(merge);
+  b.op_void(spv::OpStore, {out_color, b.op(spv::OpLoad, v4, {local})});
+  (void)cd;
+  b.op_void(spv::OpReturn, {});
+  b.end_function();
+  const Id interface[] = {ubo, tex, simg, out_color};
+  b.add_entry_point(spv::ExecutionModelFragment, main, "main", interface);
+  b.add_execution_mode(main, spv::ExecutionModeOriginUpperLeft);
+  b.add_execution_mode(main, spv::ExecutionModeDepthReplacing);
+  b.add_name(main, "main");
+  std::vector<std::uint32_t> words;
+  b.finish(words);
+  return words;
+}
+
+TEST(SpirvDisassembler, BuilderShapesMatchSpirvToolsExactly) {
+  const std::vector<std::uint32_t> words = builder_shapes_module();
+  std::string ours;
+  Status status = spirv::disassemble(words, ours);
+  ASSERT_TRUE(status) << status.message();
+  const std::string reference = reference_disassembly(words);
+  ASSERT_FALSE(reference.empty());
+  EXPECT_EQ(normalize_whitespace(ours), normalize_whitespace(reference));
+  EXPECT_NE(ours.find("OpSpecConstantOp %"), std::string::npos);
+  EXPECT_NE(ours.find(" IMul "), std::string::npos);
+  EXPECT_NE(ours.find("FClamp"), std::string::npos);
+  EXPECT_NE(ours.find("OpConstant %"), std::string::npos);
+  EXPECT_NE(ours.find(" -2.5\n"), std::string::npos) << ours;
+  EXPECT_NE(ours.find(" 0x1.16c2p-133\n"), std::string::npos) << ours;
+}
+
 TEST(SpirvDisassembler, MutatedModulesMatchSpirvToolsWheneverBothAccept) {
   // Random word mutations of the modules above (odd widths, signs, enumerants, ids...):
   // whenever SPIRV-Tools and kiln both accept the result, the texts must agree. kiln may be
@@ -73,6 +190,7 @@ TEST(SpirvDisassembler, MutatedModulesMatchSpirvToolsWheneverBothAccept) {
   for (const TextModule& module : text_modules()) bases.push_back(assemble_spirv(module.text));
   for (ComputeProgram program : all_compute_programs())
     bases.push_back(build_compute_program(program, SpirvTarget::Vulkan13));
+  bases.push_back(builder_shapes_module());
   std::mt19937 rng(7);
   int both_accepted = 0;
   for (int round = 0; round < 20000; ++round) {

@@ -213,6 +213,37 @@ TEST(ModuleBuilder, LocalVariablesAreHoistedIntoTheEntryBlock) {
   EXPECT_EQ(body, expected);
 }
 
+TEST(ModuleBuilder, UniqueArraysAndSpecConstantOps) {
+  ModuleBuilder b;
+  b.reset();
+  const Id u32 = b.type_int(32, false);
+  const Id four = b.constant_u32(4);
+  const Id shared = b.type_array(u32, four);
+  EXPECT_EQ(b.type_array(u32, four), shared);
+  const Id laid_out = b.type_array_unique(u32, four);
+  EXPECT_NE(laid_out, shared);
+  EXPECT_NE(b.type_array_unique(u32, four), laid_out);
+  const std::uint32_t three = 3;
+  const Id spec = b.spec_constant(u32, {&three, 1});
+  const std::uint32_t operands[] = {spec, four};
+  const Id sum = b.spec_constant_op(u32, spv::OpIAdd, operands);
+  std::vector<std::uint32_t> words;
+  b.finish(words);
+  EXPECT_EQ(count_op(words, spv::OpTypeArray), 3u);
+  bool found = false;
+  for (const Instruction& i : instructions(words)) {
+    if (i.opcode != spv::OpSpecConstantOp) continue;
+    found = true;
+    ASSERT_EQ(i.operands.size(), 5u);
+    EXPECT_EQ(i.operands[0], u32);
+    EXPECT_EQ(i.operands[1], sum);
+    EXPECT_EQ(i.operands[2], static_cast<std::uint32_t>(spv::OpIAdd));
+    EXPECT_EQ(i.operands[3], spec);
+    EXPECT_EQ(i.operands[4], four);
+  }
+  EXPECT_TRUE(found);
+}
+
 TEST(ModuleBuilder, RawEmissionPatchesWordCount) {
   ModuleBuilder b;
   b.reset();

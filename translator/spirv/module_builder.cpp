@@ -333,6 +333,16 @@ Id ModuleBuilder::type_array(Id element, Id length_constant) {
   return intern_global(spv::OpTypeArray, 0, ops);
 }
 
+Id ModuleBuilder::type_array_unique(Id element, Id length_constant) {
+  const Id id = allocate_id();
+  std::uint32_t* w = buffer(Section::Globals).append(4);
+  w[0] = header_word(spv::OpTypeArray, 4);
+  w[1] = id;
+  w[2] = element;
+  w[3] = length_constant;
+  return id;
+}
+
 Id ModuleBuilder::type_runtime_array(Id element) {
   return intern_global(spv::OpTypeRuntimeArray, 0, {&element, 1});
 }
@@ -440,6 +450,18 @@ Id ModuleBuilder::spec_constant_composite(Id type, std::span<const Id> constitue
   out.push(type);
   out.push(id);
   out.push(constituents);
+  return id;
+}
+
+Id ModuleBuilder::spec_constant_op(Id type, spv::Op opcode,
+                                   std::span<const std::uint32_t> operands) {
+  const Id id = allocate_id();
+  auto& out = buffer(Section::Globals);
+  out.push(header_word(spv::OpSpecConstantOp, 4 + operands.size()));
+  out.push(type);
+  out.push(id);
+  out.push(static_cast<std::uint32_t>(opcode));
+  out.push(operands);
   return id;
 }
 

@@ -56,6 +56,9 @@ class ModuleBuilder {
   // Forget the module, keep every buffer's capacity.
   void reset(SpirvTarget target = SpirvTarget::Vulkan13);
   SpirvTarget target() const { return target_; }
+  // SPIR-V 1.4+ (Vulkan 1.2+) entry points list every global variable they use; 1.3 lists
+  // only Input and Output variables.
+  bool interface_lists_all_globals() const { return target_ != SpirvTarget::Vulkan11; }
 
   Id allocate_id() { return next_id_++; }
   std::uint32_t id_bound() const { return next_id_; }
@@ -94,6 +97,9 @@ class ModuleBuilder {
   Id type_vector(Id component, std::uint32_t count);
   Id type_matrix(Id column, std::uint32_t columns);
   Id type_array(Id element, Id length_constant);
+  // Not deduplicated: for arrays that get their own ArrayStride (explicitly laid out blocks)
+  // while the same element/length may also be used unlaid-out elsewhere.
+  Id type_array_unique(Id element, Id length_constant);
   Id type_runtime_array(Id element);
   // Never deduplicated: structs carry their own member decorations (Block, Offset, ...).
   Id type_struct(std::span<const Id> members);
@@ -116,6 +122,8 @@ class ModuleBuilder {
   Id spec_constant(Id type, std::span<const std::uint32_t> default_words);
   Id spec_constant_bool(bool default_value);
   Id spec_constant_composite(Id type, std::span<const Id> constituents);
+  // OpSpecConstantOp: `opcode` applied to `operands` at specialisation time.
+  Id spec_constant_op(Id type, spv::Op opcode, std::span<const std::uint32_t> operands);
   Id undef(Id type); // deduplicated
 
   // ---- Global variables -------------------------------------------------------------------
