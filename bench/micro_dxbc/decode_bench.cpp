@@ -1,0 +1,141 @@
+// Decode time of the DXBC reader over every SM4/SM5 program of the corpus.
+//
+//   DxbcDecodePerShader    median over shaders of each shader's median time for container
+//                          directory + program decode (no checksum): the reader's figure
+//   DxbcDecodeCorpus       all shaders once per iteration (throughput, mean per shader)
+//   DxbcContainerChecksum  the same container parse with the MD5 checksum verified
+//   DxbcDisassemble        decode + fxc-style listing (not on the translation path)
+//
+// One Program is reused throughout, as a translation worker would reuse it.
+
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/disassembler.h"
+#include "translator/dxbc/reader.h"
+
+#include <algorithm>
+#include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Shader = std::vector<std::uint8_t>;
+using namespace kiln::dxbc;
+
+const std::vector<Shader>& corpus() {
+  static const std::vector<Shader> shaders = [] {
+    fs::path dir;
+    if (const char* env = std::getenv("KILN_CORPUS_DIR"); env && *env)
+      dir = env;
+    else
+      dir = fs::path(KILN_SHARED_DIR) / "corpus";
+    dir /= "dxbc";
+    std::vector<fs::path> paths;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+      if (it->path().extension() == ".dxbc") paths.push_back(it->path());
+    std::sort(paths.begin(), paths.end());
+    std::vector<Shader> loaded;
+    for (const fs::path& path : paths) {
+      std::ifstream in(path, std::ios::binary);
+      loaded.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    return loaded;
+  }();
+  return shaders;
+}
+
+bool have_corpus(benchmark::State& state) {
+  if (!corpus().empty()) return true;
+  state.SkipWithError("no DXBC corpus (set KILN_CORPUS_DIR or put ../shared beside the source)");
+  return false;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  const std::size_t at = std::min(values.size() - 1, std::size_t(p * double(values.size())));
+  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end());
+  return values[at];
+}
+
+bool decode_one(const Shader& bytes, Program& program) {
+  Container container;
+  if (!parse_container(bytes, container, {.verify_checksum = false})) return false;
+  return bool(decode_program(container.program, program));
+}
+
+void DxbcDecodePerShader(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  Program program;
+  for (const Shader& s : corpus()) benchmark::DoNotOptimize(decode_one(s, program)); // warm-up
+  constexpr int kRepeats = 15;
+  std::vector<double> per_shader(corpus().size());
+  std::vector<double> samples(kRepeats);
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < corpus().size(); ++i) {
+      for (int r = 0; r < kRepeats; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(decode_one(corpus()[i], program));
+        const auto stop = std::chrono::steady_clock::now();
+        samples[std::size_t(r)] = std::chrono::duration<double, std::micro>(stop - start).count();
+      }
+      per_shader[i] = percentile(samples, 0.5);
+    }
+  }
+  state.counters["median_us"] = percentile(per_shader, 0.5);
+  state.counters["p90_us"] = percentile(per_shader, 0.9);
+  state.counters["max_us"] = percentile(per_shader, 1.0);
+  state.counters["shaders"] = double(corpus().size());
+}
+BENCHMARK(DxbcDecodePerShader)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+void DxbcDecodeCorpus(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  Program program;
+  std::size_t tokens = 0;
+  for (auto _ : state) {
+    for (const Shader& s : corpus()) {
+      benchmark::DoNotOptimize(decode_one(s, program));
+      tokens += program.token_count;
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * corpus().size()));
+  state.counters["tokens"] = benchmark::Counter(double(tokens), benchmark::Counter::kIsRate);
+}
+BENCHMARK(DxbcDecodeCorpus)->Unit(benchmark::kMillisecond);
+
+void DxbcContainerChecksum(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  for (auto _ : state) {
+    for (const Shader& s : corpus()) {
+      Container container;
+      benchmark::DoNotOptimize(parse_container(s, container).is_ok());
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * corpus().size()));
+}
+BENCHMARK(DxbcContainerChecksum)->Unit(benchmark::kMillisecond);
+
+void DxbcDisassemble(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  std::string text;
+  for (auto _ : state) {
+    for (const Shader& s : corpus()) {
+      text.clear();
+      benchmark::DoNotOptimize(disassemble(s, text).is_ok());
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * corpus().size()));
+}
+BENCHMARK(DxbcDisassemble)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
