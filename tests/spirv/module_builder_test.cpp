@@ -66,6 +66,15 @@ TEST(ModuleBuilder, TypesAndConstantsAreDeduplicated) {
   EXPECT_NE(b.type_struct(parts), b.type_struct(parts));
   const std::uint32_t seven = 7;
   EXPECT_NE(b.spec_constant(f32, {&seven, 1}), b.spec_constant(f32, {&seven, 1}));
+  // Spec constants keyed by SpecId, and pure functions of spec constants, are merged.
+  const Id by_id = b.spec_constant_with_id(f32, {&seven, 1}, 3);
+  EXPECT_EQ(b.spec_constant_with_id(f32, {&seven, 1}, 3), by_id);
+  EXPECT_NE(b.spec_constant_with_id(f32, {&seven, 1}, 4), by_id);
+  const Id spec_parts[] = {by_id, by_id, one, one};
+  EXPECT_EQ(b.spec_constant_composite(v4, spec_parts), b.spec_constant_composite(v4, spec_parts));
+  const std::uint32_t negate[] = {by_id};
+  EXPECT_EQ(b.spec_constant_op(f32, spv::OpFNegate, negate),
+            b.spec_constant_op(f32, spv::OpFNegate, negate));
   EXPECT_EQ(b.glsl_std_450(), b.glsl_std_450());
 
   std::vector<std::uint32_t> words;
@@ -75,6 +84,10 @@ TEST(ModuleBuilder, TypesAndConstantsAreDeduplicated) {
   EXPECT_EQ(count_op(words, spv::OpConstantComposite), 1u);
   EXPECT_EQ(count_op(words, spv::OpExtInstImport), 1u);
   EXPECT_EQ(count_op(words, spv::OpTypeStruct), 2u);
+  EXPECT_EQ(count_op(words, spv::OpSpecConstant), 4u); // 2 plain + SpecId 3 and 4
+  EXPECT_EQ(count_op(words, spv::OpSpecConstantComposite), 1u);
+  EXPECT_EQ(count_op(words, spv::OpSpecConstantOp), 1u);
+  EXPECT_EQ(count_op(words, spv::OpDecorate), 2u); // SpecId 3 and 4, once each
 }
 
 TEST(ModuleBuilder, DecorationsCapabilitiesExtensionsRecordedOnce) {

@@ -11,6 +11,8 @@ namespace kiln::spirv {
 namespace {
 constexpr std::uint32_t kMagic = 0x07230203u;
 constexpr std::uint32_t kHeaderWords = 5;
+// Dedup-table key tag for SpecId lookups; not a SPIR-V opcode (those fit in 16 bits).
+constexpr std::uint32_t kSpecIdKey = 0x10000u;
 
 std::uint32_t string_words(std::string_view text) {
   return static_cast<std::uint32_t>(text.size() / 4 + 1); // always NUL-terminated
@@ -443,25 +445,34 @@ Id ModuleBuilder::spec_constant_bool(bool default_value) {
   return id;
 }
 
+// Composites and operations over spec constants are pure functions of their operands, so
+// they are deduplicated like ordinary constants.
 Id ModuleBuilder::spec_constant_composite(Id type, std::span<const Id> constituents) {
-  const Id id = allocate_id();
-  auto& out = buffer(Section::Globals);
-  out.push(header_word(spv::OpSpecConstantComposite, 3 + constituents.size()));
-  out.push(type);
-  out.push(id);
-  out.push(constituents);
-  return id;
+  return intern_global(spv::OpSpecConstantComposite, type, constituents);
 }
 
 Id ModuleBuilder::spec_constant_op(Id type, spv::Op opcode,
                                    std::span<const std::uint32_t> operands) {
-  const Id id = allocate_id();
-  auto& out = buffer(Section::Globals);
-  out.push(header_word(spv::OpSpecConstantOp, 4 + operands.size()));
-  out.push(type);
-  out.push(id);
-  out.push(static_cast<std::uint32_t>(opcode));
-  out.push(operands);
+  std::uint32_t ops[16];
+  if (operands.size() < std::size(ops)) {
+    ops[0] = static_cast<std::uint32_t>(opcode);
+    std::copy(operands.begin(), operands.end(), ops + 1);
+    return intern_global(spv::OpSpecConstantOp, type, {ops, operands.size() + 1});
+  }
+  std::vector<std::uint32_t> many{static_cast<std::uint32_t>(opcode)}; // rare: long operand list
+  many.insert(many.end(), operands.begin(), operands.end());
+  return intern_global(spv::OpSpecConstantOp, type, many);
+}
+
+Id ModuleBuilder::spec_constant_with_id(Id type, std::span<const std::uint32_t> default_words,
+                                        std::uint32_t spec_id) {
+  // One constant per SpecId: keyed by a pseudo-instruction that never reaches the module.
+  const std::uint32_t key[] = {kSpecIdKey, spec_id};
+  const Id existing = globals_.find(key);
+  if (existing != InternTable::kNotFound) return existing;
+  const Id id = spec_constant(type, default_words);
+  globals_.intern(key, id);
+  decorate(id, spv::DecorationSpecId, {spec_id});
   return id;
 }
 

@@ -110,7 +110,7 @@ class ModuleBuilder {
   Id type_sampler();
   Id type_sampled_image(Id image_type);
 
-  // ---- Constants (deduplicated; spec constants are not) ------------------------------------
+  // ---- Constants (deduplicated; plain spec_constant() is not) -------------------------------
   Id constant_bool(bool value);
   Id constant_u32(std::uint32_t value);
   Id constant_i32(std::int32_t value);
@@ -119,7 +119,11 @@ class ModuleBuilder {
   Id constant(Id type, std::span<const std::uint32_t> words);
   Id constant_composite(Id type, std::span<const Id> constituents);
   Id constant_null(Id type);
+  // A fresh spec constant every call; decorate it with SpecId yourself.
   Id spec_constant(Id type, std::span<const std::uint32_t> default_words);
+  // The spec constant with this SpecId (created and decorated on first use).
+  Id spec_constant_with_id(Id type, std::span<const std::uint32_t> default_words,
+                           std::uint32_t spec_id);
   Id spec_constant_bool(bool default_value);
   Id spec_constant_composite(Id type, std::span<const Id> constituents);
   // OpSpecConstantOp: `opcode` applied to `operands` at specialisation time.
