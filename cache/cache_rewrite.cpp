@@ -72,7 +72,7 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     newest.for_each([&](const IndexEntry& entry) {
       const IndexEntry* known = index_.find(entry.key);
       // Entries this process never saw used keep their file order (offset) as their age.
-      const std::uint64_t last_use = known ? known->last_use : 0;
+      const std::uint64_t last_use = known ? last_use_of(*known) : 0;
       survivors.push_back({entry.offset, entry.record_size, last_use});
     });
   }

@@ -87,4 +87,10 @@ inline void touch(IndexEntry& entry, std::uint64_t now) {
   std::atomic_ref<std::uint64_t>(entry.last_use).store(now, std::memory_order_relaxed);
 }
 
+// Reads last_use while lookups holding the shared lock may be touching it.
+inline std::uint64_t last_use_of(const IndexEntry& entry) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(entry.last_use))
+      .load(std::memory_order_relaxed);
+}
+
 } // namespace kiln::cache

@@ -566,8 +566,7 @@ void ShaderCache::save_snapshot_locked(std::uint64_t min_new_bytes) {
     index_.for_each([&](const IndexEntry& entry) {
       snapshot.entries.push_back(
           {entry.key.low, entry.key.high, entry.offset, entry.record_size, entry.codegen_version});
-      ages.push_back(
-          std::atomic_ref<const std::uint64_t>(entry.last_use).load(std::memory_order_relaxed));
+      ages.push_back(last_use_of(entry));
     });
   }
   // Least recently used first: loading in this order restores the LRU ranking.
