@@ -13,6 +13,9 @@ namespace {
 std::atomic<std::size_t> g_allocations{0};
 } // namespace
 
+// The replacement pair is malloc/free underneath; GCC cannot see that they match.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
