@@ -125,20 +125,13 @@ Status ShaderCache::open_file() {
     fd = FileDescriptor(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid()) return Status::ok(); // nothing cached and nothing can be: an empty cache
   }
-  if (Status status = lock_current(fd, lock, mode); !status) return status;
-
-  std::uint64_t size = 0;
-  identity_of_fd(fd.get(), identity_, &size);
-  if (want_write && size == 0) {
-    const FileHeader header = make_file_header(fresh_file_id(this), unix_seconds());
-    if (int error =
-            write_all(fd.get(), {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
-        error != 0) {
-      if (::ftruncate(fd.get(), 0) != 0) { /* nothing more to undo */
-      }
-      stop_writing("cannot write " + path_ + " (" + errno_text(error) + ")");
-      return Status::ok();
-    }
+  if (Status status = lock_current(fd, lock, mode); !status) {
+    // Unreadable, or no header could be written: run as an empty cache that does not write.
+    if (want_write)
+      stop_writing(status.message());
+    else
+      warn(status.message());
+    return Status::ok();
   }
 
   Scanned scanned;
@@ -188,9 +181,23 @@ Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::M
     // Whoever replaces the file holds the exclusive lock on it while renaming, so once we hold
     // a lock on the file the path names, it stays the current file until we let go.
     FileIdentity locked, named;
-    if (identity_of_fd(fd.get(), locked) == 0 && identity_of_path(path_, named) == 0 &&
-        locked == named)
+    std::uint64_t size = 0;
+    if (identity_of_fd(fd.get(), locked, &size) == 0 && identity_of_path(path_, named) == 0 &&
+        locked == named) {
+      if (mode == FileLock::Mode::Exclusive && size == 0) {
+        // A new file (first use, or deleted under us): it starts with its header.
+        const FileHeader header = make_file_header(fresh_file_id(this), unix_seconds());
+        if (int error = write_all(fd.get(),
+                                  {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
+            error != 0) {
+          if (::ftruncate(fd.get(), 0) != 0) { /* an empty file is still valid */
+          }
+          lock.unlock();
+          return Status::error("cannot write " + path_ + " (" + errno_text(error) + ")");
+        }
+      }
       return Status::ok();
+    }
     lock.unlock();
     fd.reset(); // replaced by a compaction or clear: take the new file
   }
@@ -336,9 +343,11 @@ bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
       if (!record.empty()) {
         RecordView view;
         std::string error;
+        Reflection reflection;
         if (decode_record(record, view, error) && view.header.key() == key &&
             view.header.codegen_version == options_.codegen_version &&
-            deserialize_reflection(view.reflection, out.reflection)) {
+            deserialize_reflection(view.reflection, reflection)) {
+          out.reflection = std::move(reflection);
           out.spirv.resize(view.spirv.size() / 4);
           std::memcpy(out.spirv.data(), view.spirv.data(), view.spirv.size());
           hits_.fetch_add(1, std::memory_order_relaxed);

@@ -278,6 +278,21 @@ TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {
   EXPECT_EQ(cache->stats().stale_entries, 1u);
 }
 
+TEST(ShaderCache, FileDeletedUnderAnOpenCacheIsRecreatedWithAHeader) {
+  ScratchDirectory dir;
+  std::vector<std::string> messages;
+  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  fill(*cache, 5);
+  std::filesystem::remove(dir.file());
+  const std::vector<Stored> after = fill(*cache, 5, 100);
+  EXPECT_EQ(count_hits(*cache, after), 5u);
+  cache.reset();
+  cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  EXPECT_EQ(count_hits(*cache, after), 5u);
+  EXPECT_TRUE(messages.empty());
+  EXPECT_TRUE(cache->verify().ok());
+}
+
 TEST(ShaderCache, ClearRemovesEverything) {
   ScratchDirectory dir;
   auto cache = ShaderCache::open(quiet_options(dir.path()));
