@@ -159,18 +159,20 @@ std::vector<std::uint8_t> generate_d3d9(Random& rng, ShaderStage stage, std::uin
   m.pixel = stage == ShaderStage::Pixel;
   // ps_2_0 holds at most 64 arithmetic + 32 texture instructions: larger ones are ps_3_0.
   m.major = (m.pixel && target_tokens > 300) ? 3 : (rng.chance(0.5) ? 3 : 2);
-  m.flow = !m.pixel || m.major >= 3;
+  // Small programs declare little and have no flow control (nor its defi/defb).
+  const bool small = target_tokens < 150;
+  m.flow = !small && (!m.pixel || m.major >= 3);
   m.dynamic = m.major >= 3;
   m.temps = m.pixel && m.major < 3 ? 12 : 16;
   m.constants = m.pixel ? rng.between(4, m.major >= 3 ? 64 : 24)
                         : rng.between(8, 96) + std::min<std::uint32_t>(target_tokens / 20, 120);
-  m.inputs = m.pixel ? rng.between(1, 4) : 3;
-  m.samplers = m.pixel ? rng.between(1, 4) : 0;
+  m.inputs = m.pixel ? rng.between(1, small ? 2 : 4) : 3;
+  m.samplers = m.pixel ? rng.between(1, small ? 2 : 4) : 0;
 
   TokenWriter w(m.pixel, m.major, 0);
   if (rng.chance(0.85)) w.constant_table(m.constants, m.samplers);
 
-  const std::uint32_t outputs = m.pixel ? 1 : rng.between(1, 4);
+  const std::uint32_t outputs = m.pixel ? 1 : rng.between(1, small ? 2 : 4);
   if (m.pixel) {
     for (std::uint32_t i = 0; i < m.inputs; ++i) {
       if (m.major >= 3)

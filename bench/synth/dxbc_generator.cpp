@@ -18,6 +18,7 @@ constexpr std::uint32_t kLoopCounters = 3; // reserved temps after the general o
 
 struct Resources {
   std::uint32_t general_temps = 4;
+  bool has_cb = true; // tiny programs (a constant colour, a pass-through) often have none
   std::uint32_t cb_elements = 8;
   bool cb_dynamic = false;
   std::uint32_t inputs = 0;     // readable input registers v0..v(n-1)
@@ -73,7 +74,7 @@ class BodyGenerator {
   Operand source() {
     const std::uint32_t pick = rng_.below(100);
     if (pick < 45) return opd::temp(temp_reg(), swz());
-    if (pick < 70) return opd::cb(0, rng_.below(res_.cb_elements), swz());
+    if (pick < 70 && res_.has_cb) return opd::cb(0, rng_.below(res_.cb_elements), swz());
     if (pick < 80 && res_.inputs)
       return opd::input(res_.input_base + rng_.below(res_.inputs), swz());
     if (pick < 88) return opd::negate(opd::temp(temp_reg(), swz()));
@@ -175,11 +176,13 @@ class BodyGenerator {
 
 void declare_common(ProgramWriter& w, const Resources& res) {
   w.emit(Op::DclGlobalFlags, {}, 1); // refactoringAllowed
-  Operand cb;
-  cb.push(0x00208e46); // cb0[n], 2-D immediate indices
-  cb.push(0);
-  cb.push(res.cb_elements);
-  w.emit(Op::DclConstantBuffer, {cb}, res.cb_dynamic ? 1 : 0);
+  if (res.has_cb) {
+    Operand cb;
+    cb.push(0x00208e46); // cb0[n], 2-D immediate indices
+    cb.push(0);
+    cb.push(res.cb_elements);
+    w.emit(Op::DclConstantBuffer, {cb}, res.cb_dynamic ? 1 : 0);
+  }
   for (std::uint32_t s = 0; s < res.samplers; ++s) w.emit(Op::DclSampler, {opd::sampler(s)});
   for (std::uint32_t t = 0; t < res.textures; ++t) {
     Operand texture;
@@ -203,11 +206,15 @@ std::vector<std::uint8_t> generate_dxbc(Random& rng, ShaderStage stage, std::uin
   res.general_temps = std::clamp<std::uint32_t>(target_tokens / 60, 2, 24);
   res.cb_elements = rng.between(2, 32) + target_tokens / 200;
   std::vector<SignatureElement> inputs, outputs;
-  const std::uint32_t varyings = rng.between(1, 4);
+  // Small programs (blits, clears: the median real shader) declare little.
+  const bool small = target_tokens < 150;
+  const bool tiny = target_tokens < 45;
+  res.has_cb = !(tiny && rng.chance(0.7));
+  const std::uint32_t varyings = rng.between(1, small ? 2 : 4);
 
   switch (stage) {
   case ShaderStage::Vertex:
-    res.cb_dynamic = rng.chance(0.3);
+    res.cb_dynamic = res.has_cb && rng.chance(0.3);
     res.cb_elements = std::max(res.cb_elements, 8u);
     res.textures = rng.chance(0.1) ? 1 : 0;
     res.samplers = res.textures;
@@ -220,7 +227,9 @@ std::vector<std::uint8_t> generate_dxbc(Random& rng, ShaderStage stage, std::uin
     res.inputs = 3;
     break;
   case ShaderStage::Pixel:
-    res.textures = rng.between(0, 3) + (rng.chance(0.3) ? rng.between(1, 5) : 0);
+    res.textures = tiny    ? 0
+                   : small ? rng.between(0, 1)
+                           : rng.between(0, 3) + (rng.chance(0.3) ? rng.between(1, 5) : 0);
     res.samplers = res.textures ? rng.between(1, std::min(res.textures, 3u)) : 0;
     inputs.push_back({"SV_Position", 0, 1, 3, 0, 0xf, 0x3});
     for (std::uint32_t i = 0; i < varyings; ++i)
@@ -288,7 +297,9 @@ std::vector<std::uint8_t> generate_dxbc(Random& rng, ShaderStage stage, std::uin
     w.emit(Op::DclThreadGroup, {}, 0, {8, rng.chance(0.7) ? 8u : 1u, 1});
 
   // Prologue: seed the temps the way real shaders start (transform, fetch, thread id).
-  if (stage == ShaderStage::Vertex) {
+  if (stage == ShaderStage::Vertex && !res.has_cb) {
+    w.emit(Op::Mov, {opd::temp_dst(0, 0xf), opd::input(0)}); // pass-through
+  } else if (stage == ShaderStage::Vertex) {
     for (std::uint32_t c = 0; c < 4; ++c)
       w.emit(Op::Dp4, {opd::temp_dst(0, 1u << c), opd::input(0), opd::cb(0, c)});
   } else if (stage == ShaderStage::Compute) {

@@ -27,8 +27,9 @@ struct CorpusOptions {
   double d3d9_share = 0.33; // real corpora: about one D3D9 shader for two DXBC ones
 };
 
-// Sizes are drawn per shader from a log-normal fitted to real corpora (program tokens:
-// DXBC median 70, p90 1200, capped at 27000; D3D9 median 85, p90 600).
+// Sizes are drawn per shader from a log-normal calibrated so the programs come out like real
+// corpora (program tokens: DXBC median ~70, p90 ~1200, capped at 27000; D3D9 median ~85,
+// p90 ~600, capped at 6000).
 inline constexpr std::uint32_t kDxbcMaxTokens = 27000;
 inline constexpr std::uint32_t kD3D9MaxTokens = 6000;
 
