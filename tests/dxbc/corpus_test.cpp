@@ -9,6 +9,7 @@
 #include "translator/dxbc/signature.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -86,16 +87,20 @@ TEST(DxbcCorpus, DamagedProgramsNeverCrash) {
   KILN_REQUIRE_DIR(corpus, "corpus");
   const auto files = kiln::test::files_with_extension(corpus / "dxbc", ".dxbc");
   std::mt19937 random(1234);
+  // KILN_DXBC_FUZZ_ROUNDS=N multiplies the variants per file (for long sanitizer runs).
+  int rounds = 1;
+  if (const char* env = std::getenv("KILN_DXBC_FUZZ_ROUNDS"); env && std::atoi(env) > 0)
+    rounds = std::atoi(env);
   Program program;
   std::size_t tried = 0, failed = 0;
   for (std::size_t n = 0; n < files.size(); n += 3) {
     const auto original = kiln::test::read_bytes(files[n]);
-    for (int variant = 0; variant < 12; ++variant) {
+    for (int variant = 0; variant < 12 * rounds; ++variant) {
       std::vector<std::uint8_t> bytes = original;
-      if (variant < 4) {
+      if (variant % 12 < 4) {
         bytes.resize(std::uniform_int_distribution<std::size_t>(0, bytes.size())(random));
       } else {
-        const int flips = variant < 8 ? 1 : 8;
+        const int flips = variant % 12 < 8 ? 1 : 8;
         for (int f = 0; f < flips && !bytes.empty(); ++f) {
           const std::size_t at =
               std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(random);

@@ -27,6 +27,7 @@ constexpr std::uint16_t Custom = 1 << 6;    // customdata: length in the next to
 constexpr std::uint16_t Phase = 1 << 7;     // hull-shader phase marker
 constexpr std::uint16_t Atomic = 1 << 8;    // atomic memory operation
 constexpr std::uint16_t Feedback = 1 << 9;  // SM5.0 tiled-resource feedback variant
+constexpr std::uint16_t Reserved = 1 << 10; // a reserved number: not a valid instruction
 } // namespace opflag
 
 // clang-format off
@@ -138,12 +139,12 @@ constexpr std::uint16_t Feedback = 1 << 9;  // SM5.0 tiled-resource feedback var
   X(DclTemps, "dcl_temps", 104, 0, 0, N, opflag::Decl, "temp register count")                             \
   X(DclIndexableTemp, "dcl_indexableTemp", 105, 0, 0, N, opflag::Decl, "indexable temp array")           \
   X(DclGlobalFlags, "dcl_globalFlags", 106, 0, 0, N, opflag::Decl, "global shader flags")                 \
-  X(Reserved107, "reserved107", 107, 0, 0, N, 0, "reserved (D3D10)")                                      \
+  X(Reserved107, "reserved107", 107, 0, 0, N, opflag::Reserved, "reserved (D3D10)")                                      \
   X(Lod, "lod", 108, 1, 3, F, opflag::Resource | opflag::Sat, "computed level of detail")                 \
   X(Gather4, "gather4", 109, 1, 3, F, opflag::Resource, "gather four texels")                             \
   X(SamplePos, "samplepos", 110, 1, 2, U, opflag::Resource | opflag::Sat, "sample position")              \
   X(SampleInfo, "sampleinfo", 111, 1, 1, U, opflag::Resource | opflag::Sat, "sample count")               \
-  X(Reserved112, "reserved112", 112, 0, 0, N, 0, "reserved (D3D10.1)")                                    \
+  X(Reserved112, "reserved112", 112, 0, 0, N, opflag::Reserved, "reserved (D3D10.1)")                                    \
   X(HsDecls, "hs_decls", 113, 0, 0, N, opflag::Phase, "hs: declarations phase")                           \
   X(HsControlPointPhase, "hs_control_point_phase", 114, 0, 0, N, opflag::Phase, "hs: control points")     \
   X(HsForkPhase, "hs_fork_phase", 115, 0, 0, N, opflag::Phase, "hs: fork phase")                          \
@@ -240,7 +241,7 @@ constexpr std::uint16_t Feedback = 1 << 9;  // SM5.0 tiled-resource feedback var
   X(DclGsInstanceCount, "dcl_gsinstances", 206, 0, 0, N, opflag::Decl, "gs instance count")              \
   X(Abort, "abort", 207, 0, 0, N, 0, "abort (debug)")                                                     \
   X(DebugBreak, "debug_break", 208, 0, 0, N, 0, "debugger break")                                         \
-  X(Reserved209, "reserved209", 209, 0, 0, N, 0, "reserved (D3D11)")                                      \
+  X(Reserved209, "reserved209", 209, 0, 0, N, opflag::Reserved, "reserved (D3D11)")                                      \
   X(DDiv, "ddiv", 210, 1, 2, D, opflag::Sat, "double divide")                                             \
   X(DFma, "dfma", 211, 1, 3, D, opflag::Sat, "double fused multiply-add")                                 \
   X(DRcp, "drcp", 212, 1, 1, D, opflag::Sat, "double reciprocal")                                         \
@@ -249,7 +250,7 @@ constexpr std::uint16_t Feedback = 1 << 9;  // SM5.0 tiled-resource feedback var
   X(Dtou, "dtou", 215, 1, 1, D, 0, "double to unsigned int")                                              \
   X(Itod, "itod", 216, 1, 1, I, 0, "signed int to double")                                                \
   X(Utod, "utod", 217, 1, 1, U, 0, "unsigned int to double")                                              \
-  X(Reserved218, "reserved218", 218, 0, 0, N, 0, "reserved (D3D11.1)")                                    \
+  X(Reserved218, "reserved218", 218, 0, 0, N, opflag::Reserved, "reserved (D3D11.1)")                                    \
   X(Gather4S, "gather4_s", 219, 2, 3, F, opflag::Resource | opflag::Feedback, "gather + feedback")        \
   X(Gather4CS, "gather4_c_s", 220, 2, 4, F, opflag::Resource | opflag::Feedback, "gather_c + feedback")   \
   X(Gather4PoS, "gather4_po_s", 221, 2, 4, F, opflag::Resource | opflag::Feedback, "gather_po + fb")      \

@@ -441,7 +441,7 @@ Status ProgramDecoder::run(std::uint32_t end) {
       pos += length;
       continue;
     }
-    if (!is_known_opcode(number) || opcode_info(number).mnemonic.starts_with("reserved"))
+    if (!is_known_opcode(number) || (opcode_info(number).flags & opflag::Reserved))
       return fail(pos, "unknown opcode", number);
     const std::uint32_t length = (tok >> 24) & 0x7fu;
     if (length == 0) return fail(pos, "instruction length 0", tok);
