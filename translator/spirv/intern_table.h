@@ -40,11 +40,14 @@ class InternTable {
     std::uint32_t value = kNotFound;
   };
 
-  // One multiply per word (keys are 2-8 words), then a final mix so the low bits, which pick
-  // the slot, depend on every word.
+  // One multiply per two words (keys are 2-8 words), keeping the dependency chain short; the
+  // slot comes from the product's high half, which depends on every input bit.
   static std::uint32_t hash_words(std::span<const std::uint32_t> key) {
-    std::uint64_t h = key.size();
-    for (std::uint32_t w : key) h = (std::rotl(h, 5) ^ w) * 0x9E3779B97F4A7C15ull;
+    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    std::uint64_t h = (key.size() + 1) * kMul;
+    std::size_t i = 0;
+    for (; i + 2 <= key.size(); i += 2) h = (h ^ (key[i] | std::uint64_t{key[i + 1]} << 32)) * kMul;
+    if (i < key.size()) h = (h ^ key[i]) * kMul;
     return static_cast<std::uint32_t>(h >> 32);
   }
   // Word loop rather than memcmp: keys are a few words, so a call costs more than the compare.

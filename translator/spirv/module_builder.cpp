@@ -272,7 +272,7 @@ Id ModuleBuilder::intern_global(spv::Op opcode, Id result_type,
   if (key_size <= std::size(key_storage)) {
     key_storage[0] = static_cast<std::uint32_t>(opcode);
     key_storage[1] = result_type;
-    std::copy(operands.begin(), operands.end(), key_storage + 2);
+    copy_words(key_storage + 2, operands);
     key = {key_storage, key_size};
   } else {
     scratch_.clear();
@@ -577,7 +577,7 @@ Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,
   w[2] = result;
   w[3] = set;
   w[4] = instruction;
-  std::copy(operands.begin(), operands.end(), w + 5);
+  copy_words(w + 5, {operands.begin(), operands.size()});
   return result;
 }
 
