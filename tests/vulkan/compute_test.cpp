@@ -4,6 +4,7 @@
 #include "tests/spirv/compute_programs.h"
 #include "tests/spirv/spirv_tools_text.h"
 #include "tests/vulkan/vulkan_harness.h"
+#include "translator/spirv/module_builder.h"
 #include "translator/spirv/validate.h"
 
 #include <gtest/gtest.h>
@@ -100,6 +101,94 @@ TEST_F(VulkanCompute, BuilderProgramsMatchCpu) {
   EXPECT_GT(ran, 0) << context_->device_name() << " supports none of the targets";
   RecordProperty("device", context_->device_name());
   RecordProperty("programs_run", ran);
+}
+
+// out[i] = in[i] * params.scale + params.bias, with params in a uniform buffer (binding 2).
+std::vector<std::uint32_t> build_uniform_program() {
+  using spirv::Id;
+  spirv::ModuleBuilder b;
+  b.reset(SpirvTarget::Vulkan13);
+  b.require_capability(spv::CapabilityShader);
+  b.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
+  const Id void_type = b.type_void(), u32 = b.type_int(32, false);
+  const Id runtime = b.type_runtime_array(u32);
+  b.decorate(runtime, spv::DecorationArrayStride, {4});
+  const Id ssbo = b.type_struct({&runtime, 1});
+  b.decorate(ssbo, spv::DecorationBlock);
+  b.decorate_member(ssbo, 0, spv::DecorationOffset, {0});
+  const Id params_members[] = {u32, u32};
+  const Id params = b.type_struct(params_members);
+  b.decorate(params, spv::DecorationBlock);
+  b.decorate_member(params, 0, spv::DecorationOffset, {0});
+  b.decorate_member(params, 1, spv::DecorationOffset, {4});
+  const Id ssbo_ptr = b.type_pointer(spv::StorageClassStorageBuffer, ssbo);
+  const Id in = b.global_variable(ssbo_ptr, spv::StorageClassStorageBuffer);
+  const Id out = b.global_variable(ssbo_ptr, spv::StorageClassStorageBuffer);
+  const Id ubo =
+      b.global_variable(b.type_pointer(spv::StorageClassUniform, params), spv::StorageClassUniform);
+  const Id vars[] = {in, out, ubo};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    b.decorate(vars[i], spv::DecorationDescriptorSet, {0});
+    b.decorate(vars[i], spv::DecorationBinding, {i});
+  }
+  const Id gid_var = b.global_variable(
+      b.type_pointer(spv::StorageClassInput, b.type_vector(u32, 3)), spv::StorageClassInput);
+  b.decorate(gid_var, spv::DecorationBuiltIn, {spv::BuiltInGlobalInvocationId});
+  const Id fn =
+      b.begin_function(void_type, spv::FunctionControlMaskNone, b.type_function(void_type, {}));
+  b.label();
+  const Id zero = b.constant_u32(0), one = b.constant_u32(1);
+  const Id gid = b.op(
+      spv::OpLoad, u32,
+      {b.op(spv::OpAccessChain, b.type_pointer(spv::StorageClassInput, u32), {gid_var, zero})});
+  const Id ssbo_elem = b.type_pointer(spv::StorageClassStorageBuffer, u32);
+  const Id ubo_elem = b.type_pointer(spv::StorageClassUniform, u32);
+  const Id x = b.op(spv::OpLoad, u32, {b.op(spv::OpAccessChain, ssbo_elem, {in, zero, gid})});
+  const Id scale = b.op(spv::OpLoad, u32, {b.op(spv::OpAccessChain, ubo_elem, {ubo, zero})});
+  const Id bias = b.op(spv::OpLoad, u32, {b.op(spv::OpAccessChain, ubo_elem, {ubo, one})});
+  const Id result = b.op(spv::OpIAdd, u32, {b.op(spv::OpIMul, u32, {x, scale}), bias});
+  b.op_void(spv::OpStore, {b.op(spv::OpAccessChain, ssbo_elem, {out, zero, gid}), result});
+  b.op_void(spv::OpReturn, {});
+  b.end_function();
+  const Id interface[] = {in, out, ubo, gid_var};
+  b.add_entry_point(spv::ExecutionModelGLCompute, fn, "main", interface);
+  b.add_execution_mode(fn, spv::ExecutionModeLocalSize, {kLocalSize, 1, 1});
+  std::vector<std::uint32_t> words;
+  b.finish(words);
+  return words;
+}
+
+TEST_F(VulkanCompute, UniformBufferParameters) {
+  if (context_->api_version() < VK_API_VERSION_1_3) GTEST_SKIP() << "needs Vulkan 1.3";
+  const std::vector<std::uint32_t> words = build_uniform_program();
+  Status valid = validate_spirv(words, SpirvTarget::Vulkan13);
+  ASSERT_TRUE(valid) << valid.message();
+  const std::vector<std::uint32_t> in = random_input(5);
+  const std::uint32_t params[] = {7, 1000};
+  vulkan::Buffer input, output, uniform;
+  const VkDeviceSize bytes = in.size() * sizeof(std::uint32_t);
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, input));
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, output));
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, uniform));
+  input.write(std::span<const std::uint32_t>(in));
+  uniform.write(std::span<const std::uint32_t>(params));
+  const vulkan::BufferBinding bindings[] = {
+      {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &input},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &output},
+      {2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &uniform},
+  };
+  vulkan::ComputePipeline pipeline;
+  Status status = vulkan::ComputePipeline::create(*context_, words, bindings, "main", pipeline);
+  ASSERT_TRUE(status) << status.message();
+  // Dispatch twice with different parameters: descriptors and buffers are reusable.
+  for (std::uint32_t bias : {1000u, 3u}) {
+    const std::uint32_t now[] = {7, bias};
+    uniform.write(std::span<const std::uint32_t>(now));
+    status = pipeline.dispatch(bindings, kElements / kLocalSize);
+    ASSERT_TRUE(status) << status.message();
+    const std::vector<std::uint32_t> out = output.read<std::uint32_t>();
+    for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], in[i] * 7 + bias) << i;
+  }
 }
 
 // Collatz step counts with OpPhi-carried loop state, assembled from text by SPIRV-Tools.
