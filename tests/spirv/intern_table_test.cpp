@@ -1,0 +1,54 @@
+// InternTable: lookups, growth past many entries, O(1) clear() that really forgets.
+
+#include "translator/spirv/intern_table.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+namespace kiln::spirv {
+namespace {
+
+TEST(InternTable, InternReturnsFirstValueForEqualKeys) {
+  InternTable table;
+  const std::uint32_t a[] = {1, 2, 3};
+  const std::uint32_t b[] = {1, 2, 4};
+  const std::uint32_t prefix[] = {1, 2};
+  EXPECT_EQ(table.find(a), InternTable::kNotFound);
+  EXPECT_EQ(table.intern(a, 10), 10u);
+  EXPECT_EQ(table.intern(a, 11), 10u); // already there
+  EXPECT_EQ(table.intern(b, 12), 12u);
+  EXPECT_EQ(table.intern(prefix, 13), 13u); // a prefix is a different key
+  EXPECT_EQ(table.find(a), 10u);
+  EXPECT_EQ(table.find(prefix), 13u);
+  EXPECT_EQ(table.size(), 3u);
+}
+
+TEST(InternTable, GrowsAndKeepsEveryEntry) {
+  InternTable table;
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    const std::uint32_t key[] = {i % 7, i, i * 31};
+    ASSERT_EQ(table.intern(key, i + 1), i + 1);
+  }
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    const std::uint32_t key[] = {i % 7, i, i * 31};
+    ASSERT_EQ(table.find(key), i + 1);
+  }
+  EXPECT_EQ(table.size(), 20000u);
+}
+
+TEST(InternTable, ClearForgetsEverything) {
+  InternTable table;
+  for (int round = 0; round < 3; ++round) {
+    for (std::uint32_t i = 0; i < 1000; ++i) {
+      const std::uint32_t key[] = {i};
+      EXPECT_EQ(table.find(key), InternTable::kNotFound) << round << " " << i;
+      EXPECT_EQ(table.intern(key, 100 + i + static_cast<std::uint32_t>(round)),
+                100 + i + static_cast<std::uint32_t>(round));
+    }
+    table.clear();
+    EXPECT_EQ(table.size(), 0u);
+  }
+}
+
+} // namespace
+} // namespace kiln::spirv
