@@ -300,6 +300,23 @@ struct OpcodeTable {
 inline constexpr OpcodeTable kOpcodeTable{};
 } // namespace detail
 
+namespace detail {
+// Every row has its own number below kOpcodeCount (the enum alone would accept duplicates).
+constexpr bool opcode_numbers_are_unique() {
+  bool seen[kOpcodeCount] = {};
+  std::uint32_t rows = 0;
+#define KILN_DXBC_CHECK(name, mnemonic, number, dsts, srcs, type, flags, doc)                      \
+  if (number >= kOpcodeCount || seen[number]) return false;                                        \
+  seen[number] = true;                                                                             \
+  ++rows;
+  KILN_DXBC_OPCODES(KILN_DXBC_CHECK)
+#undef KILN_DXBC_CHECK
+  return rows == kOpcodeCount;
+}
+static_assert(opcode_numbers_are_unique(),
+              "opcode table: duplicate, missing or out-of-range number");
+} // namespace detail
+
 // Table row for `number`; `known` is false for numbers outside the instruction set.
 constexpr const OpcodeInfo& opcode_info(std::uint32_t number) {
   return detail::kOpcodeTable.rows[number < kOpcodeCount ? number : kOpcodeCount];
