@@ -66,7 +66,7 @@ class D3D9Body {
     if (pick < 80) return src(Reg::Const, rng_.below(m_.constants), swz());
     if (pick < 90) {
       // ps_2_0 reads its interpolated inputs from t#, everything else from v#.
-      const Reg reg = m_.pixel && m_.major < 3 ? Reg::AddrOrTexture : Reg::Input;
+      const Reg reg = m_.pixel && m_.major < 3 ? Reg::Address : Reg::Input;
       return src(reg, rng_.below(m_.inputs), swz());
     }
     return negate(src(Reg::Temp, temp(), swz()));
@@ -100,17 +100,17 @@ class D3D9Body {
     if (pick < 88 && m_.pixel) return w_.emit(Op::Lrp, {dest(), source(), source(), source()});
     if (pick < 90 && !m_.pixel) {
       // c[a0.x + n]: the indexed constant access of skinning shaders.
-      w_.emit(Op::Mova, {dst(Reg::AddrOrTexture, 0, 0x1), src(Reg::Temp, temp(), 0)});
+      w_.emit(Op::MovA, {dst(Reg::Address, 0, 0x1), src(Reg::Temp, temp(), 0)});
       return w_.emit(Op::Mov, {dest(), relative(src(Reg::Const, rng_.below(m_.constants / 2))),
                                address_token()});
     }
     if (pick < 99 && m_.samplers && (m_.pixel || m_.major >= 3)) {
-      const Reg coord_reg = m_.pixel && m_.major < 3 ? Reg::AddrOrTexture : Reg::Input;
+      const Reg coord_reg = m_.pixel && m_.major < 3 ? Reg::Address : Reg::Input;
       const std::uint32_t coord =
           rng_.chance(0.6) ? src(coord_reg, rng_.below(m_.inputs)) : src(Reg::Temp, temp());
       // vs_3_0 may only use texldl (texld with the "lod" control, opcode 95): keep to ps here.
       if (m_.pixel)
-        return w_.emit(Op::Texld, {dst(Reg::Temp, temp(), 0xf), coord,
+        return w_.emit(Op::TexLd, {dst(Reg::Temp, temp(), 0xf), coord,
                                    src(Reg::Sampler, rng_.below(m_.samplers))});
     }
     w_.emit(Op::Mad, {dest(), source(), source(), source()});
@@ -119,7 +119,7 @@ class D3D9Body {
   void branch(std::size_t left, int depth) {
     if (m_.dynamic && rng_.chance(0.6)) {
       constexpr std::uint32_t kLessThan = 4;
-      w_.emit(Op::Ifc, {src(Reg::Temp, temp(), 0), src(Reg::Const, rng_.below(m_.constants), 0)},
+      w_.emit(Op::IfC, {src(Reg::Temp, temp(), 0), src(Reg::Const, rng_.below(m_.constants), 0)},
               kLessThan);
     } else {
       w_.emit(Op::If, {src(Reg::ConstBool, rng_.below(2), 0)});
@@ -176,19 +176,19 @@ std::vector<std::uint8_t> generate_d3d9(Random& rng, ShaderStage stage, std::uin
   if (m.pixel) {
     for (std::uint32_t i = 0; i < m.inputs; ++i) {
       if (m.major >= 3)
-        w.dcl_usage(Usage::Texcoord, i, dst(Reg::Input, i));
+        w.dcl_usage(Usage::TexCoord, i, dst(Reg::Input, i));
       else
-        w.dcl_usage(Usage::Position, 0, dst(Reg::AddrOrTexture, i)); // "dcl t#"
+        w.dcl_usage(Usage::Position, 0, dst(Reg::Address, i)); // "dcl t#"
     }
     for (std::uint32_t s = 0; s < m.samplers; ++s) w.dcl_sampler_2d(s);
   } else {
     w.dcl_usage(Usage::Position, 0, dst(Reg::Input, 0));
     w.dcl_usage(Usage::Normal, 0, dst(Reg::Input, 1));
-    w.dcl_usage(Usage::Texcoord, 0, dst(Reg::Input, 2));
+    w.dcl_usage(Usage::TexCoord, 0, dst(Reg::Input, 2));
     if (m.major >= 3) {
-      w.dcl_usage(Usage::Position, 0, dst(Reg::Output, 0));
+      w.dcl_usage(Usage::Position, 0, dst(Reg::TexCrdOut, 0));
       for (std::uint32_t i = 1; i < outputs + 1; ++i)
-        w.dcl_usage(Usage::Texcoord, i - 1, dst(Reg::Output, i));
+        w.dcl_usage(Usage::TexCoord, i - 1, dst(Reg::TexCrdOut, i));
     }
   }
   const std::uint32_t def_reg = m.constants;
@@ -204,8 +204,8 @@ std::vector<std::uint8_t> generate_d3d9(Random& rng, ShaderStage stage, std::uin
   if (!m.pixel) {
     w.emit(Op::M4x4, {dst(Reg::Temp, 0), src(Reg::Input, 0), src(Reg::Const, 0)});
   } else {
-    const Reg coord = m.major >= 3 ? Reg::Input : Reg::AddrOrTexture;
-    w.emit(Op::Texld, {dst(Reg::Temp, 0), src(coord, 0), src(Reg::Sampler, 0)});
+    const Reg coord = m.major >= 3 ? Reg::Input : Reg::Address;
+    w.emit(Op::TexLd, {dst(Reg::Temp, 0), src(coord, 0), src(Reg::Sampler, 0)});
   }
 
   const std::size_t epilogue = 4 + 3 * outputs;
@@ -217,11 +217,11 @@ std::vector<std::uint8_t> generate_d3d9(Random& rng, ShaderStage stage, std::uin
     w.emit(Op::Mov, {dst(Reg::ColorOut, 0), src(Reg::Temp, 0)});
   } else if (m.major >= 3) {
     for (std::uint32_t o = 0; o < outputs + 1; ++o)
-      w.emit(Op::Mov, {dst(Reg::Output, o), src(Reg::Temp, o % m.temps)});
+      w.emit(Op::Mov, {dst(Reg::TexCrdOut, o), src(Reg::Temp, o % m.temps)});
   } else {
     w.emit(Op::Mov, {dst(Reg::RastOut, 0), src(Reg::Temp, 0)}); // oPos
     for (std::uint32_t o = 0; o < outputs; ++o)
-      w.emit(Op::Mov, {dst(Reg::Output, o), src(Reg::Temp, (o + 1) % m.temps)}); // oT#
+      w.emit(Op::Mov, {dst(Reg::TexCrdOut, o), src(Reg::Temp, (o + 1) % m.temps)}); // oT#
   }
   if (profile) *profile = std::string(m.pixel ? "ps_" : "vs_") + char('0' + m.major) + "_0";
   return to_bytes(w.finish());

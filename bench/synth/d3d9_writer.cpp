@@ -29,7 +29,7 @@ std::uint32_t relative(std::uint32_t src_token) {
   return src_token | 1u << 13;
 }
 std::uint32_t address_token() {
-  return 0x80000000u | register_bits(Reg::AddrOrTexture);
+  return 0x80000000u | register_bits(Reg::Address);
 }
 
 TokenWriter::TokenWriter(bool pixel, std::uint32_t major, std::uint32_t minor)
@@ -41,7 +41,7 @@ TokenWriter::TokenWriter(bool pixel, std::uint32_t major, std::uint32_t minor)
 void TokenWriter::emit(Op op, std::initializer_list<std::uint32_t> params, std::uint32_t controls) {
   // SM2+ store the parameter count in bits 24-27; SM1 leaves them zero.
   const std::uint32_t length = major_ >= 2 ? static_cast<std::uint32_t>(params.size()) : 0;
-  tokens_.push_back(std::uint32_t(op) | controls << 16 | length << 24);
+  tokens_.push_back(::kiln::d3d9::opcode_info(op).number | controls << 16 | length << 24);
   tokens_.insert(tokens_.end(), params.begin(), params.end());
 }
 

@@ -3,6 +3,9 @@
 // their parameter tokens, comment blocks (a CTAB constant table), end token. Reusable by tests
 // that need valid SM2/SM3 bytecode.
 
+#include "translator/d3d9/opcodes.h"
+#include "translator/d3d9/program.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -10,64 +13,11 @@
 
 namespace kiln::synth::d3d9 {
 
-// The opcodes the generator emits (D3DSHADER_INSTRUCTION_OPCODE_TYPE values).
-enum class Op : std::uint32_t {
-  Mov = 1,
-  Add = 2,
-  Sub = 3,
-  Mad = 4,
-  Mul = 5,
-  Rcp = 6,
-  Rsq = 7,
-  Dp3 = 8,
-  Dp4 = 9,
-  Min = 10,
-  Max = 11,
-  Slt = 12,
-  Sge = 13,
-  Exp = 14,
-  Log = 15,
-  Lrp = 18,
-  Frc = 19,
-  M4x4 = 20,
-  Loop = 27,
-  EndLoop = 29,
-  Dcl = 31,
-  Pow = 32,
-  Nrm = 36,
-  Rep = 38,
-  EndRep = 39,
-  If = 40,
-  Ifc = 41,
-  Else = 42,
-  EndIf = 43,
-  Mova = 46,
-  DefB = 47,
-  DefI = 48,
-  Texld = 66,
-  Def = 81,
-  Cmp = 88,
-  Dp2Add = 90,
-};
-
-// D3DSHADER_PARAM_REGISTER_TYPE values.
-enum class Reg : std::uint32_t {
-  Temp = 0,
-  Input = 1,
-  Const = 2,
-  AddrOrTexture = 3,
-  RastOut = 4,
-  AttrOut = 5,
-  Output = 6,
-  ConstInt = 7,
-  ColorOut = 8,
-  Sampler = 10,
-  ConstBool = 14,
-  Loop = 15,
-};
-
-// Usages for dcl (D3DDECLUSAGE).
-enum class Usage : std::uint32_t { Position = 0, Normal = 3, Texcoord = 5, Color = 10 };
+// Opcodes, register types and usages come from the D3D9 front end's tables (defined once
+// there); the writer emits opcode_info(op).number.
+using Op = ::kiln::d3d9::Opcode;
+using Reg = ::kiln::d3d9::RegisterType;
+using Usage = ::kiln::d3d9::Usage;
 
 inline constexpr std::uint32_t kIdentity = 0xe4; // .xyzw
 constexpr std::uint32_t swizzle(unsigned x, unsigned y, unsigned z, unsigned w) {

@@ -108,14 +108,14 @@ class BodyGenerator {
     if (pick < 85) {
       const std::uint32_t flag = temp_reg();
       w_.emit(rng_.chance(0.5) ? Op::Lt : Op::Ge, {opd::temp_dst(flag, 0x1), source(), source()});
-      return w_.emit(Op::MovC, {dst(), opd::temp(flag, swizzle(0, 0, 0, 0)), source(), source()});
+      return w_.emit(Op::Movc, {dst(), opd::temp(flag, swizzle(0, 0, 0, 0)), source(), source()});
     }
     if (pick < 86) return w_.emit(Op::SinCos, {scalar_dst(), scalar_dst(), source()});
     if (pick < 87 && stage_ == ShaderStage::Pixel)
       return w_.emit(rng_.chance(0.5) ? Op::DerivRtx : Op::DerivRty, {dst(), source()});
     if (pick < 88 && res_.cb_dynamic) {
       const std::uint32_t index = temp_reg();
-      w_.emit(Op::FtoI, {opd::temp_dst(index, 0x1), source()});
+      w_.emit(Op::Ftoi, {opd::temp_dst(index, 0x1), source()});
       const std::uint32_t base = rng_.below(std::max(1u, res_.cb_elements / 2));
       return w_.emit(Op::Mov, {dst(), opd::cb_relative(0, base, index, 0, swz())});
     }
@@ -130,7 +130,7 @@ class BodyGenerator {
     }
     if (pick < 100 && res_.textures > 0) {
       const std::uint32_t address = temp_reg();
-      w_.emit(Op::FtoI, {opd::temp_dst(address, 0xf), source()});
+      w_.emit(Op::Ftoi, {opd::temp_dst(address, 0xf), source()});
       return w_.emit(Op::Ld, {opd::temp_dst(temp_reg(), 0xf), opd::temp(address),
                               opd::resource(rng_.below(res_.textures))});
     }
@@ -161,7 +161,7 @@ class BodyGenerator {
     w_.emit(Op::Loop, {});
     w_.emit(Op::IGe, {opd::temp_dst(counter, 0x2), opd::temp_scalar(counter, 0),
                       opd::imm1_bits(rng_.between(2, 16))});
-    w_.emit(Op::BreakC, {opd::temp_scalar(counter, 1)}, kTestNonZero);
+    w_.emit(Op::Breakc, {opd::temp_scalar(counter, 1)}, kTestNonZero);
     block(std::max<std::size_t>(10, rng_.below(std::uint32_t(left / 3)) + 10), depth + 1);
     w_.emit(Op::IAdd,
             {opd::temp_dst(counter, 0x1), opd::temp_scalar(counter, 0), opd::imm1_bits(1)});
@@ -303,7 +303,7 @@ std::vector<std::uint8_t> generate_dxbc(Random& rng, ShaderStage stage, std::uin
     for (std::uint32_t c = 0; c < 4; ++c)
       w.emit(Op::Dp4, {opd::temp_dst(0, 1u << c), opd::input(0), opd::cb(0, c)});
   } else if (stage == ShaderStage::Compute) {
-    w.emit(Op::UtoF, {opd::temp_dst(0, 0x3), opd::thread_id(swizzle(0, 1, 0, 0))});
+    w.emit(Op::Utof, {opd::temp_dst(0, 0x3), opd::thread_id(swizzle(0, 1, 0, 0))});
   } else if (stage == ShaderStage::Pixel) {
     w.emit(Op::Mov, {opd::temp_dst(0, 0xf), opd::input(1)});
   }

@@ -1,5 +1,7 @@
 #include "bench/synth/dxbc_writer.h"
 
+#include "translator/dxbc/container.h"
+
 #include <bit>
 #include <cstring>
 
@@ -271,6 +273,12 @@ std::vector<std::uint8_t> ContainerWriter::finish() const {
   }
   const std::array<std::uint32_t, 4> checksum = container_checksum(out);
   for (int i = 0; i < 4; ++i) put(4 + 4 * i, checksum[i]);
+  return out;
+}
+
+std::array<std::uint32_t, 4> container_checksum(std::span<const std::uint8_t> container) {
+  std::array<std::uint32_t, 4> out{};
+  ::kiln::dxbc::compute_checksum(container, out.data());
   return out;
 }
 

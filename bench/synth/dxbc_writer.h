@@ -4,6 +4,8 @@
 // bytecode. Encodings follow the D3D10/D3D11 tokenized program format.
 
 #include "translator/common/shader_stage.h"
+#include "translator/dxbc/opcodes.h"
+#include "translator/dxbc/program.h"
 
 #include <array>
 #include <cstdint>
@@ -19,84 +21,9 @@ constexpr std::uint32_t fourcc(char a, char b, char c, char d) {
          std::uint32_t(std::uint8_t(c)) << 16 | std::uint32_t(std::uint8_t(d)) << 24;
 }
 
-// The SM4/5 opcodes the generator emits (values from the tokenized program format).
-enum class Op : std::uint32_t {
-  Add = 0,
-  And = 1,
-  BreakC = 3,
-  Cut = 9,
-  DerivRtx = 11,
-  DerivRty = 12,
-  Discard = 13,
-  Div = 14,
-  Dp2 = 15,
-  Dp3 = 16,
-  Dp4 = 17,
-  Else = 18,
-  Emit = 19,
-  EndIf = 21,
-  EndLoop = 22,
-  Exp = 25,
-  Frc = 26,
-  FtoI = 27,
-  Ge = 29,
-  IAdd = 30,
-  If = 31,
-  IGe = 33,
-  ILt = 34,
-  IMad = 35,
-  IShl = 41,
-  IToF = 43,
-  Ld = 45,
-  Log = 47,
-  Loop = 48,
-  Lt = 49,
-  Mad = 50,
-  Min = 51,
-  Max = 52,
-  Mov = 54,
-  MovC = 55,
-  Mul = 56,
-  Ret = 62,
-  RoundNi = 65,
-  Rsq = 68,
-  Sample = 69,
-  SampleL = 72,
-  Sqrt = 75,
-  SinCos = 77,
-  UtoF = 86,
-  DclResource = 88,
-  DclConstantBuffer = 89,
-  DclSampler = 90,
-  DclGsOutputTopology = 92,
-  DclGsInputPrimitive = 93,
-  DclMaxOutputVertexCount = 94,
-  DclInput = 95,
-  DclInputSiv = 97,
-  DclInputPs = 98,
-  DclInputPsSiv = 100,
-  DclOutput = 101,
-  DclOutputSiv = 103,
-  DclTemps = 104,
-  DclGlobalFlags = 106,
-  DclThreadGroup = 155,
-  DclUavTyped = 156,
-  LdUavTyped = 163,
-  StoreUavTyped = 164,
-};
-
-enum class OperandType : std::uint32_t {
-  Temp = 0,
-  Input = 1,
-  Output = 2,
-  Immediate32 = 4,
-  Sampler = 6,
-  Resource = 7,
-  ConstantBuffer = 8,
-  Null = 13,
-  Uav = 30,
-  InputThreadId = 32,
-};
+// Opcodes and operand types come from the DXBC front end's tables (defined once there).
+using Op = ::kiln::dxbc::Opcode;
+using OperandType = ::kiln::dxbc::OperandType;
 
 // Swizzles: two bits per component, x in the low bits.
 constexpr std::uint32_t swizzle(unsigned x, unsigned y, unsigned z, unsigned w) {
@@ -186,7 +113,7 @@ class ContainerWriter {
   std::vector<std::pair<std::uint32_t, std::vector<std::uint8_t>>> chunks_;
 };
 
-// The container checksum: MD5 with DXBC's own padding over the bytes after the checksum field.
+// The container checksum (the DXBC front end's implementation: MD5 with DXBC's padding).
 std::array<std::uint32_t, 4> container_checksum(std::span<const std::uint8_t> container);
 
 } // namespace kiln::synth::dxbc
