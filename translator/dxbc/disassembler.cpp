@@ -3,6 +3,7 @@
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/names.h"
 #include "translator/dxbc/reader.h"
+#include "translator/dxbc/signature_listing.h"
 
 #include <cmath>
 #include <cstdio>
@@ -588,6 +589,7 @@ Status disassemble(std::span<const std::uint8_t> container, std::string& out) {
                                          : "DXBC container has no SHDR/SHEX program chunk");
   }
   if (!parsed.checksum_ok) out.append("// warning: DXBC checksum mismatch\n");
+  append_listing_header(parsed, out);
   Program program;
   if (Status s = decode_program(parsed.program, program); !s) return s;
   return disassemble_program(program, out);
