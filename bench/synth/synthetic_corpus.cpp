@@ -10,13 +10,15 @@ namespace kiln::synth {
 
 namespace {
 
-// Stage shares of real DXBC corpora: ps 65%, vs 20%, cs 10%, the rest geometry.
+// Stage shares of real DXBC corpora: ps 65%, vs 20%, cs 10%, gs 2%, hs 2%, ds 1%.
 ShaderStage pick_dxbc_stage(Random& rng) {
   const std::uint32_t pick = rng.below(100);
   if (pick < 65) return ShaderStage::Pixel;
   if (pick < 85) return ShaderStage::Vertex;
   if (pick < 95) return ShaderStage::Compute;
-  return ShaderStage::Geometry;
+  if (pick < 97) return ShaderStage::Geometry;
+  if (pick < 99) return ShaderStage::Hull;
+  return ShaderStage::Domain;
 }
 
 // Size targets, calibrated so the generated programs (which have a minimum size per stage and

@@ -36,7 +36,7 @@ inline constexpr std::uint32_t kD3D9MaxTokens = 6000;
 std::vector<SyntheticShader> generate_corpus(const CorpusOptions& options);
 
 // One shader, about `target_tokens` program tokens long (never shorter than the minimal
-// program for the stage). DXBC stages: all six except hull/domain; D3D9: vertex and pixel.
+// program for the stage). DXBC: all six stages; D3D9: vertex and pixel.
 std::vector<std::uint8_t> generate_dxbc(Random& rng, ShaderStage stage, std::uint32_t target_tokens,
                                         std::string* profile = nullptr);
 std::vector<std::uint8_t> generate_d3d9(Random& rng, ShaderStage stage, std::uint32_t target_tokens,

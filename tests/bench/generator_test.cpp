@@ -134,6 +134,12 @@ TEST(SyntheticCorpus, ShapedLikeRealCorpora) {
   EXPECT_NEAR(stages[std::size_t(ShaderStage::Pixel)] / dxbc, 0.65, 0.05);
   EXPECT_NEAR(stages[std::size_t(ShaderStage::Vertex)] / dxbc, 0.20, 0.05);
   EXPECT_NEAR(stages[std::size_t(ShaderStage::Compute)] / dxbc, 0.10, 0.04);
+  const double tessellation_and_geometry = stages[std::size_t(ShaderStage::Geometry)] +
+                                           stages[std::size_t(ShaderStage::Hull)] +
+                                           stages[std::size_t(ShaderStage::Domain)];
+  EXPECT_NEAR(tessellation_and_geometry / dxbc, 0.05, 0.03);
+  EXPECT_GT(stages[std::size_t(ShaderStage::Hull)], 0u);
+  EXPECT_GT(stages[std::size_t(ShaderStage::Domain)], 0u);
 }
 
 TEST(DxbcChecksum, MatchesRealContainers) {
