@@ -129,6 +129,10 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   }
   int error = writer.flush();
   if (error == 0 && ::fsync(new_fd.get()) != 0) error = errno;
+  // Lock the new file before it becomes visible: others who open it wait until we have
+  // scanned it, so our view (and the index snapshot we save) never ends inside their append.
+  FileLock new_lock;
+  if (error == 0 && !new_lock.lock(new_fd.get(), FileLock::Mode::Exclusive)) error = errno;
   if (error == 0 && ::rename(temporary.c_str(), path_.c_str()) != 0) error = errno;
   if (error != 0) {
     ::unlink(temporary.c_str());
@@ -139,10 +143,11 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
 
   Scanned rewritten;
   if (Status status = scan(new_fd.get(), kFileHeaderSize, rewritten); !status) return status;
-  lock.unlock();
   adopt(std::move(new_fd), std::move(rewritten), true);
   compactions_.fetch_add(1, std::memory_order_relaxed);
   save_snapshot_locked(0);
+  new_lock.unlock();
+  lock.unlock();
   return Status::ok();
 }
 

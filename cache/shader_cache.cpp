@@ -231,6 +231,14 @@ Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out, bool use_snap
       snapshot.covered_end <= size) {
     out.records.reserve(snapshot.entries.size());
     for (const SnapshotEntry& entry : snapshot.entries) {
+      // Entries must name plausible records inside the covered part; else scan everything.
+      if (entry.record_size < kRecordHeaderSize + kRecordTrailerSize ||
+          entry.record_size > kMaxRecordSize || entry.record_size > snapshot.covered_end ||
+          entry.offset < kFileHeaderSize ||
+          entry.offset > snapshot.covered_end - entry.record_size) {
+        out.records.clear();
+        break;
+      }
       ScannedRecord record;
       record.offset = entry.offset;
       record.header.key_low = entry.key_low;
@@ -239,8 +247,10 @@ Status ShaderCache::scan(int fd, std::uint64_t from, Scanned& out, bool use_snap
       record.header.codegen_version = entry.codegen_version;
       out.records.push_back(record);
     }
-    from = snapshot.covered_end;
-    out.snapshot_covered = snapshot.covered_end;
+    if (out.records.size() == snapshot.entries.size()) {
+      from = snapshot.covered_end;
+      out.snapshot_covered = snapshot.covered_end;
+    }
   }
   out.result = scan_records(bytes, from, false,
                             [&](const ScannedRecord& record) { out.records.push_back(record); });
@@ -380,14 +390,15 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
 
     std::lock_guard guard(file_mutex_);
     if (!writable() || !fd_.valid()) return false;
-    if (file_replaced()) refresh_locked();
-    FileLock lock(fd_.get(), FileLock::Mode::Exclusive);
-    if (!lock.locked()) return false;
-    if (file_replaced()) { // replaced between the check and the lock: retry on the new file
+    // Take the append lock on the file the path names; a rewrite by another process may
+    // replace it while we wait, in which case we load the new file and try again.
+    FileLock lock;
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == 100) return false;
+      if (file_replaced()) refresh_locked();
+      if (!lock.lock(fd_.get(), FileLock::Mode::Exclusive)) return false;
+      if (!file_replaced()) break;
       lock.unlock();
-      refresh_locked();
-      lock.lock(fd_.get(), FileLock::Mode::Exclusive);
-      if (!lock.locked() || file_replaced()) return false;
     }
     // Index what others appended first: the key may be there already, and our offset is the end.
     std::uint64_t size = 0;

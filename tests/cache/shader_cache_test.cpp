@@ -293,6 +293,41 @@ TEST(ShaderCache, FileDeletedUnderAnOpenCacheIsRecreatedWithAHeader) {
   EXPECT_TRUE(cache->verify().ok());
 }
 
+TEST(ShaderCache, IndexSnapshotIsOnlyAHint) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  std::filesystem::path snapshot = dir.file();
+  snapshot += ".index";
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    stored = fill(*cache, 300, 0, 1500); // > 256 KiB: the snapshot is saved on close
+  }
+  ASSERT_TRUE(std::filesystem::exists(snapshot));
+  {
+    // Entries appended after the snapshot (by a process that died before saving) are found.
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    EXPECT_EQ(count_hits(*cache, stored), 300u);
+    const std::vector<Stored> more = fill(*cache, 3, 5000);
+    stored.insert(stored.end(), more.begin(), more.end());
+    const std::vector<std::uint8_t> saved = read_all(snapshot);
+    cache.reset();
+    write_all_bytes(snapshot, saved); // as it was before the 3 appends
+  }
+  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  EXPECT_EQ(count_hits(*cache, stored), 303u);
+  cache.reset();
+  // A damaged snapshot means a full scan, not lost entries.
+  std::vector<std::uint8_t> bytes = read_all(snapshot);
+  bytes[bytes.size() / 2] ^= 1;
+  write_all_bytes(snapshot, bytes);
+  cache = ShaderCache::open(quiet_options(dir.path()));
+  EXPECT_EQ(count_hits(*cache, stored), 303u);
+  cache.reset();
+  write_all_bytes(snapshot, make_source(3, 777));
+  cache = ShaderCache::open(quiet_options(dir.path()));
+  EXPECT_EQ(count_hits(*cache, stored), 303u);
+}
+
 TEST(ShaderCache, ClearRemovesEverything) {
   ScratchDirectory dir;
   auto cache = ShaderCache::open(quiet_options(dir.path()));
