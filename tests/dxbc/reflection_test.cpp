@@ -55,7 +55,8 @@ std::string mask_letters(std::uint8_t mask) {
 TEST(DxbcReflection, SignaturesAndBindingsMatchListingTables) {
   const fs::path corpus = kiln::test::corpus_dir();
   KILN_REQUIRE_DIR(corpus, "corpus");
-  std::size_t signature_rows = 0, binding_rows = 0, header_rows = 0, header_matches = 0;
+  std::size_t signature_rows = 0, binding_rows = 0, header_rows = 0, header_matches = 0,
+              variables = 0;
   PodArray<SignatureElement> elements;
   for (const auto& file : kiln::test::files_with_extension(corpus / "dxbc", ".dxbc")) {
     fs::path sidecar = file;
@@ -109,6 +110,27 @@ TEST(DxbcReflection, SignaturesAndBindingsMatchListingTables) {
       }
     }
 
+    // Constant buffer and variable names from RDEF all appear in fxc's buffer definitions.
+    {
+      ReflectionView rdef;
+      ASSERT_TRUE(rdef.open(container.rdef)) << file;
+      for (std::uint32_t b = 0; b < rdef.constant_buffer_count(); ++b) {
+        ConstantBufferInfo cb;
+        ASSERT_TRUE(rdef.constant_buffer(b, cb)) << file;
+        EXPECT_NE(listing.find(cb.name), std::string::npos) << file << ": " << cb.name;
+        for (std::uint32_t v = 0; v < cb.variable_count; ++v) {
+          VariableInfo var;
+          ASSERT_TRUE(rdef.variable(cb, v, var)) << file;
+          const std::string name(var.name);
+          EXPECT_TRUE(listing.find(name + ";") != std::string::npos ||
+                      listing.find(name + "[") != std::string::npos)
+              << file << ": " << var.name;
+          EXPECT_LE(var.start_offset + var.size, cb.size) << file << ": " << var.name;
+          ++variables;
+        }
+      }
+    }
+
     Table bindings;
     if (read_table(listing, "// Resource Bindings:", bindings)) {
       ReflectionView rdef;
@@ -127,6 +149,8 @@ TEST(DxbcReflection, SignaturesAndBindingsMatchListingTables) {
               "match\n",
               signature_rows, binding_rows, header_matches, header_rows);
   EXPECT_GE(double(header_matches), 0.98 * double(header_rows));
+  std::printf("%zu constant buffer variables found in the listings\n", variables);
+  EXPECT_GT(variables, 100u);
   EXPECT_GT(signature_rows, 100u);
   EXPECT_GT(binding_rows, 100u);
 }

@@ -24,31 +24,26 @@ constexpr std::uint32_t kConstant[64] = {
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
 
+inline std::uint32_t rotate_left(std::uint32_t v, std::uint32_t s) {
+  return v << s | v >> (32 - s);
+}
+
+// One MD5 compression; the four rounds are separate loops so each has a fixed mixing function.
 void md5_block(std::uint32_t state[4], const std::uint8_t* block) {
   std::uint32_t m[16];
   std::memcpy(m, block, 64);
   std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
-  for (std::uint32_t i = 0; i < 64; ++i) {
-    std::uint32_t f, g;
-    if (i < 16) {
-      f = (b & c) | (~b & d);
-      g = i;
-    } else if (i < 32) {
-      f = (d & b) | (~d & c);
-      g = (5 * i + 1) & 15;
-    } else if (i < 48) {
-      f = b ^ c ^ d;
-      g = (3 * i + 5) & 15;
-    } else {
-      f = c ^ (b | ~d);
-      g = (7 * i) & 15;
-    }
+  auto step = [&](std::uint32_t f, std::uint32_t i, std::uint32_t g) {
     const std::uint32_t sum = a + f + kConstant[i] + m[g];
     a = d;
     d = c;
     c = b;
-    b = b + (sum << kShift[i] | sum >> (32 - kShift[i]));
-  }
+    b = b + rotate_left(sum, kShift[i]);
+  };
+  for (std::uint32_t i = 0; i < 16; ++i) step((b & c) | (~b & d), i, i);
+  for (std::uint32_t i = 16; i < 32; ++i) step((d & b) | (~d & c), i, (5 * i + 1) & 15);
+  for (std::uint32_t i = 32; i < 48; ++i) step(b ^ c ^ d, i, (3 * i + 5) & 15);
+  for (std::uint32_t i = 48; i < 64; ++i) step(c ^ (b | ~d), i, (7 * i) & 15);
   state[0] += a;
   state[1] += b;
   state[2] += c;
