@@ -32,7 +32,7 @@ TEST(DxbcCorpus, EveryProgramDecodesAndCountsMatchTheManifest) {
   ASSERT_FALSE(files.empty());
   Program program;
   PodArray<SignatureElement> elements;
-  std::size_t decoded = 0, counted = 0, checksums = 0, padded = 0;
+  std::size_t decoded = 0, counted = 0, checksums = 0, padded = 0, elements_seen = 0;
   std::set<std::string> padded_opcodes;
   for (const auto& file : files) {
     const auto bytes = kiln::test::read_bytes(file);
@@ -51,9 +51,20 @@ TEST(DxbcCorpus, EveryProgramDecodesAndCountsMatchTheManifest) {
         padded_opcodes.insert(std::string(opcode_info(inst.opcode).mnemonic));
       }
     }
-    EXPECT_TRUE(parse_signature(container.input, elements)) << file;
-    EXPECT_TRUE(parse_signature(container.output, elements)) << file;
-    EXPECT_TRUE(parse_signature(container.patch_constant, elements)) << file;
+    for (const SignatureChunk* chunk :
+         {&container.input, &container.output, &container.patch_constant}) {
+      EXPECT_TRUE(parse_signature(*chunk, elements)) << file;
+      // Every layout (24/28/32-byte elements) must land on sane fields.
+      for (const SignatureElement& e : elements) {
+        ++elements_seen;
+        EXPECT_FALSE(e.semantic_name.empty()) << file;
+        for (char c : e.semantic_name) EXPECT_TRUE(c > ' ' && c < 127) << file;
+        EXPECT_LE(e.mask, 0xfu) << file;
+        EXPECT_LE(e.component_type, 3u) << file;
+        EXPECT_LT(e.stream, 4u) << file;
+        EXPECT_TRUE(e.register_index < 64 || e.register_index == 0xffffffffu) << file;
+      }
+    }
     ReflectionView rdef;
     EXPECT_TRUE(rdef.open(container.rdef)) << file;
 
@@ -72,6 +83,7 @@ TEST(DxbcCorpus, EveryProgramDecodesAndCountsMatchTheManifest) {
               counted, checksums);
   EXPECT_GT(counted, decoded / 2);
   EXPECT_LE(padded, 10u);
+  EXPECT_GT(elements_seen, decoded);
   for (const auto& name : padded_opcodes)
     EXPECT_TRUE(name == "samplepos" || name.ends_with("_cl_s"))
         << name << " has unused trailing tokens";
