@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 
 namespace kiln::bench {
 

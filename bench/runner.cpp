@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 namespace kiln::bench {
 
