@@ -443,6 +443,12 @@ TEST(DxbcTokens, ProgramHeaderChecks) {
   EXPECT_FALSE(decode({0x50}, program, storage));
   EXPECT_FALSE(decode({0x00090050, 2}, program, storage)); // program type 9
   EXPECT_FALSE(decode({0x00000030, 2}, program, storage)); // shader model 3
+  std::vector<std::uint32_t> huge((1u << 20) + 8, 0);
+  huge[0] = 0x50;
+  huge[1] = std::uint32_t(huge.size());
+  const Status too_long = decode(huge, program, storage);
+  ASSERT_FALSE(too_long);
+  EXPECT_NE(too_long.message().find("above the limit"), std::string::npos) << too_long.message();
   const Status status = decode({0x00000050, 40}, program, storage);
   ASSERT_FALSE(status);
   EXPECT_NE(status.message().find("token 1"), std::string::npos);

@@ -7,6 +7,7 @@ namespace kiln::dxbc {
 namespace {
 
 constexpr std::uint32_t kMaxRelativeDepth = 4;
+constexpr std::uint32_t kMaxProgramTokens = 1u << 20;
 
 // Walks the tokens of one program; positions are dword offsets from the program's start.
 class ProgramDecoder {
@@ -484,6 +485,14 @@ Status decode_program(std::span<const std::uint8_t> chunk, Program& program) {
     std::snprintf(text, sizeof text,
                   "SHDR token 1: program length %u outside the chunk (%u tokens)", length,
                   available);
+    return Status::error(text);
+  }
+  // Decoding reserves a record per token up front; bounding the length keeps that (about 200
+  // bytes per token) far from exhausting memory. The largest known programs are ~10k tokens.
+  if (length > kMaxProgramTokens) {
+    char text[112];
+    std::snprintf(text, sizeof text, "SHDR token 1: program length %u above the limit of %u tokens",
+                  length, kMaxProgramTokens);
     return Status::error(text);
   }
   program.token_count = length;
