@@ -339,33 +339,36 @@ TranslationKey ShaderCache::key_for(std::span<const std::uint8_t> source,
 
 bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
   try {
+    // The record is read into out.spirv's storage and the SPIR-V moved to its front: a caller
+    // that reuses its TranslateResult gets hits without touching the heap for the words.
+    std::vector<std::uint32_t>& words = out.spirv;
     for (int attempt = 0; attempt < 2; ++attempt) {
-      std::vector<std::uint8_t> record;
+      std::size_t record_size = 0;
       {
         std::shared_lock state(state_mutex_);
         IndexEntry* entry = index_.find(key);
         if (entry) {
           touch(*entry, clock_.fetch_add(1, std::memory_order_relaxed));
-          record.resize(entry->record_size);
-          if (read_at(fd_.get(), entry->offset, record) != 0) record.clear();
+          words.resize((entry->record_size + 3) / 4);
+          const std::span<std::uint8_t> bytes(reinterpret_cast<std::uint8_t*>(words.data()),
+                                              entry->record_size);
+          if (read_at(fd_.get(), entry->offset, bytes) == 0) record_size = entry->record_size;
         }
       }
-      if (!record.empty()) {
+      if (record_size != 0) {
+        auto* bytes = reinterpret_cast<std::uint8_t*>(words.data());
         RecordView view;
         std::string error;
-        Reflection reflection;
-        if (decode_record(record, view, error) && view.header.key() == key &&
+        if (decode_record({bytes, record_size}, view, error) && view.header.key() == key &&
             view.header.codegen_version == options_.codegen_version &&
-            deserialize_reflection(view.reflection, reflection)) {
-          out.reflection = std::move(reflection);
-          out.spirv.resize(view.spirv.size() / 4);
-          std::memcpy(out.spirv.data(), view.spirv.data(), view.spirv.size());
+            deserialize_reflection(view.reflection, out.reflection)) {
+          std::memmove(bytes, view.spirv.data(), view.spirv.size());
+          words.resize(view.spirv.size() / 4);
           hits_.fetch_add(1, std::memory_order_relaxed);
           return true;
         }
         // Damaged on disk since it was indexed: a miss; compaction drops it.
-        misses_.fetch_add(1, std::memory_order_relaxed);
-        return false;
+        break;
       }
       if (attempt == 0) {
         // A miss: pick up what other processes appended, unless another thread already is.
@@ -376,6 +379,8 @@ bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
     }
   } catch (...) {
   }
+  out.spirv.clear();
+  out.reflection = {};
   misses_.fetch_add(1, std::memory_order_relaxed);
   return false;
 }

@@ -95,8 +95,8 @@ class ShaderCache {
   TranslationKey key_for(std::span<const std::uint8_t> source,
                          const TranslateOptions& options) const;
 
-  // Fills out.spirv and out.reflection on a hit. A miss first picks up records other
-  // processes appended. Thread-safe.
+  // Fills out.spirv and out.reflection on a hit (reusing their capacity); on a miss both are
+  // left empty. A miss first picks up records other processes appended. Thread-safe.
   bool lookup(const TranslationKey& key, TranslateResult& out);
 
   // Stores a successful translation. Returns false when it was not written (already present,

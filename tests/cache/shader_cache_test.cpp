@@ -159,6 +159,24 @@ TEST(ShaderCache, BitFlipsCostOnlyTheDamagedRecords) {
   EXPECT_EQ(count_hits(*cache, stored), 38u);
 }
 
+TEST(ShaderCache, RecordDamagedAfterItWasIndexedIsAMissNotWrongCode) {
+  ScratchDirectory dir;
+  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  const std::vector<Stored> stored = fill(*cache, 3, 0, 2000);
+  std::vector<std::uint8_t> bytes = read_all(dir.file());
+  bytes[bytes.size() - 100] ^= 0x01; // inside the last record's payload
+  {
+    std::ofstream out(dir.file(), std::ios::binary | std::ios::in | std::ios::out);
+    out.seekp(std::streamoff(bytes.size() - 100));
+    out.put(char(bytes[bytes.size() - 100]));
+  }
+  TranslateResult result;
+  result.spirv = {1, 2, 3};
+  EXPECT_FALSE(cache->lookup(stored[2].key, result));
+  EXPECT_TRUE(result.spirv.empty());
+  EXPECT_EQ(count_hits(*cache, stored), 2u);
+}
+
 TEST(ShaderCache, RandomBytesOpenAsAnEmptyCacheWithOneWarning) {
   ScratchDirectory dir;
   write_all_bytes(dir.file(), make_source(5, 100000));
