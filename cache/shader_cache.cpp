@@ -26,7 +26,9 @@ constexpr std::uint64_t kCompactMinimumBytes = 1u << 20;
 constexpr std::uint64_t kCompactDamageAtOpenBytes = 64u << 20;
 // Records not yet covered by the index snapshot before it is saved again.
 constexpr std::uint64_t kSnapshotAfterOpenBytes = 4u << 20;
-constexpr std::uint64_t kSnapshotWhileRunningBytes = 64u << 20;
+// While running: every 8 MiB, or every 1/16 of the file once larger, so a crash leaves at most
+// that much to scan at the next open and the snapshot rewrites cost a few percent of the I/O.
+constexpr std::uint64_t kSnapshotWhileRunningBytes = 8u << 20;
 constexpr std::uint64_t kSnapshotAtCloseBytes = 256u << 10;
 
 std::uint64_t unix_seconds() {
@@ -435,7 +437,7 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
     lock.unlock();
     inserts_.fetch_add(1, std::memory_order_relaxed);
     maybe_compact_after_insert();
-    save_snapshot_locked(kSnapshotWhileRunningBytes);
+    save_snapshot_locked(std::max(kSnapshotWhileRunningBytes, scanned_end_ / 16));
     return true;
   } catch (...) {
     return false;
