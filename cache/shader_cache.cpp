@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <map>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -105,6 +106,24 @@ void ShaderCache::stop_writing(const std::string& why) {
     warn(why + "; the cache stops writing (translation is unaffected)");
 }
 
+void ShaderCache::remove_orphaned_temporaries() {
+  // "<cache file>[.index].tmp.PID[...]" left by a process killed during a rewrite or snapshot
+  // save. A temporary of a live process is left alone.
+  const std::string prefix = kCacheFileName;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(options_.directory, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::size_t tmp = name.find(".tmp.");
+    if (name.rfind(prefix, 0) != 0 || tmp == std::string::npos) continue;
+    const long pid = std::strtol(name.c_str() + tmp + 5, nullptr, 10);
+    if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove(it->path(), ignored);
+    }
+  }
+}
+
 Status ShaderCache::open_file() {
   bool want_write = !options_.read_only;
   if (want_write) {
@@ -153,7 +172,10 @@ Status ShaderCache::open_file() {
          " bytes of torn or corrupt records in " + std::to_string(scanned.result.corrupt_spans) +
          " place(s)");
   }
-  if (want_write) writable_.store(true, std::memory_order_relaxed);
+  if (want_write) {
+    writable_.store(true, std::memory_order_relaxed);
+    remove_orphaned_temporaries();
+  }
   lock.unlock();
   adopt(std::move(fd), std::move(scanned), true);
 

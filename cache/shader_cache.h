@@ -137,6 +137,7 @@ class ShaderCache {
   };
 
   Status open_file();
+  void remove_orphaned_temporaries();
   // Opens the path and takes `mode` on it, retrying until the locked file is the one the path
   // names (a compaction may have replaced it meanwhile).
   // With wait=false, gives up at once when another process holds the lock.

@@ -5,6 +5,7 @@
 #include "tests/cache/cache_test_support.h"
 
 #include <chrono>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -180,6 +181,24 @@ TEST(CacheProcesses, FourProcessesShareOneDirectoryWithoutLosingEntries) {
   EXPECT_EQ(found, std::size_t(kChildren * kPerChild));
   EXPECT_EQ(cache->stats().entries, std::size_t(kChildren * kPerChild));
   EXPECT_TRUE(cache->verify().ok());
+}
+
+TEST(CacheProcesses, TemporariesOfDeadProcessesAreRemovedAtOpen) {
+  ScratchDirectory dir;
+  const pid_t dead = ::fork();
+  ASSERT_GE(dead, 0);
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string name = kCacheFileName;
+  const auto orphan = dir.path() / (name + ".tmp." + std::to_string(dead));
+  const auto orphan_index = dir.path() / (name + ".index.tmp." + std::to_string(dead) + ".1.0");
+  const auto live = dir.path() / (name + ".tmp." + std::to_string(::getpid()));
+  for (const auto& path : {orphan, orphan_index, live}) std::ofstream(path) << "partial";
+  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  ASSERT_TRUE(cache);
+  EXPECT_FALSE(std::filesystem::exists(orphan));
+  EXPECT_FALSE(std::filesystem::exists(orphan_index));
+  EXPECT_TRUE(std::filesystem::exists(live));
 }
 
 TEST(CacheProcesses, FullDiskStopsWritingOnceAndKeepsServing) {
