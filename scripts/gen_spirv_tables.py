@@ -154,6 +154,16 @@ def main():
         s.append("  {%s, %d, %d, %d}," % (cstr(name), opcode, first, count))
     s.append("};")
     s.append("const std::uint32_t kInstructionCount = %d;" % len(instructions))
+    # Dense opcode -> row index (0xFFFF: none), so lookups are one load.
+    max_opcode = instructions[-1][1]
+    index = [0xFFFF] * (max_opcode + 1)
+    for row, (_, opcode, _, _) in enumerate(instructions):
+        index[opcode] = row
+    s.append("const std::uint16_t kOpcodeIndex[] = {")
+    for start in range(0, len(index), 16):
+        s.append("  " + ", ".join(str(v) for v in index[start:start + 16]) + ",")
+    s.append("};")
+    s.append("const std::uint32_t kOpcodeIndexSize = %d;" % len(index))
     s.append("const char* const kGlslStd450Names[] = {")
     for opcode in range(glsl_max + 1):
         s.append("  %s," % (cstr(glsl_names[opcode]) if opcode in glsl_names else "nullptr"))

@@ -237,17 +237,20 @@ Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
     result_type_ = words_[pos_++];
     ++spec_index;
   }
-  const std::size_t line_start = out_.size();
+  // "%id = " right-aligned so opcodes start in column kOpcodeColumn, as spirv-dis does.
+  char prefix[32];
+  std::size_t prefix_length = 0;
   if (spec_index < specs.size() && specs[spec_index].kind == OperandKind::IdResult) {
     if (pos_ >= end_) return fail(pos_, "missing result id");
     result_id_ = words_[pos_++];
     ++spec_index;
-    out_ += '%';
-    append_uint(out_, result_id_);
-    out_ += " = ";
+    prefix[0] = '%';
+    char* end = std::to_chars(prefix + 1, prefix + sizeof(prefix) - 3, result_id_).ptr;
+    std::memcpy(end, " = ", 3);
+    prefix_length = static_cast<std::size_t>(end + 3 - prefix);
   }
-  const std::size_t prefix = out_.size() - line_start;
-  if (prefix < kOpcodeColumn) out_.insert(line_start, kOpcodeColumn - prefix, ' ');
+  if (prefix_length < kOpcodeColumn) out_.append(kOpcodeColumn - prefix_length, ' ');
+  out_.append(prefix, prefix_length);
   out_ += current_->name;
   if (has_result_type) id(result_type_);
 

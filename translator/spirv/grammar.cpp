@@ -7,11 +7,9 @@
 namespace kiln::spirv::grammar {
 
 const InstructionInfo* find_instruction(std::uint32_t opcode) {
-  const InstructionInfo* begin = tables::kInstructions;
-  const InstructionInfo* end = begin + tables::kInstructionCount;
-  const InstructionInfo* it = std::lower_bound(
-      begin, end, opcode, [](const InstructionInfo& i, std::uint32_t op) { return i.opcode < op; });
-  return it != end && it->opcode == opcode ? it : nullptr;
+  if (opcode >= tables::kOpcodeIndexSize) return nullptr;
+  const std::uint16_t row = tables::kOpcodeIndex[opcode];
+  return row == 0xFFFF ? nullptr : &tables::kInstructions[row];
 }
 
 std::span<const OperandSpec> operands(const InstructionInfo& instruction) {

@@ -12,6 +12,8 @@ extern const EnumerantInfo kEnumerants[];
 extern const OperandKindInfo kOperandKinds[];
 extern const InstructionInfo kInstructions[];
 extern const std::uint32_t kInstructionCount;
+extern const std::uint16_t kOpcodeIndex[];
+extern const std::uint32_t kOpcodeIndexSize;
 extern const char* const kGlslStd450Names[];
 extern const std::uint32_t kGlslStd450Count;
 extern const GeneratorInfo kGenerators[];
