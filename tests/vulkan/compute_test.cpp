@@ -82,6 +82,13 @@ TEST_F(VulkanCompute, BufferWriteReadRoundTrip) {
   EXPECT_EQ(back[4], 3u);
 }
 
+TEST_F(VulkanCompute, MisuseGivesErrorsNotCrashes) {
+  vulkan::ComputePipeline never_created;
+  Status status = never_created.dispatch({}, 1);
+  EXPECT_FALSE(status);
+  EXPECT_NE(status.message().find("not created"), std::string::npos) << status.message();
+}
+
 TEST_F(VulkanCompute, BuilderProgramsMatchCpu) {
   int ran = 0;
   for (SpirvTarget target : {SpirvTarget::Vulkan11, SpirvTarget::Vulkan12, SpirvTarget::Vulkan13}) {
