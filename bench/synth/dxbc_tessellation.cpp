@@ -4,6 +4,8 @@
 
 #include "bench/synth/dxbc_body.h"
 
+#include <bit>
+
 namespace kiln::synth::detail {
 
 namespace {
@@ -86,7 +88,7 @@ std::vector<std::uint8_t> generate_dxbc_tessellation(Random& rng, ShaderStage st
     w.emit(Op::DclOutputControlPointCount, {}, kControlPoints);
     w.emit(Op::DclTessPartitioning, {}, rng.chance(0.5) ? 1 : 3); // integer, fractional_odd
     w.emit(Op::DclTessOutputPrimitive, {}, 3 /* triangle_cw */);
-    w.emit(Op::DclHsMaxTessFactor, {opd::imm1(64.0f)});
+    w.emit(Op::DclHsMaxTessFactor, {}, 0, {std::bit_cast<std::uint32_t>(64.0f)}); // raw float
     declare_common(w, res);
     // Fork phase 1: the three edge factors, from a random body.
     w.emit(Op::HsForkPhase, {});
