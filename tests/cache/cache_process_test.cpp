@@ -47,8 +47,10 @@ int check_entry(ShaderCache& cache, std::uint64_t seed, std::size_t size) {
   return matches_fake(cache.codegen_version(), source, {}, result) ? 0 : 2;
 }
 
+// With `compacting`, the writer also rewrites the file now and then, so some kills land in
+// the middle of a compaction.
 [[noreturn]] void run_killable_writer(const std::filesystem::path& dir, int report_fd,
-                                      std::uint64_t first_seed) {
+                                      std::uint64_t first_seed, bool compacting) {
   auto cache = ShaderCache::open(quiet_options(dir));
   if (!cache) ::_exit(3);
   for (std::uint64_t seed = first_seed; seed < first_seed + 100000; ++seed) {
@@ -56,6 +58,7 @@ int check_entry(ShaderCache& cache, std::uint64_t seed, std::size_t size) {
     if (!insert_fake(*cache, seed, size)) continue;
     const Committed committed{seed, size};
     if (::write(report_fd, &committed, sizeof committed) != sizeof committed) ::_exit(4);
+    if (compacting && seed % 4 == 2 && !cache->compact()) ::_exit(5);
   }
   ::_exit(0);
 }
@@ -74,7 +77,7 @@ TEST(CacheProcesses, WriterKilledAtRandomInstantsLosesNothingCommitted) {
     ASSERT_GE(child, 0);
     if (child == 0) {
       ::close(fds[0]);
-      run_killable_writer(dir.path(), fds[1], std::uint64_t(round) * 1000000);
+      run_killable_writer(dir.path(), fds[1], std::uint64_t(round) * 1000000, round % 5 == 0);
     }
     ::close(fds[1]);
     // Let it commit a random number of entries, then kill it wherever it is.
@@ -124,6 +127,11 @@ TEST(CacheProcesses, WriterKilledAtRandomInstantsLosesNothingCommitted) {
   }
   EXPECT_EQ(lost, 0u);
   EXPECT_EQ(corrupt, 0u);
+  // Temporaries of writers killed mid-rewrite were removed by the opens that followed.
+  std::size_t temporaries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    temporaries += entry.path().filename().string().find(".tmp.") != std::string::npos;
+  EXPECT_EQ(temporaries, 0u);
   EXPECT_GT(all_committed.size(), std::size_t(kRounds));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
