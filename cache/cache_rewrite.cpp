@@ -68,11 +68,13 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
                    record.header.codegen_version});
   }
   {
+    const std::uint64_t now = clock_.load(std::memory_order_relaxed);
     std::shared_lock state(state_mutex_);
     newest.for_each([&](const IndexEntry& entry) {
       const IndexEntry* known = index_.find(entry.key);
-      // Entries this process never saw used keep their file order (offset) as their age.
-      const std::uint64_t last_use = known ? last_use_of(*known) : 0;
+      // Entries other processes appended since our last look are the newest of all; among
+      // themselves they keep their file order (the offset breaks ties).
+      const std::uint64_t last_use = known ? last_use_of(*known) : now;
       survivors.push_back({entry.offset, entry.record_size, last_use});
     });
   }

@@ -231,6 +231,22 @@ TEST(ShaderCache, EvictionKeepsTheRecentlyUsedUnderASmallCap) {
   EXPECT_EQ(count_hits(*cache, stored), stats.entries);
 }
 
+TEST(ShaderCache, EvictionKeepsEntriesAnotherHandleJustAppended) {
+  ScratchDirectory dir;
+  auto first = ShaderCache::open(quiet_options(dir.path()));
+  const std::vector<Stored> old_entries = fill(*first, 50, 0, 2000);
+  auto second = ShaderCache::open(quiet_options(dir.path()));
+  const std::vector<Stored> new_entries = fill(*second, 10, 1000, 2000);
+  const std::uint64_t record = std::filesystem::file_size(dir.file()) / 60;
+  // `first` has not seen the new entries yet: they must still rank as the most recent.
+  ASSERT_TRUE(first->compact(20 * record));
+  EXPECT_EQ(count_hits(*first, new_entries), 10u);
+  const std::size_t old_kept = count_hits(*first, old_entries);
+  EXPECT_GT(old_kept, 0u);
+  EXPECT_LT(old_kept, 20u);
+  EXPECT_EQ(count_hits(*second, new_entries), 10u);
+}
+
 TEST(ShaderCache, CodegenBumpServesNothingStaleAndRebuildRestoresEverything) {
   ScratchDirectory dir;
   std::vector<Stored> stored;
