@@ -177,6 +177,51 @@ TEST(ShaderCache, RecordDamagedAfterItWasIndexedIsAMissNotWrongCode) {
   EXPECT_EQ(count_hits(*cache, stored), 2u);
 }
 
+TEST(ShaderCache, RandomlyMangledFilesNeverServeWrongCode) {
+  ScratchDirectory dir;
+  std::vector<Stored> stored;
+  {
+    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    stored = fill(*cache, 20, 0, 700);
+  }
+  const std::vector<std::uint8_t> pristine = read_all(dir.file());
+  std::mt19937 random(99);
+  std::size_t total_hits = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::vector<std::uint8_t> bytes = pristine;
+    const int mutations = 1 + int(random() % 4);
+    for (int m = 0; m < mutations; ++m) {
+      const std::size_t at = random() % bytes.size();
+      switch (random() % 4) {
+      case 0:
+        bytes[at] ^= std::uint8_t(1u << (random() % 8));
+        break;
+      case 1:
+        bytes.resize(std::max<std::size_t>(at, 1));
+        break;
+      case 2: // overwrite a span with noise
+        for (std::size_t i = at; i < std::min(bytes.size(), at + random() % 300); ++i)
+          bytes[i] = std::uint8_t(random());
+        break;
+      default: { // duplicate a span somewhere else (records appear twice or cut in half)
+        const std::size_t length = std::min<std::size_t>(random() % 2000, bytes.size() - at);
+        const std::vector<std::uint8_t> copy(bytes.begin() + at, bytes.begin() + at + length);
+        bytes.insert(bytes.begin() + random() % bytes.size(), copy.begin(), copy.end());
+      }
+      }
+    }
+    write_all_bytes(dir.file(), bytes);
+    std::filesystem::remove(dir.path() / (std::string(kCacheFileName) + ".index"));
+    CacheOptions options = quiet_options(dir.path());
+    options.read_only = round % 2; // read-only handles see the damage as it is
+    auto cache = ShaderCache::open(options);
+    ASSERT_TRUE(cache);
+    // count_hits checks every hit against the fake translation: a wrong hit fails the test.
+    total_hits += count_hits(*cache, stored);
+  }
+  EXPECT_GT(total_hits, 150u * 10);
+}
+
 TEST(ShaderCache, RandomBytesOpenAsAnEmptyCacheWithOneWarning) {
   ScratchDirectory dir;
   write_all_bytes(dir.file(), make_source(5, 100000));
