@@ -1,18 +1,49 @@
 #include "translator/translate.h"
 
 #include "translator/common/arena.h"
+#include "translator/d3d9/converter.h"
+#include "translator/dxbc/converter.h"
+#include "translator/ir/ir.h"
+#include "translator/passes/pipeline.h"
+#include "translator/spirv/lower.h"
 
 namespace kiln {
 
+// Everything one worker reuses between shaders: after warm-up a translation allocates only the
+// returned SPIR-V.
 struct Translator::Workspace {
   Arena arena;
+  ir::Builder builder;
+  dxbc::Converter dxbc;
+  d3d9::Converter d3d9;
+  passes::Pipeline pipeline;
+  spirv::Lowering lowering;
 };
+
+namespace {
+
+std::uint32_t spirv_version(SpirvTarget target) {
+  switch (target) {
+  case SpirvTarget::Vulkan11:
+    return 0x00010300;
+  case SpirvTarget::Vulkan12:
+    return 0x00010500;
+  case SpirvTarget::Vulkan13:
+    return 0x00010600;
+  }
+  return 0x00010600;
+}
+
+} // namespace
 
 std::string_view spirv_target_name(SpirvTarget target) {
   switch (target) {
-  case SpirvTarget::Vulkan11: return "vulkan1.1";
-  case SpirvTarget::Vulkan12: return "vulkan1.2";
-  case SpirvTarget::Vulkan13: return "vulkan1.3";
+  case SpirvTarget::Vulkan11:
+    return "vulkan1.1";
+  case SpirvTarget::Vulkan12:
+    return "vulkan1.2";
+  case SpirvTarget::Vulkan13:
+    return "vulkan1.3";
   }
   return "vulkan1.3";
 }
@@ -32,7 +63,6 @@ Translator::~Translator() = default;
 
 Status Translator::translate(std::span<const std::uint8_t> bytecode,
                              const TranslateOptions& options, TranslateResult& out) {
-  (void)options;
   out.spirv.clear();
   out.diagnostics.clear();
   out.reflection = {};
@@ -40,10 +70,50 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
 
   const InputInfo info = detect_input_kind(bytecode);
   out.kind = info.kind;
+  Status status = run_front_end(bytecode, info, options, workspace_->builder);
+  if (status) status = build_ir_to_spirv(options, out);
+  if (!status) {
+    out.spirv.clear();
+    out.reflection = {};
+  }
+  return status;
+}
+
+Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateResult& out) {
+  Workspace& ws = *workspace_;
+  passes::PipelineOptions pass_options;
+#ifndef NDEBUG
+  pass_options.validate_each_pass = true;
+#endif
+  if (Status s = ws.pipeline.run(ws.builder, pass_options); !s) return s;
+  spirv::LowerOptions lower_options;
+  lower_options.spirv_version = spirv_version(options.target);
+  lower_options.debug_names = options.debug_names;
+  return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);
+}
+
+Status Translator::convert_to_ir(std::span<const std::uint8_t> bytecode,
+                                 const TranslateOptions& options, ir::Builder& builder,
+                                 bool run_passes) {
+  Status status = run_front_end(bytecode, detect_input_kind(bytecode), options, builder);
+  if (status && run_passes) {
+    passes::PipelineOptions pass_options;
+    pass_options.validate_each_pass = true;
+    status = workspace_->pipeline.run(builder, pass_options);
+  }
+  return status;
+}
+
+Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const InputInfo& info,
+                                 const TranslateOptions& options, ir::Builder& builder) {
+  builder.reset();
   switch (info.kind) {
-  case InputKind::Dxbc: return Status::error("DXBC translation: not implemented yet");
-  case InputKind::D3D9: return Status::error("D3D9 translation: not implemented yet");
-  default: return Status::error(std::string(info.description));
+  case InputKind::Dxbc:
+    return workspace_->dxbc.convert(bytecode, {options.debug_names}, builder);
+  case InputKind::D3D9:
+    return workspace_->d3d9.convert(bytecode, {options.debug_names}, builder);
+  default:
+    return Status::error(std::string(info.description));
   }
 }
 

@@ -5,15 +5,20 @@
 // resets them between shaders, so after warm-up a translation does not touch the heap except
 // for the returned SPIR-V. It is not thread-safe; use one per thread.
 
+#include "translator/common/input_kind.h"
+#include "translator/common/reflection.h"
+#include "translator/common/shader_stage.h"
+#include "translator/common/status.h"
+
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "translator/common/input_kind.h"
-#include "translator/common/shader_stage.h"
-#include "translator/common/status.h"
+namespace kiln::ir {
+class Builder;
+}
 
 namespace kiln {
 
@@ -32,33 +37,6 @@ struct TranslateOptions {
   bool debug_names = false;
 };
 
-// What the caller needs to build a pipeline layout. Filled by the SPIR-V backend.
-struct ResourceBinding {
-  enum class Class : std::uint8_t { Cbv, Srv, Uav, Sampler, UavCounter, PushData };
-  Class register_class = Class::Cbv;
-  std::uint32_t space = 0;
-  std::uint32_t register_index = 0;
-  std::uint32_t array_size = 1; // 0 = unbounded
-  std::uint32_t descriptor_type = 0; // VkDescriptorType
-  std::uint32_t set = 0;
-  std::uint32_t binding = 0;
-};
-
-struct SignatureElement {
-  std::string semantic;
-  std::uint32_t semantic_index = 0;
-  std::uint32_t location = 0;
-  std::uint32_t component_mask = 0;
-  std::uint32_t builtin = ~0u; // spv::BuiltIn, or ~0u for a plain location
-};
-
-struct Reflection {
-  ShaderStage stage = ShaderStage::Count;
-  std::vector<ResourceBinding> resources;
-  std::vector<SignatureElement> inputs;
-  std::vector<SignatureElement> outputs;
-};
-
 struct TranslateResult {
   InputKind kind = InputKind::Unknown;
   std::vector<std::uint32_t> spirv;
@@ -67,7 +45,7 @@ struct TranslateResult {
 };
 
 class Translator {
-public:
+ public:
   Translator();
   ~Translator();
   Translator(const Translator&) = delete;
@@ -78,7 +56,16 @@ public:
   Status translate(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
                    TranslateResult& out);
 
-private:
+  // The IR of one shader, for `kiln disasm --ir` and tests: the front end's scoped form, or
+  // with `run_passes` the final form the SPIR-V backend takes (each pass validated).
+  Status convert_to_ir(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
+                       ir::Builder& builder, bool run_passes);
+
+ private:
+  Status run_front_end(std::span<const std::uint8_t> bytecode, const InputInfo& info,
+                       const TranslateOptions& options, ir::Builder& builder);
+  Status build_ir_to_spirv(const TranslateOptions& options, TranslateResult& out);
+
   struct Workspace; // per-worker arenas and scratch state, reused across translations
   std::unique_ptr<Workspace> workspace_;
 };

@@ -1,0 +1,43 @@
+#pragma once
+// IR in final form (docs/pipeline.md) -> a SPIR-V module, plus the reflection a layer needs to
+// build its pipeline layout. The binding model (descriptor set and binding per D3D register)
+// is documented in docs/pipeline.md.
+//
+// A Lowering is per worker: it owns a ModuleBuilder and dense id maps that keep their
+// capacity between shaders.
+
+#include "translator/common/reflection.h"
+#include "translator/common/status.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace kiln::ir {
+class Builder;
+}
+
+namespace kiln::spirv {
+
+struct LowerOptions {
+  std::uint32_t spirv_version = 0x00010600; // 1.3 for Vulkan 1.1, 1.5 for 1.2, 1.6 for 1.3
+  bool debug_names = false;                 // emit OpName/OpMemberName from DebugName ops
+};
+
+class Lowering {
+ public:
+  Lowering();
+  ~Lowering();
+  Lowering(const Lowering&) = delete;
+  Lowering& operator=(const Lowering&) = delete;
+
+  // `words` and `reflection` are overwritten. Fails (one line) on IR it cannot express.
+  Status lower(const ir::Builder& builder, const LowerOptions& options,
+               std::vector<std::uint32_t>& words, Reflection& reflection);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+} // namespace kiln::spirv
