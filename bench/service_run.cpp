@@ -1,8 +1,12 @@
 #include "bench/service_run.h"
 
+#include "bench/stats.h"
+#include "cache/shader_cache.h"
 #include "plugin/service.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 namespace kiln::bench {
@@ -60,10 +64,95 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
   return figures;
 }
 
-std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>&, const ServiceRunOptions&,
-                                          std::string& note) {
-  note = "not available yet (the on-disk cache, cache/, does not exist yet)";
-  return std::nullopt;
+namespace {
+
+// A private directory under $TMPDIR for a bench run without --cache; removed afterwards.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "kiln-bench-XXXXXX").string();
+    if (::mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+} // namespace
+
+std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
+                                          const ServiceRunOptions& options, std::string& note) {
+  TemporaryDirectory scratch;
+  cache::CacheOptions cache_options;
+  cache_options.directory =
+      options.cache_dir.empty() ? scratch.path() : std::filesystem::path(options.cache_dir);
+  cache_options.diagnostics = [&note](std::string_view message) { note = message; };
+  if (cache_options.directory.empty()) {
+    note = "no temporary directory for the cache";
+    return std::nullopt;
+  }
+  Status error;
+  auto cache = cache::ShaderCache::open(cache_options, &error);
+  if (!cache) {
+    note = "cache not opened: " + error.message();
+    return std::nullopt;
+  }
+
+  // Fill the cache with every translatable input, then time hits on exactly those keys.
+  Translator translator;
+  TranslateResult result;
+  const TranslateOptions translate_options;
+  std::vector<TranslationKey> keys;
+  for (const BenchInput& input : inputs) {
+    if (input.kind != InputKind::Dxbc && input.kind != InputKind::D3D9) continue;
+    if (!translator.translate(input.bytes, translate_options, result)) continue;
+    TranslationKey key = cache->key_for(input.bytes, translate_options);
+    cache->insert(key, input.bytes, translate_options, result);
+    keys.push_back(key);
+  }
+  if (keys.empty()) {
+    note = "no shader translated, so there is nothing to cache";
+    return std::nullopt;
+  }
+  cache.reset();
+
+  CacheFigures figures;
+  const auto open_start = Clock::now();
+  cache = cache::ShaderCache::open(cache_options, &error);
+  figures.open_ms = std::chrono::duration<double, std::milli>(Clock::now() - open_start).count();
+  if (!cache) {
+    note = "cache not reopened: " + error.message();
+    return std::nullopt;
+  }
+  constexpr int kRounds = 3;
+  std::vector<double> hit_us;
+  hit_us.reserve(keys.size() * kRounds);
+  std::size_t misses = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (const TranslationKey& key : keys) {
+      const auto start = Clock::now();
+      const bool hit = cache->lookup(key, result);
+      const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+      if (hit)
+        hit_us.push_back(us);
+      else
+        ++misses;
+    }
+  }
+  figures.hit_p50_us = percentile(hit_us, 50);
+  figures.hit_p99_us = percentile(hit_us, 99);
+  figures.bytes_on_disk = cache->stats().file_bytes;
+  note = std::to_string(keys.size()) + " entries, " + std::to_string(kRounds) +
+         " lookups each after reopening" +
+         (options.cache_dir.empty() ? std::string(" (temporary directory)")
+                                    : " in " + options.cache_dir);
+  if (misses) note += "; " + std::to_string(misses) + " lookups missed";
+  return figures;
 }
 
 } // namespace kiln::bench

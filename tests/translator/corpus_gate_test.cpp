@@ -2,6 +2,7 @@
 // passes, SPIR-V backend) and the SPIR-V validator, as the "done when" measures it.
 // Translation time is measured by `kiln bench`, never here.
 
+#include "bench/stats.h"
 #include "tests/support/shared_data.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
@@ -29,20 +30,6 @@ struct GateTally {
   std::map<std::string, std::size_t> rejections; // message without file-specific numbers
 };
 
-// "opcode 83 at token 41: ..." and "... at token 12" differ per file; the histogram groups by
-// the message with digits folded so that one cause is one row.
-std::string rejection_class(const std::string& message) {
-  std::string out;
-  for (char c : message) {
-    if (c >= '0' && c <= '9') {
-      if (out.empty() || out.back() != '#') out += '#';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 GateTally run_gate(const std::filesystem::path& dir, const std::string& extension) {
   GateTally tally;
   Translator translator;
@@ -56,7 +43,8 @@ GateTally run_gate(const std::filesystem::path& dir, const std::string& extensio
       EXPECT_FALSE(status.message().empty()) << path;
       EXPECT_EQ(status.message().find('\n'), std::string::npos) << path << ": " << status.message();
       EXPECT_TRUE(result.spirv.empty()) << path;
-      ++tally.rejections[rejection_class(status.message())];
+      // One cause, one row: numbers that differ per file are folded.
+      ++tally.rejections[bench::rejection_group(status.message())];
       continue;
     }
     Status valid = validate_spirv(result.spirv, SpirvTarget::Vulkan13);
