@@ -1,0 +1,60 @@
+#pragma once
+// Replays a conformance test file at one shader model on a Vulkan device (FORMAT.md): applies
+// the resource sections, runs the [test] blocks with every shader translated by a
+// ShaderSource, compares probes, and classifies each case.
+
+#include "tests/conformance/package.h"
+#include "tests/conformance/shader_source.h"
+#include "tests/vulkan/vulkan_graphics.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::conformance {
+
+#define KILN_CONFORMANCE_OUTCOMES(X)                                                               \
+  X(Pass, "pass")                                                                                  \
+  X(Fail, "fail")                                                                                  \
+  X(Rejected, "rejected")                                                                          \
+  X(Skipped, "skipped")
+
+enum class Outcome {
+#define KILN_X(id, name) id,
+  KILN_CONFORMANCE_OUTCOMES(KILN_X)
+#undef KILN_X
+};
+const char* outcome_name(Outcome outcome);
+
+struct CaseResult {
+  std::string id;
+  std::string model;
+  bool verified = false;
+  bool included = false;
+  Outcome outcome = Outcome::Pass;
+  // Fail: the first mismatching probe; Rejected: the translator's message; Skipped: the
+  // runner feature that is missing ("skipped: <feature>" groups by the text before ':').
+  std::string message;
+  unsigned probes = 0, probes_passed = 0;
+};
+
+class Executor {
+ public:
+  Executor(vulkan::Context& context, ShaderSource& source);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Replays `file` at `model` from the start, appending one result per case it runs. With
+  // `only_section` >= 0 the blocks before that [test] section still run (state carries over)
+  // but only its case is reported, and replay stops after it.
+  void run_file(const TestFile& file, const std::string& model, int only_section,
+                std::vector<CaseResult>& out);
+
+ private:
+  struct Replay;
+  vulkan::Context& context_;
+  ShaderSource& source_;
+};
+
+} // namespace kiln::conformance

@@ -1,0 +1,114 @@
+// kiln-conformance: replays a conformance package (laid out like ../shared/conformance) on
+// lavapipe with kiln translating every shader. See docs/conformance.md.
+
+#include "tests/conformance/runner.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: kiln-conformance PACKAGE_DIR [--model sm2|sm3|sm4|sm5]... [--test NAME] [--case N]\n"
+    "                        [--json FILE] [--translator kiln|vkd3d] [--min-pass PERCENT]\n"
+    "                        [--quiet]\n"
+    "  --model M        only this model (repeatable; default all four)\n"
+    "  --test NAME      only tests/NAME\n"
+    "  --case N         with --test: only the case of [test] section N (earlier blocks still run)\n"
+    "  --json FILE      write every case's result\n"
+    "  --translator T   kiln (default) or vkd3d (Debian's libvkd3d-shader, DXBC only: checks\n"
+    "                   the runner itself)\n"
+    "  --min-pass P     exit 1 only when fewer than P% of the verified cases pass (default:\n"
+    "                   exit 1 when any verified case does not pass)\n"
+    "  --quiet          no per-case failure lines\n"
+    "The last line is 'N passed, N failed, N skipped' over verified cases (FORMAT.md).\n"
+    "Exit: 0 all verified cases pass (or the --min-pass share); 1 otherwise; 2 usage or setup.\n";
+
+int usage_error(const std::string& message) {
+  std::cerr << "kiln-conformance: " << message << "\n" << kUsage;
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace kiln::conformance;
+  RunOptions options;
+  std::string json_path, translator = "kiln";
+  double min_pass = -1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char* v = nullptr;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (arg == "--quiet") {
+      options.print_failures = false;
+    } else if (arg == "--model" || arg == "--test" || arg == "--case" || arg == "--json" ||
+               arg == "--translator" || arg == "--min-pass") {
+      if ((v = value()) == nullptr) return usage_error(arg + " needs a value");
+      if (arg == "--model") {
+        const std::string m = v;
+        if (m != "sm2" && m != "sm3" && m != "sm4" && m != "sm5")
+          return usage_error("unknown model '" + m + "'");
+        options.models.push_back(m);
+      } else if (arg == "--test") {
+        options.test = v;
+      } else if (arg == "--case") {
+        char* end = nullptr;
+        options.case_section = int(std::strtol(v, &end, 10));
+        if (*end != '\0' || options.case_section < 0) return usage_error("bad --case number");
+      } else if (arg == "--json") {
+        json_path = v;
+      } else if (arg == "--translator") {
+        translator = v;
+      } else {
+        char* end = nullptr;
+        min_pass = std::strtod(v, &end);
+        if (*end != '\0' || min_pass < 0 || min_pass > 100) return usage_error("bad --min-pass");
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usage_error("unknown option " + arg);
+    } else if (options.package.empty()) {
+      options.package = arg;
+    } else {
+      return usage_error("more than one package directory");
+    }
+  }
+  if (options.package.empty()) return usage_error("no package directory");
+  if (options.case_section >= 0 && options.test.empty()) return usage_error("--case needs --test");
+  if (list_test_folders(options.package).empty())
+    return usage_error(options.package.string() + ": no tests/*/cases.json");
+
+  std::string why_not;
+  auto context = kiln::vulkan::Context::create(why_not);
+  if (!context) {
+    std::cerr << "kiln-conformance: no Vulkan device: " << why_not << "\n";
+    return 2;
+  }
+  std::unique_ptr<ShaderSource> source;
+  if (translator == "kiln") {
+    source = std::make_unique<KilnShaderSource>();
+  } else if (translator == "vkd3d") {
+    auto vkd3d = std::make_unique<Vkd3dShaderSource>();
+    if (!vkd3d->available()) {
+      std::cerr << "kiln-conformance: " << vkd3d->note() << "\n";
+      return 2;
+    }
+    source = std::move(vkd3d);
+  } else {
+    return usage_error("unknown translator '" + translator + "'");
+  }
+  std::cout << "device: " << context->device_name() << "\n";
+  const RunSummary summary = run_package(options, *context, *source, std::cout);
+  if (!json_path.empty()) {
+    std::string error;
+    if (!write_json(summary, json_path, error)) std::cerr << "kiln-conformance: " << error << "\n";
+  }
+  print_summary(summary, std::cout);
+  const unsigned total = summary.passed + summary.failed + summary.skipped;
+  if (min_pass >= 0) return total == 0 || 100.0 * summary.passed >= min_pass * total ? 0 : 1;
+  return summary.failed == 0 && summary.skipped == 0 ? 0 : 1;
+}

@@ -1,0 +1,205 @@
+#include "tests/conformance/shader_source.h"
+
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/signature.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <spirv/unified1/spirv.hpp>
+
+namespace kiln::conformance {
+
+// ---- kiln -----------------------------------------------------------------------------------
+
+Status KilnShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
+  TranslateOptions options;
+  if (Status s = translator_.translate(bytecode, options, result_); !s) return s;
+  out = StageProgram{};
+  out.spirv = std::move(result_.spirv);
+  out.entry_point = spirv_entry_point(out.spirv);
+  out.has_resources = true;
+  out.resources = result_.reflection.resources;
+  out.inputs = result_.reflection.inputs;
+  if (out.inputs.empty() && result_.kind == InputKind::Dxbc) {
+    // Reflection without inputs: fall back to the signature (location = input register).
+    if (Status s = dxbc_vertex_inputs(bytecode, out.inputs); !s) out.inputs.clear();
+  }
+  return Status::ok();
+}
+
+// ---- vkd3d ----------------------------------------------------------------------------------
+
+namespace {
+
+// The declarations of vkd3d_shader.h (1.2 ABI) this file uses; enums are 32-bit there.
+enum Vkd3dConstant : std::uint32_t {
+  kCompileInfo = 0,
+  kInterfaceInfo = 1,
+  kSourceDxbcTpf = 1,
+  kTargetSpirvBinary = 1,
+  kLogLevelError = 1,
+  kDescriptorSrv = 0,
+  kDescriptorUav = 1,
+  kDescriptorCbv = 2,
+  kDescriptorSampler = 3,
+  kVisibilityAll = 0,
+  kBindingBufferAndImage = 3,
+};
+
+struct Vkd3dCode {
+  const void* code;
+  std::size_t size;
+};
+
+struct Vkd3dCompileInfo {
+  std::uint32_t type;
+  const void* next;
+  Vkd3dCode source;
+  std::uint32_t source_type;
+  std::uint32_t target_type;
+  const void* options;
+  unsigned int option_count;
+  std::uint32_t log_level;
+  const char* source_name;
+};
+
+struct Vkd3dResourceBinding {
+  std::uint32_t type;
+  unsigned int register_space;
+  unsigned int register_index;
+  std::uint32_t shader_visibility;
+  unsigned int flags;
+  unsigned int set, binding, count;
+};
+
+struct Vkd3dInterfaceInfo {
+  std::uint32_t type;
+  const void* next;
+  const Vkd3dResourceBinding* bindings;
+  unsigned int binding_count;
+  const void* push_constant_buffers;
+  unsigned int push_constant_buffer_count;
+  const void* combined_samplers;
+  unsigned int combined_sampler_count;
+  const void* uav_counters;
+  unsigned int uav_counter_count;
+};
+
+// kiln's binding model (docs/pipeline.md), which the executor binds for both sources.
+constexpr std::uint32_t kClassBase[] = {0, 65536, 131072, 196608};
+constexpr std::uint32_t kRegistersPerClass = 32;
+
+} // namespace
+
+Vkd3dShaderSource::Vkd3dShaderSource() {
+  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
+  for (const char* name : {"libvkd3d-shader.so.1", "libvkd3d-shader.so"}) {
+    if ((library_ = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) {
+      note_ = name;
+      break;
+    }
+  }
+  if (library_ == nullptr) {
+    note_ = "libvkd3d-shader.so.1 not found (Debian package libvkd3d-shader1)";
+    return;
+  }
+  compile_ = reinterpret_cast<decltype(compile_)>(dlsym(library_, "vkd3d_shader_compile"));
+  free_code_ =
+      reinterpret_cast<decltype(free_code_)>(dlsym(library_, "vkd3d_shader_free_shader_code"));
+  free_messages_ =
+      reinterpret_cast<decltype(free_messages_)>(dlsym(library_, "vkd3d_shader_free_messages"));
+  if (!compile_ || !free_code_ || !free_messages_) {
+    compile_ = nullptr;
+    note_ += ": not the vkd3d-shader 1.x ABI";
+  }
+}
+
+Vkd3dShaderSource::~Vkd3dShaderSource() {
+  if (library_ != nullptr) dlclose(library_);
+}
+
+Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
+  if (!available()) return Status::error("vkd3d-shader not available: " + note_);
+  if (bytecode.size() < 4 || std::memcmp(bytecode.data(), "DXBC", 4) != 0)
+    return Status::error("vkd3d-shader 1.2 reads DXBC only");
+  // Every register of every class the tests use, at kiln's binding numbers.
+  std::vector<Vkd3dResourceBinding> bindings;
+  const std::uint32_t types[] = {kDescriptorCbv, kDescriptorSrv, kDescriptorUav,
+                                 kDescriptorSampler};
+  for (std::uint32_t c = 0; c < 4; ++c)
+    for (std::uint32_t r = 0; r < kRegistersPerClass; ++r)
+      bindings.push_back(
+          {types[c], 0, r, kVisibilityAll, kBindingBufferAndImage, 0, kClassBase[c] + r, 1});
+  Vkd3dInterfaceInfo interface {};
+  interface.type = kInterfaceInfo;
+  interface.bindings = bindings.data();
+  interface.binding_count = unsigned(bindings.size());
+  Vkd3dCompileInfo info{};
+  info.type = kCompileInfo;
+  info.next = &interface;
+  info.source = {bytecode.data(), bytecode.size()};
+  info.source_type = kSourceDxbcTpf;
+  info.target_type = kTargetSpirvBinary;
+  info.log_level = kLogLevelError;
+  info.source_name = "kiln-conformance";
+  Vkd3dCode code{nullptr, 0};
+  char* messages = nullptr;
+  const int rc = compile_(&info, &code, &messages);
+  std::string error;
+  if (rc < 0) {
+    error = "vkd3d_shader_compile failed (" + std::to_string(rc) + ")";
+    if (messages && *messages) {
+      std::string first = messages;
+      first.resize(std::min(first.find('\n'), first.size()));
+      error += ": " + first;
+    }
+  } else {
+    out = StageProgram{};
+    out.spirv.resize(code.size / 4);
+    std::memcpy(out.spirv.data(), code.code, out.spirv.size() * 4);
+    out.entry_point = spirv_entry_point(out.spirv);
+  }
+  if (code.code) free_code_(&code);
+  if (messages) free_messages_(messages);
+  if (rc < 0) return Status::error(error);
+  if (Status s = dxbc_vertex_inputs(bytecode, out.inputs); !s) return s;
+  return Status::ok();
+}
+
+// ---- helpers --------------------------------------------------------------------------------
+
+std::string spirv_entry_point(std::span<const std::uint32_t> words) {
+  for (std::size_t i = 5; i < words.size();) {
+    const std::uint32_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size()) break;
+    if ((words[i] & 0xffff) == spv::OpEntryPoint && count > 3) {
+      const char* text = reinterpret_cast<const char*>(&words[i + 3]);
+      const std::size_t limit = (count - 3) * 4;
+      return std::string(text, strnlen(text, limit));
+    }
+    i += count;
+  }
+  return "main";
+}
+
+Status dxbc_vertex_inputs(std::span<const std::uint8_t> bytecode,
+                          std::vector<SignatureElement>& out) {
+  out.clear();
+  dxbc::Container container;
+  if (Status s = dxbc::parse_container(bytecode, container); !s) return s;
+  if (!container.input.present()) return Status::ok();
+  dxbc::PodArray<dxbc::SignatureElement> elements;
+  if (Status s = dxbc::parse_signature(container.input, elements); !s) return s;
+  for (const dxbc::SignatureElement& e : elements) {
+    SignatureElement element;
+    element.semantic = std::string(e.semantic_name);
+    element.semantic_index = e.semantic_index;
+    element.location = e.register_index;
+    element.component_mask = e.mask;
+    out.push_back(std::move(element));
+  }
+  return Status::ok();
+}
+
+} // namespace kiln::conformance

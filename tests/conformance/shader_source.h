@@ -1,0 +1,73 @@
+#pragma once
+// Where the executor's SPIR-V comes from. KilnShaderSource translates with kiln's Translator
+// (the thing under test); Vkd3dShaderSource uses Debian's libvkd3d-shader (dlopen, DXBC only)
+// as a reference, so the executor itself can be checked on cases that translator passes.
+
+#include "translator/common/reflection.h"
+#include "translator/common/status.h"
+#include "translator/translate.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::conformance {
+
+struct StageProgram {
+  std::vector<std::uint32_t> spirv;
+  std::string entry_point = "main";
+  // Descriptors the shader uses (kiln's binding model, docs/pipeline.md); set by
+  // `resources_from_state` when false.
+  bool has_resources = false;
+  std::vector<ResourceBinding> resources;
+  // Vertex inputs: semantic, index and location (vertex shaders).
+  std::vector<SignatureElement> inputs;
+};
+
+class ShaderSource {
+ public:
+  virtual ~ShaderSource() = default;
+  virtual const char* name() const = 0;
+  // A failed status is a rejection: its message is the translator's own.
+  virtual Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) = 0;
+};
+
+class KilnShaderSource final : public ShaderSource {
+ public:
+  const char* name() const override { return "kiln"; }
+  Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
+
+ private:
+  Translator translator_;
+  TranslateResult result_;
+};
+
+class Vkd3dShaderSource final : public ShaderSource {
+ public:
+  Vkd3dShaderSource(); // loads the library; available() false when it is absent
+  ~Vkd3dShaderSource() override;
+  Vkd3dShaderSource(const Vkd3dShaderSource&) = delete;
+  Vkd3dShaderSource& operator=(const Vkd3dShaderSource&) = delete;
+
+  bool available() const { return compile_ != nullptr; }
+  const std::string& note() const { return note_; }
+  const char* name() const override { return "vkd3d"; }
+  Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
+
+ private:
+  void* library_ = nullptr;
+  int (*compile_)(const void* info, void* out, char** messages) = nullptr;
+  void (*free_code_)(void* code) = nullptr;
+  void (*free_messages_)(char* messages) = nullptr;
+  std::string note_;
+};
+
+// The OpEntryPoint name of a SPIR-V module ("main" when there is none).
+std::string spirv_entry_point(std::span<const std::uint32_t> words);
+
+// Input signature of a DXBC vertex shader: semantic, index, location = input register.
+Status dxbc_vertex_inputs(std::span<const std::uint8_t> bytecode,
+                          std::vector<SignatureElement>& out);
+
+} // namespace kiln::conformance
