@@ -169,6 +169,23 @@ Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, Stag
 
 // ---- helpers --------------------------------------------------------------------------------
 
+std::uint32_t compact_binding(std::uint32_t binding) {
+  const std::uint32_t register_class = binding >> 16, index = binding & 0xffff;
+  return index < 64 ? register_class * 64 + index : binding;
+}
+
+bool compact_spirv_bindings(std::vector<std::uint32_t>& words) {
+  for (std::size_t i = 5; i < words.size();) {
+    const std::uint32_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size()) return false;
+    if ((words[i] & 0xffff) == spv::OpDecorate && count == 4 &&
+        words[i + 2] == spv::DecorationBinding)
+      words[i + 3] = compact_binding(words[i + 3]);
+    i += count;
+  }
+  return true;
+}
+
 std::string spirv_entry_point(std::span<const std::uint32_t> words) {
   for (std::size_t i = 5; i < words.size();) {
     const std::uint32_t count = words[i] >> 16;

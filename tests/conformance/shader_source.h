@@ -63,6 +63,13 @@ class Vkd3dShaderSource final : public ShaderSource {
   std::string note_;
 };
 
+// Lavapipe (Mesa 22.3) reads zeros from sampled images and texel buffers whose binding
+// number is large (kiln's class bases are 65536 apart). The executor therefore renumbers:
+// binding = class * 64 + register for registers below 64, in the module (its Binding
+// decorations) and in the layout alike. Returns false for a binding it cannot renumber.
+std::uint32_t compact_binding(std::uint32_t binding);
+bool compact_spirv_bindings(std::vector<std::uint32_t>& words);
+
 // The OpEntryPoint name of a SPIR-V module ("main" when there is none).
 std::string spirv_entry_point(std::span<const std::uint32_t> words);
 
