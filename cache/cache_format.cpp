@@ -56,20 +56,6 @@ bool read_signature(ByteReader& reader, std::vector<SignatureElement>& list) {
 
 } // namespace
 
-std::uint32_t encode_options(const TranslateOptions& options) {
-  // Bits 0-7: SpirvTarget; bit 8: debug_names. Add new output-affecting options here and in
-  // decode_options (and in translation_key()).
-  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8);
-}
-
-bool decode_options(std::uint32_t bits, TranslateOptions& out) {
-  const std::uint32_t target = bits & 0xff;
-  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 9) != 0) return false;
-  out.target = SpirvTarget(target);
-  out.debug_names = (bits >> 8) & 1;
-  return true;
-}
-
 FileHeader make_file_header(std::uint64_t file_id, std::uint64_t created_unix_seconds) {
   FileHeader header;
   header.file_id = file_id;

@@ -66,9 +66,14 @@ struct RecordTrailer {
 };
 static_assert(sizeof(RecordTrailer) == kRecordTrailerSize);
 
-// The translation options, as stored with each record so a stale entry can be re-translated.
-std::uint32_t encode_options(const TranslateOptions& options);
-bool decode_options(std::uint32_t bits, TranslateOptions& out);
+// The translation options, as stored with each record so a stale entry can be re-translated:
+// the encoding the translation key hashes (translator/translation_key.h), defined there once.
+inline std::uint32_t encode_options(const TranslateOptions& options) {
+  return encode_translate_options(options);
+}
+inline bool decode_options(std::uint32_t bits, TranslateOptions& out) {
+  return decode_translate_options(bits, out);
+}
 
 FileHeader make_file_header(std::uint64_t file_id, std::uint64_t created_unix_seconds);
 bool file_header_valid(std::span<const std::uint8_t> bytes);

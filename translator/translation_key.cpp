@@ -4,15 +4,23 @@
 
 namespace kiln {
 
+std::uint32_t encode_translate_options(const TranslateOptions& options) {
+  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8);
+}
+
+bool decode_translate_options(std::uint32_t bits, TranslateOptions& out) {
+  const std::uint32_t target = bits & 0xff;
+  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 9) != 0) return false;
+  out.target = SpirvTarget(target);
+  out.debug_names = (bits >> 8) & 1;
+  return true;
+}
+
 TranslationKey translation_key(std::span<const std::uint8_t> bytecode,
                                const TranslateOptions& options, std::uint32_t codegen_version) {
-  // Options are hashed field by field (never as raw struct bytes: padding is not part of the
-  // identity). Add every new output-affecting option here.
-  const std::uint32_t option_words[] = {
-      codegen_version,
-      std::uint32_t(options.target),
-      std::uint32_t(options.debug_names),
-  };
+  // Options are hashed as their encoded word (never as raw struct bytes: padding is not part
+  // of the identity).
+  const std::uint32_t option_words[] = {codegen_version, encode_translate_options(options)};
   // The options seed the hash of the bytecode: one pass over the bytes, no streaming state.
   const XXH64_hash_t seed = XXH3_64bits(option_words, sizeof option_words);
   const XXH128_hash_t hash = XXH3_128bits_withSeed(bytecode.data(), bytecode.size(), seed);

@@ -20,6 +20,13 @@ struct TranslationKeyHash {
   std::size_t operator()(const TranslationKey& key) const { return std::size_t(key.low); }
 };
 
+// The options that affect the output, packed into one word (SpirvTarget in bits 0-7,
+// debug_names in bit 8). The key hashes this word and the cache stores it with each record,
+// so a new output-affecting option is added here, once.
+std::uint32_t encode_translate_options(const TranslateOptions& options);
+// The inverse; false for bits no encode_translate_options() produces.
+bool decode_translate_options(std::uint32_t bits, TranslateOptions& out);
+
 TranslationKey translation_key(std::span<const std::uint8_t> bytecode,
                                const TranslateOptions& options, std::uint32_t codegen_version);
 
