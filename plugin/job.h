@@ -26,6 +26,15 @@ inline bool is_final(JobState state) {
   return state >= JobState::Done;
 }
 
+class Job;
+
+// Runs when the last reference to a job goes away, before it is freed: the C ABI destroys the
+// job's VkShaderModule there. The object it points to must outlive every job.
+struct JobCleanup {
+  void (*function)(Job& job, void* context) = nullptr;
+  void* context = nullptr;
+};
+
 class Job {
  public:
   Job(std::span<const std::uint8_t> bytecode_in, const TranslateOptions& options_in,
@@ -45,10 +54,16 @@ class Job {
   TranslateResult result;
   bool from_cache = false;
   std::atomic<JobState> state{JobState::Queued};
+  // A VkShaderModule made from the SPIR-V by the C ABI (0: none yet); freed by `cleanup`.
+  std::atomic<std::uint64_t> shader_module{0};
+  const JobCleanup* cleanup = nullptr; // set once at creation, before the job is shared
 
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      if (cleanup && cleanup->function) cleanup->function(*this, cleanup->context);
+      delete this;
+    }
   }
 
  private:

@@ -30,8 +30,9 @@ unsigned default_worker_count() {
 }
 
 CompileService::CompileService(const ServiceOptions& options)
-    : store_(options.store), translate_(options.translate), queues_(std::make_unique<Queues>()),
-      counters_(std::make_unique<Counters>()) {
+    : store_(options.store), translate_(options.translate), on_finished_(options.on_finished),
+      cleanup_(options.cleanup), codegen_version_(options.codegen_version),
+      queues_(std::make_unique<Queues>()), counters_(std::make_unique<Counters>()) {
   const unsigned threads = options.threads ? options.threads : default_worker_count();
   workers_.reserve(threads);
   for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(); });
@@ -57,7 +58,7 @@ CompileService::~CompileService() {
 JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
                               const TranslateOptions& options, Priority priority) {
   counters_->submitted.fetch_add(1, std::memory_order_relaxed);
-  const TranslationKey key = translation_key(bytecode, options, kCodegenVersion);
+  const TranslationKey key = translation_key(bytecode, options, codegen_version_);
   {
     std::lock_guard lock(in_flight_mutex_);
     if (auto it = in_flight_.find(key); it != in_flight_.end()) {
@@ -66,6 +67,7 @@ JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
     }
   }
   JobRef job = JobRef::adopt(new Job(bytecode, options, key, priority));
+  job->cleanup = cleanup_;
   if (store_ && store_->lookup(key, job->result)) {
     counters_->cache_hits.fetch_add(1, std::memory_order_relaxed);
     job->from_cache = true;
@@ -127,9 +129,11 @@ void CompileService::run(Job& job, Translator& translator) {
   if (job.status) {
     counters_->translated.fetch_add(1, std::memory_order_relaxed);
     if (store_) store_->store(job.key, job);
+    if (on_finished_) on_finished_(job);
     publish(job, JobState::Done);
   } else {
     counters_->failed.fetch_add(1, std::memory_order_relaxed);
+    if (on_finished_) on_finished_(job);
     publish(job, JobState::Failed);
   }
 }

@@ -5,6 +5,7 @@
 // waits for never sits behind a backlog.
 
 #include "plugin/job.h"
+#include "translator/version.h"
 
 #include <array>
 #include <atomic>
@@ -35,11 +36,21 @@ class ResultStore {
 using TranslateFunction = std::function<Status(Translator&, std::span<const std::uint8_t>,
                                                const TranslateOptions&, TranslateResult&)>;
 
+// Runs on the thread that translated a job (successfully or not: see job.status), before the
+// job is published, so no other thread touches it meanwhile: the C ABI creates the
+// VkShaderModule, logs failures and writes dumps here. Not called for cache hits.
+using FinishFunction = std::function<void(Job&)>;
+
 struct ServiceOptions {
   // Worker threads; 0 = $KILN_THREADS, else cores - 1, at least 1.
   unsigned threads = 0;
-  ResultStore* store = nullptr; // not owned; may be null (no cache)
-  TranslateFunction translate;  // empty: Translator::translate
+  ResultStore* store = nullptr;        // not owned; may be null (no cache)
+  TranslateFunction translate;         // empty: Translator::translate
+  FinishFunction on_finished;          // empty: nothing
+  const JobCleanup* cleanup = nullptr; // given to every job; must outlive them all
+  // The codegen version keys are computed under: the store's (a cache opened with an injected
+  // version in tests), kCodegenVersion otherwise.
+  std::uint32_t codegen_version = kCodegenVersion;
 };
 
 struct ServiceStats {
@@ -88,6 +99,9 @@ class CompileService {
 
   ResultStore* store_;
   TranslateFunction translate_;
+  FinishFunction on_finished_;
+  const JobCleanup* cleanup_;
+  std::uint32_t codegen_version_;
   std::unique_ptr<Queues> queues_;
   std::unique_ptr<Counters> counters_;
   std::vector<std::thread> workers_;

@@ -1,11 +1,22 @@
 /* kiln: D3D shader bytecode to SPIR-V, as a library a D3D-on-Vulkan layer loads with dlopen().
  *
- * This header is C (C99 and later) and C++. Every exported symbol starts with kiln_.
- * The full ABI (contexts, submit, wait, results) lands with the service; today it exposes the
- * version query so layers can probe the library. */
+ * This header is C (C99 and later) and C++. Every exported symbol starts with kiln_; a dlopen
+ * user resolves kiln_get_proc_addr and gets the rest through it (PFN_kiln_* typedefs below).
+ *
+ * Conventions (docs/abi.md has the details, per function):
+ * - Structs passed in carry a type tag (`type`) and a `next` pointer, as Vulkan and
+ *   vkd3d-shader do: a struct kiln does not know in a `next` chain is skipped; a struct of a
+ *   wrong type where one is required is KILN_ERROR_INVALID_ARGUMENT.
+ * - Functions return kiln_result: KILN_SUCCESS (0), positive "not yet" statuses, negative errors.
+ *   kiln_result_string() names each.
+ * - Every pointer kiln returns (SPIR-V, reflection arrays, messages) is owned by kiln and stays
+ *   valid until the handle it came from is released. The caller frees nothing but handles.
+ * - No function throws, aborts or reads past the sizes it is given.
+ */
 #ifndef KILN_KILN_H
 #define KILN_KILN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -13,7 +24,8 @@ extern "C" {
 #endif
 
 #define KILN_MAKE_VERSION(major, minor, patch) (((major) << 22) | ((minor) << 12) | (patch))
-#define KILN_HEADER_VERSION KILN_MAKE_VERSION(0, 1, 0)
+#define KILN_VERSION_MAJOR(version) ((uint32_t)(version) >> 22)
+#define KILN_HEADER_VERSION KILN_MAKE_VERSION(0, 2, 0)
 
 #if defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))
@@ -21,9 +33,254 @@ extern "C" {
 #define KILN_API
 #endif
 
-/* The library's version, KILN_MAKE_VERSION encoded. Thread-safe. */
+typedef enum kiln_result {
+  KILN_SUCCESS = 0,
+  KILN_NOT_READY = 1, /* the shader is still queued or translating */
+  KILN_TIMEOUT = 2,   /* kiln_wait's timeout passed first */
+  KILN_ERROR_INVALID_ARGUMENT = -1,
+  KILN_ERROR_OUT_OF_MEMORY = -2,
+  KILN_ERROR_UNSUPPORTED = -3,        /* a struct version, option or feature kiln lacks */
+  KILN_ERROR_TRANSLATION_FAILED = -4, /* this shader only; kiln_shader_error says why */
+  KILN_ERROR_CANCELLED = -5,          /* the context was destroyed before the shader ran */
+  KILN_ERROR_VULKAN = -6,             /* a Vulkan call failed; the log says which */
+  KILN_ERROR_IO = -7,                 /* a file or folder could not be read */
+  KILN_ERROR_NO_DEVICE = -8,          /* a VkShaderModule was asked of a context without one */
+} kiln_result;
+
+typedef enum kiln_structure_type {
+  KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO = 1,
+  KILN_STRUCTURE_TYPE_VULKAN_DEVICE_INFO = 2, /* chained to kiln_context_create_info */
+  KILN_STRUCTURE_TYPE_SUBMIT_INFO = 3,
+  KILN_STRUCTURE_TYPE_REFLECTION = 4,
+  KILN_STRUCTURE_TYPE_STATS = 5,
+} kiln_structure_type;
+
+/* The SPIR-V environment the output is valid for. */
+typedef enum kiln_target_environment {
+  KILN_TARGET_VULKAN_1_3 = 0, /* SPIR-V 1.6 (default) */
+  KILN_TARGET_VULKAN_1_2 = 1, /* SPIR-V 1.5 */
+  KILN_TARGET_VULKAN_1_1 = 2, /* SPIR-V 1.3 */
+} kiln_target_environment;
+
+/* How D3D registers map to descriptor sets and bindings. One model today: set = register
+ * space, binding = class base + register (CBV 0, SRV 65536, UAV 131072, sampler 196608,
+ * UAV counter 262144). The reflection lists every binding. */
+typedef enum kiln_binding_model {
+  KILN_BINDING_MODEL_REGISTER_CLASSES = 0,
+} kiln_binding_model;
+
+typedef enum kiln_shader_stage {
+  KILN_STAGE_ANY = 0, /* in kiln_submit_info: accept whatever the bytecode is */
+  KILN_STAGE_VERTEX = 1,
+  KILN_STAGE_HULL = 2,
+  KILN_STAGE_DOMAIN = 3,
+  KILN_STAGE_GEOMETRY = 4,
+  KILN_STAGE_PIXEL = 5,
+  KILN_STAGE_COMPUTE = 6,
+} kiln_shader_stage;
+
+typedef enum kiln_priority {
+  KILN_PRIORITY_HIGH = 0,   /* a draw is about to need it */
+  KILN_PRIORITY_NORMAL = 1, /* just created by the game (default) */
+  KILN_PRIORITY_LOW = 2,    /* pre-caching, rebuilds */
+} kiln_priority;
+
+typedef enum kiln_log_level {
+  KILN_LOG_ERROR = 0,
+  KILN_LOG_WARNING = 1,
+  KILN_LOG_INFO = 2,
+  KILN_LOG_DEBUG = 3,
+  KILN_LOG_NONE = 4, /* as a threshold: nothing */
+} kiln_log_level;
+
+/* Receives one line (no trailing newline) at or above the threshold ($KILN_LOG_LEVEL: error,
+ * warn, info, debug or none; default warn). Called from any kiln thread, possibly several at
+ * once; `message` is valid during the call only. */
+typedef void (*kiln_log_callback)(void* user_data, kiln_log_level level, const char* message);
+
+typedef struct kiln_context_t kiln_context;
+typedef struct kiln_shader_t kiln_shader;
+
+#define KILN_CONTEXT_DISABLE_CACHE 0x1u /* no on-disk cache, whatever the environment says */
+
+typedef struct kiln_context_create_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
+  const void* next;         /* NULL or a kiln_vulkan_device_info */
+  uint32_t flags;           /* KILN_CONTEXT_* */
+  uint32_t thread_count;    /* 0: $KILN_THREADS, else cores - 1, at least 1 */
+  /* NULL: $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln; $KILN_CACHE=0
+   * disables the default cache. Copied during the call. */
+  const char* cache_path;
+  uint64_t cache_max_bytes; /* 0: 1 GiB */
+  kiln_target_environment target;
+  kiln_binding_model binding_model;
+  kiln_log_callback log_callback; /* NULL: "kiln: LEVEL: message" on stderr */
+  void* log_user_data;
+} kiln_context_create_info;
+
+/* Vulkan handles are passed as void* / uint64_t so this header needs no Vulkan headers:
+ * VkInstance and VkDevice are pointers, VkShaderModule a 64-bit handle. */
+typedef void (*kiln_vk_void_function)(void);
+typedef kiln_vk_void_function (*kiln_vk_get_instance_proc_addr)(void* instance, const char* name);
+
+/* With this in the create info's chain, kiln makes a VkShaderModule for every translated shader
+ * on its worker threads. Device functions are loaded through `get_instance_proc_addr` (the
+ * layer's vkGetInstanceProcAddr) into kiln's own table; no global loader state is touched. The
+ * device must outlive the context and every shader handle. */
+typedef struct kiln_vulkan_device_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_VULKAN_DEVICE_INFO */
+  const void* next;
+  void* instance; /* VkInstance */
+  void* device;   /* VkDevice */
+  kiln_vk_get_instance_proc_addr get_instance_proc_addr;
+} kiln_vulkan_device_info;
+
+#define KILN_SUBMIT_DEBUG_NAMES 0x1u /* OpName/OpMemberName from the bytecode's reflection */
+
+typedef struct kiln_submit_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_SUBMIT_INFO */
+  const void* next;
+  const void* code; /* DXBC container or D3D9 token stream; copied before kiln_submit returns */
+  size_t code_size; /* bytes */
+  kiln_shader_stage expected_stage; /* KILN_STAGE_ANY, or the stage the bytecode must be */
+  kiln_priority priority;
+  uint32_t flags; /* KILN_SUBMIT_* */
+} kiln_submit_info;
+
+typedef struct kiln_resource_binding {
+  uint32_t register_class; /* 0 CBV, 1 SRV, 2 UAV, 3 sampler, 4 UAV counter, 5 push data */
+  uint32_t space;
+  uint32_t register_index;
+  uint32_t array_size;      /* 0: unbounded */
+  uint32_t descriptor_type; /* VkDescriptorType */
+  uint32_t set;
+  uint32_t binding;
+} kiln_resource_binding;
+
+typedef struct kiln_signature_element {
+  const char* semantic; /* "TEXCOORD" */
+  uint32_t semantic_index;
+  uint32_t location;
+  uint32_t component_mask;
+  uint32_t builtin; /* SpvBuiltIn, or 0xffffffff for a plain location */
+} kiln_signature_element;
+
+typedef struct kiln_reflection {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_REFLECTION, set by the caller */
+  void* next;
+  kiln_shader_stage stage;
+  uint32_t resource_count;
+  const kiln_resource_binding* resources;
+  uint32_t input_count;
+  const kiln_signature_element* inputs;
+  uint32_t output_count;
+  const kiln_signature_element* outputs;
+} kiln_reflection;
+
+typedef struct kiln_stats {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_STATS, set by the caller */
+  void* next;
+  uint64_t submitted;
+  uint64_t deduplicated; /* joined an identical shader in flight */
+  uint64_t cache_hits;
+  uint64_t translated;
+  uint64_t failed;
+  uint64_t cancelled;
+  uint64_t run_by_waiter; /* translated on the thread that waited for it */
+  uint64_t queued[3];     /* approximate queue depths, by kiln_priority */
+  /* translation time: bucket i counts shaders of [2^i, 2^(i+1)) microseconds (0: < 1 us) */
+  uint64_t time_histogram_us[24];
+  uint32_t thread_count;
+  uint32_t cache_enabled;
+  uint64_t stale_entries_submitted; /* cache entries of another codegen version rebuilt */
+} kiln_stats;
+
+/* ---- Functions. Thread safety: every function may be called from any thread at any time,
+ * except that a handle must not be used during or after the call that destroys/releases it. */
+
+/* The library's version, KILN_MAKE_VERSION encoded. */
 KILN_API uint32_t kiln_get_version(void);
+/* A static string naming `result` ("KILN_ERROR_INVALID_ARGUMENT"); never NULL. */
+KILN_API const char* kiln_result_string(kiln_result result);
+/* Any function of this header by name, or NULL. */
+KILN_API kiln_vk_void_function kiln_get_proc_addr(const char* name);
+
+/* Creates a context: worker threads, the cache, the optional Vulkan device. */
+KILN_API kiln_result kiln_context_create(const kiln_context_create_info* info,
+                                         kiln_context** out_context);
+/* Cancels queued shaders, finishes running ones, joins the threads. Shader handles still held
+ * stay valid (their results, modules and errors) until released. NULL is ignored. */
+KILN_API void kiln_context_destroy(kiln_context* context);
+
+/* Copies (or, on a cache hit, finishes at once) and returns a handle without waiting for the
+ * translation. Identical submissions share one translation. A stage mismatch fails here
+ * (KILN_ERROR_INVALID_ARGUMENT, logged); a shader kiln cannot translate fails its handle. */
+KILN_API kiln_result kiln_submit(kiln_context* context, const kiln_submit_info* info,
+                                 kiln_shader** out_shader);
+/* KILN_SUCCESS (translated), KILN_NOT_READY, or the handle's error. Never blocks. */
+KILN_API kiln_result kiln_query(kiln_shader* shader);
+/* Waits at most `timeout_ns` (UINT64_MAX: forever). A shader still queued is translated on
+ * the calling thread at once. KILN_SUCCESS, KILN_TIMEOUT, or the handle's error. */
+KILN_API kiln_result kiln_wait(kiln_shader* shader, uint64_t timeout_ns);
+/* The one-line reason a shader failed, or NULL. Owned by the handle. */
+KILN_API const char* kiln_shader_error(kiln_shader* shader);
+/* The SPIR-V words of a translated shader. Owned by the handle. KILN_NOT_READY before. */
+KILN_API kiln_result kiln_get_spirv(kiln_shader* shader, const uint32_t** out_words,
+                                    size_t* out_word_count);
+/* Fills `out` (type set by the caller); its arrays are owned by the handle. */
+KILN_API kiln_result kiln_get_reflection(kiln_shader* shader, kiln_reflection* out);
+/* The VkShaderModule kiln made for this shader (made now if it was a cache hit). Owned by kiln:
+ * destroyed when the last handle to this translation is released; do not destroy it. */
+KILN_API kiln_result kiln_get_shader_module(kiln_shader* shader, uint64_t* out_module);
+/* Another reference to the same shader; each reference is released once. */
+KILN_API kiln_shader* kiln_shader_retain(kiln_shader* shader);
+/* Drops a reference; NULL is ignored. */
+KILN_API void kiln_shader_release(kiln_shader* shader);
+
+/* Submits every DXBC/D3D9 file under `path` (recursively) at `priority` into the cache, and
+ * returns without waiting. `out_submitted` (may be NULL) gets the count. */
+KILN_API kiln_result kiln_warm_from_folder(kiln_context* context, const char* path,
+                                           kiln_priority priority, uint32_t* out_submitted);
+/* Counters since the context was created; `out->type` set by the caller. */
+KILN_API kiln_result kiln_get_stats(kiln_context* context, kiln_stats* out);
+
 typedef uint32_t (*PFN_kiln_get_version)(void);
+typedef const char* (*PFN_kiln_result_string)(kiln_result);
+typedef kiln_vk_void_function (*PFN_kiln_get_proc_addr)(const char*);
+typedef kiln_result (*PFN_kiln_context_create)(const kiln_context_create_info*, kiln_context**);
+typedef void (*PFN_kiln_context_destroy)(kiln_context*);
+typedef kiln_result (*PFN_kiln_submit)(kiln_context*, const kiln_submit_info*, kiln_shader**);
+typedef kiln_result (*PFN_kiln_query)(kiln_shader*);
+typedef kiln_result (*PFN_kiln_wait)(kiln_shader*, uint64_t);
+typedef const char* (*PFN_kiln_shader_error)(kiln_shader*);
+typedef kiln_result (*PFN_kiln_get_spirv)(kiln_shader*, const uint32_t**, size_t*);
+typedef kiln_result (*PFN_kiln_get_reflection)(kiln_shader*, kiln_reflection*);
+typedef kiln_result (*PFN_kiln_get_shader_module)(kiln_shader*, uint64_t*);
+typedef kiln_shader* (*PFN_kiln_shader_retain)(kiln_shader*);
+typedef void (*PFN_kiln_shader_release)(kiln_shader*);
+typedef kiln_result (*PFN_kiln_warm_from_folder)(kiln_context*, const char*, kiln_priority,
+                                                 uint32_t*);
+typedef kiln_result (*PFN_kiln_get_stats)(kiln_context*, kiln_stats*);
+
+/* Every function of kiln.h, for loaders: X(name). kiln_get_proc_addr answers exactly these
+ * and those of kiln_hooks.h. */
+#define KILN_CORE_FUNCTIONS(X)                                                                     \
+  X(kiln_get_version)                                                                              \
+  X(kiln_result_string)                                                                            \
+  X(kiln_get_proc_addr)                                                                            \
+  X(kiln_context_create)                                                                           \
+  X(kiln_context_destroy)                                                                          \
+  X(kiln_submit)                                                                                   \
+  X(kiln_query)                                                                                    \
+  X(kiln_wait)                                                                                     \
+  X(kiln_shader_error)                                                                             \
+  X(kiln_get_spirv)                                                                                \
+  X(kiln_get_reflection)                                                                           \
+  X(kiln_get_shader_module)                                                                        \
+  X(kiln_shader_retain)                                                                            \
+  X(kiln_shader_release)                                                                           \
+  X(kiln_warm_from_folder)                                                                         \
+  X(kiln_get_stats)
 
 #ifdef __cplusplus
 }

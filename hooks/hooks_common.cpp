@@ -1,0 +1,30 @@
+#include "hooks/hooks_common.h"
+
+#include "plugin/abi_context.h"
+
+#include <new>
+
+namespace kiln::hooks {
+
+kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
+                           ShaderStage stage, kiln_hresult invalid, kiln_shader** out_shader) {
+  if (!out_shader) return invalid;
+  *out_shader = nullptr;
+  if (!context || (!bytes.data() && !bytes.empty())) return invalid;
+  try {
+    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, *out_shader)) {
+    case KILN_SUCCESS:
+      return KILN_S_OK;
+    case KILN_ERROR_OUT_OF_MEMORY:
+      return KILN_E_OUTOFMEMORY;
+    default:
+      return invalid;
+    }
+  } catch (const std::bad_alloc&) {
+    return KILN_E_OUTOFMEMORY;
+  } catch (...) {
+    return invalid;
+  }
+}
+
+} // namespace kiln::hooks

@@ -1,0 +1,18 @@
+#pragma once
+// What the d3d11 and d3d9 hooks share: submitting checked bytecode through the C ABI's context
+// and turning the outcome into an HRESULT-style code.
+
+#include "kiln/kiln_hooks.h"
+#include "translator/common/shader_stage.h"
+
+#include <cstdint>
+#include <span>
+
+namespace kiln::hooks {
+
+// Checks the bytecode is a shader of `stage` and submits it at Normal priority.
+// `invalid` is the code for bad bytecode (E_INVALIDARG or D3DERR_INVALIDCALL).
+kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
+                           ShaderStage stage, kiln_hresult invalid, kiln_shader** out_shader);
+
+} // namespace kiln::hooks
