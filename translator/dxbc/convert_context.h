@@ -1,0 +1,205 @@
+#pragma once
+// Internal to the DXBC -> IR converter: the per-shader state and the operand API shared by the
+// core (converter.cpp, convert_*.cpp) and the resource half (convert_resources.cpp).
+//
+// Values. The converter works on scalars: a register operand read under a component mask
+// gives a Vec4 whose entry i is the scalar value of destination component i (after swizzle
+// and modifiers); entries outside the mask are null. Results are stored the same way, so an
+// instruction reads its sources with the destination's write mask and stores per component.
+// Resource operations that need IR vectors (coordinates, texels) build them with
+// make_vector() and take results apart with split_vector().
+//
+// Dispatch. Every opcode belongs to one half, decided once by opcode_half() from the opcode
+// table's flags (opcodes.h) plus the resource declarations and stores; the core walks
+// Program::instructions and hands the resource half its opcodes:
+//   declarations (dcl_resource*, dcl_uav_*, dcl_sampler, dcl_tgsm_*) -> declare_resource()
+//   everything else of theirs (sample*, gather4*, ld*, store_*, resinfo, bufinfo, lod,
+//     sampleinfo/samplepos, atomics, imm_atomic_*, sync, check_access_fully_mapped)
+//     -> convert_resource_instruction()
+// Both return false when the opcode is not theirs (the core then rejects it by name) and
+// true otherwise; an error goes to `status` (or ctx.fail()) and stops the conversion.
+//
+// Errors. Operand helpers never throw: on bad input they record the first error in the
+// context (fail()) and return null/zero values; the core checks ok() after each instruction.
+//
+// The context lives in the Converter and keeps its arrays between shaders (reset()).
+
+#include "translator/common/status.h"
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/opcodes.h"
+#include "translator/dxbc/program.h"
+#include "translator/ir/ir.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace kiln::dxbc {
+
+class ConvertContext;
+struct ResourceState; // defined by the resource half (convert_resources.cpp)
+
+// Which half converts an opcode.
+enum class OpcodeHalf : std::uint8_t { Core, Resource };
+
+constexpr OpcodeHalf opcode_half(Opcode op) {
+  const std::uint16_t flags = opcode_info(op).flags;
+  if (flags & (opflag::Resource | opflag::Atomic)) return OpcodeHalf::Resource;
+  switch (op) {
+  case Opcode::DclResource:
+  case Opcode::DclResourceRaw:
+  case Opcode::DclResourceStructured:
+  case Opcode::DclUavTyped:
+  case Opcode::DclUavRaw:
+  case Opcode::DclUavStructured:
+  case Opcode::DclSampler:
+  case Opcode::DclTgsmRaw:
+  case Opcode::DclTgsmStructured:
+  case Opcode::StoreUavTyped:
+  case Opcode::StoreRaw:
+  case Opcode::StoreStructured:
+  case Opcode::Sync:
+  case Opcode::CheckAccessFullyMapped:
+    return OpcodeHalf::Resource;
+  default:
+    return OpcodeHalf::Core;
+  }
+}
+
+// ---- the resource half's hooks (translator/dxbc/convert_resources.cpp) ---------------------
+
+// A resource declaration. `decl` is program.declarations[inst.declaration].
+bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declaration& decl,
+                      Status& status);
+// A non-declaration instruction of the resource half.
+bool convert_resource_instruction(ConvertContext& ctx, const Instruction& inst, Status& status);
+// Their per-worker state (binding tables by register, ...): created once per Converter,
+// reset before every shader, destroyed with the Converter.
+ResourceState* create_resource_state();
+void reset_resource_state(ResourceState& state);
+void destroy_resource_state(ResourceState* state);
+
+// ---- values -------------------------------------------------------------------------------
+
+// One scalar SsaDef per destination component (null outside the mask).
+struct Vec4 {
+  ir::SsaDef c[4];
+  ir::SsaDef& operator[](unsigned i) { return c[i]; }
+  ir::SsaDef operator[](unsigned i) const { return c[i]; }
+};
+
+constexpr unsigned mask_count(std::uint8_t mask) {
+  return unsigned(__builtin_popcount(mask & 0xfu));
+}
+
+// The IR scalar type an instruction's value type reads as (A/B/N -> u32, D -> f64).
+constexpr ir::ScalarType scalar_of(ValueType type) {
+  switch (type) {
+  case ValueType::F:
+    return ir::ScalarType::F32;
+  case ValueType::I:
+    return ir::ScalarType::I32;
+  case ValueType::D:
+    return ir::ScalarType::F64;
+  default:
+    return ir::ScalarType::U32;
+  }
+}
+
+// ---- the converter state ------------------------------------------------------------------
+
+class ConvertContext {
+ public:
+  ConvertContext();
+  ~ConvertContext();
+  ConvertContext(const ConvertContext&) = delete;
+  ConvertContext& operator=(const ConvertContext&) = delete;
+
+  // Per shader: the builder to fill, the decoded program and its container.
+  void reset(ir::Builder& builder, const Program& program, const Container& container);
+
+  ir::Builder& builder() { return *builder_; }
+  const Program& program() const { return *program_; }
+  const Container& container() const { return *container_; }
+  ProgramType program_type() const { return program_->type; }
+  ir::SsaDef entry_point() const { return entry_point_; }
+  // The function code is being emitted into (for hull shaders: the current phase's function).
+  ir::SsaDef function() const { return function_; }
+  ResourceState& resources() { return *resources_; }
+
+  // Adds a code op at the cursor and returns its id.
+  ir::SsaDef emit(const ir::Op& op) { return builder_->add(op); }
+  ir::SsaDef constant_u32(std::uint32_t v) { return builder_->constant_u32(v); }
+  ir::SsaDef constant_i32(std::int32_t v) { return builder_->constant_i32(v); }
+  ir::SsaDef constant_f32(float v) { return builder_->constant_f32(v); }
+  // A constant of `type` (32-bit) from raw bits.
+  ir::SsaDef constant_bits(ir::ScalarType type, std::uint32_t bits);
+
+  // ---- operand API ------------------------------------------------------------------------
+
+  // Reads `op` (a source operand) as `type` for the destination components in `mask`:
+  // swizzle, neg/abs modifiers, immediates, r#/x#/v#/o#/cb#/icb/special registers, relative
+  // indexing. Entry i of the result is the value for destination component i. Doubles
+  // (type F64): `mask` names destination 64-bit lanes in D3D style (xy = lane 0, zw = lane 1;
+  // any bit of a pair selects the lane) and entries 0/1 hold the two f64 values.
+  Vec4 load_src(const Operand& op, std::uint8_t mask, ir::ScalarType type);
+  // Component x of the swizzle (the usual form of a scalar source: select1 or .x).
+  ir::SsaDef load_src_scalar(const Operand& op, ir::ScalarType type) {
+    return load_src(op, 1, type)[0];
+  }
+  // The first `count` swizzled components as an IR vector (a scalar when count is 1).
+  ir::SsaDef load_src_vector(const Operand& op, unsigned count, ir::ScalarType type);
+
+  // Writes `value` (entry i for destination component i, as from load_src) to `dst` under its
+  // write mask: `_sat` applied to float results when the instruction has it, precise flags
+  // honoured. A null operand is skipped. Doubles: entries 0/1 are the f64 lanes.
+  void store_dst(const Instruction& inst, const Operand& dst, const Vec4& value,
+                 ir::ScalarType type);
+  // Same, without saturation (integer results, resource results that must not be clamped).
+  void store_dst_raw(const Operand& dst, const Vec4& value, ir::ScalarType type);
+
+  // Index `dim` of `op` as u32: the immediate part plus the relative register, if any.
+  ir::SsaDef load_index(const Operand& op, unsigned dim);
+  // True when index `dim` is an immediate (no relative part); its value is op.index[dim].
+  static bool index_is_immediate(const Operand& op, unsigned dim) { return !op.has_relative(dim); }
+
+  // IR vector of the entries in `mask` (compacted, in component order; a scalar for one).
+  ir::SsaDef make_vector(const Vec4& value, std::uint8_t mask, ir::ScalarType type);
+  // Entries of an IR vector of `count` components of `type`: entry i = component i.
+  Vec4 split_vector(ir::SsaDef vector, unsigned count, ir::ScalarType type);
+  // Spreads a compact vector (one component per set bit of `mask`, as a D3D resource result
+  // swizzled by `swizzle_op`) to destination entries: entry i = texel component
+  // swizzle_op.component(i) for every i in `mask`. `texel` holds `count` components.
+  Vec4 swizzle_texel(ir::SsaDef texel, unsigned count, ir::ScalarType type,
+                     const Operand& swizzle_op, std::uint8_t mask);
+  // Converts a scalar between 32-bit types by bit pattern (Cast), or returns it unchanged.
+  ir::SsaDef bitcast(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to);
+
+  // ---- errors -------------------------------------------------------------------------------
+
+  // Records the first error: "SHDR token N (mnemonic): what".
+  void fail(const Instruction& inst, std::string_view what);
+  void fail(std::string_view what);
+  bool ok() const { return status_.is_ok(); }
+  Status take_status() { return std::move(status_); }
+
+  // ---- state the core keeps (its own files) --------------------------------------------------
+  struct Impl;
+  Impl& impl() { return *impl_; }
+  void set_entry_point(ir::SsaDef def) { entry_point_ = def; }
+  void set_function(ir::SsaDef def) { function_ = def; }
+  void set_current(const Instruction* inst) { current_ = inst; }
+
+ private:
+  ir::Builder* builder_ = nullptr;
+  const Program* program_ = nullptr;
+  const Container* container_ = nullptr;
+  ir::SsaDef entry_point_;
+  ir::SsaDef function_;
+  const Instruction* current_ = nullptr;
+  Status status_;
+  ResourceState* resources_ = nullptr;
+  Impl* impl_ = nullptr;
+};
+
+} // namespace kiln::dxbc
