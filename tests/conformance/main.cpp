@@ -2,6 +2,7 @@
 // lavapipe with kiln translating every shader. See docs/conformance.md.
 
 #include "tests/conformance/runner.h"
+#include "tests/support/shared_data.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -12,7 +13,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: kiln-conformance PACKAGE_DIR [--model sm2|sm3|sm4|sm5]... [--test NAME] [--case N]\n"
     "                        [--json FILE] [--translator kiln|vkd3d] [--min-pass PERCENT]\n"
-    "                        [--quiet]\n"
+    "                        [--quiet] [--skip-missing]\n"
+    "  PACKAGE_DIR      a folder laid out like ../shared/conformance; 'default' means\n"
+    "                   $KILN_CONFORMANCE_DIR, else the ../shared/conformance beside the source\n"
     "  --model M        only this model (repeatable; default all four)\n"
     "  --test NAME      only tests/NAME\n"
     "  --case N         with --test: only the case of [test] section N (earlier blocks still run)\n"
@@ -22,6 +25,7 @@ constexpr const char* kUsage =
     "  --min-pass P     exit 1 only when fewer than P% of the verified cases pass (default:\n"
     "                   exit 1 when any verified case does not pass)\n"
     "  --quiet          no per-case failure lines\n"
+    "  --skip-missing   exit 77 (ctest: skipped) when the package or a Vulkan device is absent\n"
     "The last line is 'N passed, N failed, N skipped' over verified cases (FORMAT.md).\n"
     "Exit: 0 all verified cases pass (or the --min-pass share); 1 otherwise; 2 usage or setup.\n";
 
@@ -37,6 +41,8 @@ int main(int argc, char** argv) {
   RunOptions options;
   std::string json_path, translator = "kiln";
   double min_pass = -1;
+  bool skip_missing = false;
+  constexpr int kSkipped = 77;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -46,6 +52,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--quiet") {
       options.print_failures = false;
+    } else if (arg == "--skip-missing") {
+      skip_missing = true;
     } else if (arg == "--model" || arg == "--test" || arg == "--case" || arg == "--json" ||
                arg == "--translator" || arg == "--min-pass") {
       if ((v = value()) == nullptr) return usage_error(arg + " needs a value");
@@ -78,6 +86,14 @@ int main(int argc, char** argv) {
     }
   }
   if (options.package.empty()) return usage_error("no package directory");
+  if (options.package == "default") {
+    options.package = kiln::test::conformance_dir();
+    if (options.package.empty()) {
+      std::cout << "kiln-conformance: no conformance package (set KILN_CONFORMANCE_DIR or put "
+                   "../shared/conformance beside the source): skipped\n";
+      return skip_missing ? kSkipped : 2;
+    }
+  }
   if (options.case_section >= 0 && options.test.empty()) return usage_error("--case needs --test");
   if (list_test_folders(options.package).empty())
     return usage_error(options.package.string() + ": no tests/*/cases.json");
@@ -86,7 +102,7 @@ int main(int argc, char** argv) {
   auto context = kiln::vulkan::Context::create(why_not);
   if (!context) {
     std::cerr << "kiln-conformance: no Vulkan device: " << why_not << "\n";
-    return 2;
+    return skip_missing ? kSkipped : 2;
   }
   std::unique_ptr<ShaderSource> source;
   if (translator == "kiln") {
