@@ -20,8 +20,8 @@ constexpr std::uint32_t kSoNoRasterizedStream = ~0u; // D3D11_SO_NO_RASTERIZED_S
 kiln_hresult create(kiln_context* context, const void* bytecode, size_t length, ShaderStage stage,
                     kiln_shader** out_shader) {
   return kiln::hooks::create_shader(
-      context, {static_cast<const std::uint8_t*>(bytecode), bytecode ? length : 0}, stage,
-      KILN_E_INVALIDARG, out_shader);
+      context, {static_cast<const std::uint8_t*>(bytecode), bytecode ? length : 0},
+      kiln::InputKind::Dxbc, stage, KILN_E_INVALIDARG, out_shader);
 }
 
 // Empty when the declaration is one D3D11 would accept, else why not.

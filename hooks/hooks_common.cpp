@@ -3,14 +3,25 @@
 #include "plugin/abi_context.h"
 
 #include <new>
+#include <string>
 
 namespace kiln::hooks {
 
 kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
-                           ShaderStage stage, kiln_hresult invalid, kiln_shader** out_shader) {
+                           InputKind kind, ShaderStage stage, kiln_hresult invalid,
+                           kiln_shader** out_shader) {
   if (!out_shader) return invalid;
   *out_shader = nullptr;
   if (!context || (!bytes.data() && !bytes.empty())) return invalid;
+  if (const InputInfo info = detect_input_kind(bytes); info.kind != kind) {
+    context->logger.log(KILN_LOG_WARNING,
+                        std::string(shader_stage_name(stage)) + " shader creation: " +
+                            (info.kind == InputKind::Dxbc || info.kind == InputKind::D3D9
+                                 ? std::string(info.description) + " given to the " +
+                                       (kind == InputKind::Dxbc ? "d3d11" : "d3d9") + " method"
+                                 : std::string(info.description)));
+    return invalid;
+  }
   try {
     switch (abi::submit(*context, bytes, stage, Priority::Normal, false, *out_shader)) {
     case KILN_SUCCESS:

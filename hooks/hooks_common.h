@@ -3,6 +3,7 @@
 // and turning the outcome into an HRESULT-style code.
 
 #include "kiln/kiln_hooks.h"
+#include "translator/common/input_kind.h"
 #include "translator/common/shader_stage.h"
 
 #include <cstdint>
@@ -10,9 +11,11 @@
 
 namespace kiln::hooks {
 
-// Checks the bytecode is a shader of `stage` and submits it at Normal priority.
-// `invalid` is the code for bad bytecode (E_INVALIDARG or D3DERR_INVALIDCALL).
+// Checks the bytecode is `kind` (DXBC for the d3d11 methods, D3D9 for the d3d9 ones) and a
+// shader of `stage`, and submits it at Normal priority. `invalid` is the code for bad bytecode
+// (E_INVALIDARG or D3DERR_INVALIDCALL).
 kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
-                           ShaderStage stage, kiln_hresult invalid, kiln_shader** out_shader);
+                           InputKind kind, ShaderStage stage, kiln_hresult invalid,
+                           kiln_shader** out_shader);
 
 } // namespace kiln::hooks
