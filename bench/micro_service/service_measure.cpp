@@ -1,0 +1,243 @@
+// service_measure: the compile service's latencies and throughput (issue 9's closing figures).
+//
+//   submit        submit() of a shader not seen before (copy, key, enqueue): p50/p99
+//   cache hit     submit() of a shader the disk cache holds (ready at return): p50/p99
+//   hot wait      wait() on a shader submitted behind 10,000 queued background jobs, next to
+//                 the same shader's own translation time on an idle thread
+//   throughput    every input through 1 worker and through all cores, shaders/s
+//
+// Inputs: the DXBC/D3D9 files under PATH (default ../shared/corpus/{dxbc,d3d9}), else the
+// synthetic corpus. Real translation throughout, except where noted: background jobs of the
+// hot-wait run cost at least --busy-us each (so the backlog lasts whatever the translator can do
+// today), and the cache is filled with stand-in results sized like real SPIR-V.
+
+#include "bench/synth/synthetic_corpus.h"
+#include "plugin/cache_store.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using namespace kiln;
+using Clock = std::chrono::steady_clock;
+
+double micros(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1, std::size_t(p * double(values.size())))];
+}
+
+std::vector<std::vector<std::uint8_t>> load_inputs(int argc, char** argv) {
+  std::vector<std::filesystem::path> roots;
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-') roots.emplace_back(argv[i]);
+  if (roots.empty())
+    for (const char* sub : {"dxbc", "d3d9"})
+      roots.push_back(std::filesystem::path(KILN_SHARED_DIR) / "corpus" / sub);
+  std::vector<std::vector<std::uint8_t>> inputs;
+  for (const auto& root : roots) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file()) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                      std::istreambuf_iterator<char>());
+      const InputKind kind = detect_input_kind(bytes).kind;
+      if (kind == InputKind::Dxbc || kind == InputKind::D3D9) inputs.push_back(std::move(bytes));
+    }
+  }
+  if (inputs.empty()) {
+    std::printf("inputs: synthetic corpus (no shader files found)\n");
+    for (auto& shader : synth::generate_corpus({.seed = 1, .count = 2000, .d3d9_share = 0.33}))
+      inputs.push_back(std::move(shader.bytes));
+  }
+  return inputs;
+}
+
+unsigned flag(int argc, char** argv, const char* name, unsigned fallback) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+  return fallback;
+}
+
+// A copy of `bytes` that keys differently (a new shader to the service and the cache).
+std::vector<std::uint8_t> variant(const std::vector<std::uint8_t>& bytes, std::uint32_t n) {
+  std::vector<std::uint8_t> copy = bytes;
+  copy.resize(copy.size() + 4);
+  std::memcpy(copy.data() + copy.size() - 4, &n, 4);
+  return copy;
+}
+
+void measure_submit(const std::vector<std::vector<std::uint8_t>>& inputs) {
+  ServiceOptions options;
+  options.threads = 1;
+  CompileService service(options);
+  std::vector<double> latencies;
+  std::vector<JobRef> jobs;
+  jobs.reserve(inputs.size());
+  for (const auto& bytes : inputs) {
+    const auto start = Clock::now();
+    JobRef job = service.submit(bytes, {}, Priority::Low);
+    latencies.push_back(micros(Clock::now() - start));
+    jobs.push_back(std::move(job));
+  }
+  std::size_t total = 0;
+  for (const auto& bytes : inputs) total += bytes.size();
+  std::printf("submit_us: p50 %.2f p99 %.2f max %.1f (%zu shaders, mean %zu bytes, no cache)\n",
+              percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1.0),
+              inputs.size(), total / inputs.size());
+}
+
+void measure_cache_hits(const std::vector<std::vector<std::uint8_t>>& inputs) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kiln-service-measure-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  // Stand-in results sized like real SPIR-V (1.3x the bytecode), so the figure does not
+  // depend on which shaders the translator handles today.
+  ServiceOptions fill;
+  fill.threads = 1;
+  fill.translate = [](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                      TranslateResult& out) {
+    out.spirv.assign(bytes.size() * 13 / 40 + 5, 0x07230203u);
+    return Status::ok();
+  };
+  cache::CacheOptions cache_options;
+  cache_options.directory = dir;
+  {
+    auto cache = cache::ShaderCache::open(cache_options);
+    CacheStore store(*cache);
+    fill.store = &store;
+    CompileService service(fill);
+    for (const auto& bytes : inputs) service.wait(service.submit(bytes, {}), std::chrono::hours(1));
+  }
+  auto cache = cache::ShaderCache::open(cache_options); // a new run: index from disk
+  CacheStore store(*cache);
+  ServiceOptions options;
+  options.threads = 1;
+  options.store = &store;
+  CompileService service(options);
+  std::vector<double> latencies;
+  std::size_t hits = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (const auto& bytes : inputs) {
+      const auto start = Clock::now();
+      JobRef job = service.submit(bytes, {});
+      latencies.push_back(micros(Clock::now() - start));
+      hits += job->from_cache;
+    }
+  }
+  std::printf("cache_hit_us: p50 %.2f p99 %.2f (%zu of %zu submits ready at return)\n",
+              percentile(latencies, 0.5), percentile(latencies, 0.99), hits, latencies.size());
+  cache.reset();
+  std::filesystem::remove_all(dir);
+}
+
+void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us) {
+  constexpr std::size_t kBacklog = 10000;
+  constexpr int kRounds = 15;
+  // The urgent shaders: the largest inputs (the worst case for "about its own translation time").
+  std::vector<const std::vector<std::uint8_t>*> by_size;
+  for (const auto& bytes : inputs) by_size.push_back(&bytes);
+  std::sort(by_size.begin(), by_size.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
+  std::vector<double> waits, own, depth;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::vector<std::uint8_t> urgent = variant(*by_size[round % by_size.size()], 1u << 31);
+    ServiceOptions options;
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+    options.translate = [&urgent, busy_us](Translator& translator,
+                                           std::span<const std::uint8_t> bytes,
+                                           const TranslateOptions& o, TranslateResult& out) {
+      const bool background =
+          bytes.size() != urgent.size() || std::memcmp(bytes.data(), urgent.data(), bytes.size());
+      if (background) { // at least busy_us per background job
+        const auto until = Clock::now() + std::chrono::microseconds(busy_us);
+        Status status = translator.translate(bytes, o, out);
+        while (Clock::now() < until) {
+        }
+        return status;
+      }
+      return translator.translate(bytes, o, out);
+    };
+    CompileService service(options);
+    std::vector<JobRef> backlog;
+    backlog.reserve(kBacklog);
+    for (std::size_t i = 0; i < kBacklog; ++i)
+      backlog.push_back(
+          service.submit(variant(inputs[i % inputs.size()], std::uint32_t(round * kBacklog + i)),
+                         {}, Priority::Low));
+    const ServiceStats before = service.stats();
+    depth.push_back(double(before.queued[std::size_t(Priority::Low)]));
+    const auto start = Clock::now();
+    JobRef job = service.submit(urgent, {}, Priority::Normal);
+    service.wait(job, std::chrono::hours(1));
+    waits.push_back(micros(Clock::now() - start));
+    // The same shader translated on an idle thread, warm.
+    Translator translator;
+    TranslateResult result;
+    (void)translator.translate(urgent, {}, result);
+    const auto own_start = Clock::now();
+    (void)translator.translate(urgent, {}, result);
+    own.push_back(micros(Clock::now() - own_start));
+  }
+  std::printf("hot_wait_us: p50 %.1f max %.1f behind a backlog of %.0f queued Low jobs "
+              "(%u us each); own translation p50 %.1f max %.1f\n",
+              percentile(waits, 0.5), percentile(waits, 1.0), percentile(depth, 0.5), busy_us,
+              percentile(own, 0.5), percentile(own, 1.0));
+}
+
+void measure_throughput(const std::vector<std::vector<std::uint8_t>>& inputs) {
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned threads : {1u, all}) {
+    double best = 0;
+    std::uint64_t translated = 0, failed = 0;
+    for (int run = 0; run < 3; ++run) {
+      ServiceOptions options;
+      options.threads = threads;
+      CompileService service(options);
+      std::vector<JobRef> jobs;
+      jobs.reserve(inputs.size());
+      const auto start = Clock::now();
+      for (std::size_t i = 0; i < inputs.size(); ++i)
+        jobs.push_back(service.submit(inputs[i], {}, Priority::Low));
+      // Poll without running jobs on this thread: only the workers translate.
+      for (const JobRef& job : jobs)
+        while (!is_final(job->state.load(std::memory_order_acquire))) std::this_thread::yield();
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      best = std::max(best, double(inputs.size()) / seconds);
+      translated = service.stats().translated;
+      failed = service.stats().failed;
+    }
+    std::printf("throughput_%u_threads: %.0f shaders/s (%llu translated, %llu rejected)\n", threads,
+                best, (unsigned long long)translated, (unsigned long long)failed);
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const auto inputs = load_inputs(argc, argv);
+  if (inputs.empty()) return 1;
+  std::printf("inputs: %zu shaders; cores: %u\n", inputs.size(),
+              std::thread::hardware_concurrency());
+  measure_submit(inputs);
+  measure_cache_hits(inputs);
+  measure_hot_wait(inputs, flag(argc, argv, "--busy-us", 100));
+  measure_throughput(inputs);
+  return 0;
+}
