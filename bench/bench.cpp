@@ -73,6 +73,7 @@ int run_bench(const BenchOptions& options) {
   ServiceRunOptions service_options;
   service_options.threads = options.threads;
   service_options.cache_dir = options.no_cache ? std::string() : options.cache_dir;
+  service_options.no_cache = options.no_cache;
   service_options.progress = options.progress;
   if (options.service) {
     run.service = measure_service(inputs, service_options, run.service_note);

@@ -2,6 +2,7 @@
 
 #include "bench/stats.h"
 #include "cache/shader_cache.h"
+#include "plugin/cache_store.h"
 #include "plugin/service.h"
 
 #include <chrono>
@@ -15,11 +16,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Shaders per second through a service with `threads` workers and no cache.
+// Shaders per second through a service with `threads` workers, with `store` as its cache (null:
+// none).
 double throughput(const std::vector<const BenchInput*>& inputs, unsigned threads,
-                  std::size_t& failed) {
+                  ResultStore* store, std::size_t& failed) {
   ServiceOptions options;
   options.threads = threads;
+  options.store = store;
   CompileService service(options);
   std::vector<JobRef> jobs;
   jobs.reserve(inputs.size());
@@ -37,34 +40,6 @@ double throughput(const std::vector<const BenchInput*>& inputs, unsigned threads
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return seconds > 0 ? double(inputs.size()) / seconds : 0;
 }
-
-} // namespace
-
-std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inputs,
-                                              const ServiceRunOptions& options, std::string& note) {
-  std::vector<const BenchInput*> translatable;
-  for (const BenchInput& input : inputs)
-    if (input.kind == InputKind::Dxbc || input.kind == InputKind::D3D9)
-      translatable.push_back(&input);
-  if (translatable.empty()) {
-    note = "no DXBC or D3D9 input: service not measured";
-    return std::nullopt;
-  }
-  ServiceFigures figures;
-  figures.shaders = translatable.size();
-  figures.all_threads =
-      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::size_t failed = 0;
-  figures.one_thread_cold_per_s = throughput(translatable, 1, failed);
-  figures.all_threads_cold_per_s = throughput(translatable, figures.all_threads, failed);
-  note = "cold = no disk cache; warm-cache passes: not available yet (cache/ not wired into the "
-         "service)";
-  if (failed == translatable.size())
-    note += "; every job failed, so these figures measure rejection, not translation";
-  return figures;
-}
-
-namespace {
 
 // A private directory under $TMPDIR for a bench run without --cache; removed afterwards.
 class TemporaryDirectory {
@@ -84,6 +59,59 @@ class TemporaryDirectory {
 };
 
 } // namespace
+
+std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inputs,
+                                              const ServiceRunOptions& options, std::string& note) {
+  std::vector<const BenchInput*> translatable;
+  for (const BenchInput& input : inputs)
+    if (input.kind == InputKind::Dxbc || input.kind == InputKind::D3D9)
+      translatable.push_back(&input);
+  if (translatable.empty()) {
+    note = "no DXBC or D3D9 input: service not measured";
+    return std::nullopt;
+  }
+  ServiceFigures figures;
+  figures.shaders = translatable.size();
+  figures.all_threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t failed = 0;
+  if (options.cache_dir.empty() && options.no_cache) {
+    figures.one_thread_cold_per_s = throughput(translatable, 1, nullptr, failed);
+    figures.all_threads_cold_per_s = throughput(translatable, figures.all_threads, nullptr, failed);
+    note = "--no-cache: the service ran without a disk cache";
+  } else {
+    // Cold passes start from an empty cache (a temporary one, emptied before each pass) and fill
+    // it; warm passes then find every translation there. A --cache DIR is used as found: its
+    // existing entries make the cold passes partly warm.
+    TemporaryDirectory scratch;
+    cache::CacheOptions cache_options;
+    cache_options.directory =
+        options.cache_dir.empty() ? scratch.path() : std::filesystem::path(options.cache_dir);
+    Status error;
+    auto cache = cache::ShaderCache::open(cache_options, &error);
+    if (!cache) {
+      note = "cache not opened (" + error.message() + "); measured without one";
+      figures.one_thread_cold_per_s = throughput(translatable, 1, nullptr, failed);
+      figures.all_threads_cold_per_s =
+          throughput(translatable, figures.all_threads, nullptr, failed);
+      return figures;
+    }
+    CacheStore store(*cache);
+    const bool temporary = options.cache_dir.empty();
+    if (temporary) (void)cache->clear();
+    figures.one_thread_cold_per_s = throughput(translatable, 1, &store, failed);
+    if (temporary) (void)cache->clear();
+    figures.all_threads_cold_per_s = throughput(translatable, figures.all_threads, &store, failed);
+    figures.one_thread_warm_per_s = throughput(translatable, 1, &store, failed);
+    figures.all_threads_warm_per_s = throughput(translatable, figures.all_threads, &store, failed);
+    note = temporary ? "cold = empty disk cache (temporary directory), warm = the cache the cold "
+                       "passes filled"
+                     : "cold and warm passes used --cache " + options.cache_dir + " as found";
+  }
+  if (failed == translatable.size())
+    note += "; every job failed, so these figures measure rejection, not translation";
+  return figures;
+}
 
 std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
                                           const ServiceRunOptions& options, std::string& note) {

@@ -13,17 +13,18 @@ namespace kiln::bench {
 
 struct ServiceRunOptions {
   unsigned threads = 0;  // 0: all cores
-  std::string cache_dir; // empty with --no-cache
+  std::string cache_dir; // empty: a temporary cache
+  bool no_cache = false; // --no-cache: the service runs without a disk cache
   bool progress = true;
 };
 
 // Submits every DXBC/D3D9 input to a CompileService with 1 worker and with `threads` workers
-// and times until all jobs are final (the bench thread only polls, it never runs a job).
-// Warm-cache passes need the disk cache and are left empty until it exists.
+// and times until all jobs are final (the bench thread only polls, it never runs a job): cold
+// (empty disk cache), then warm (the cache the cold passes filled). --no-cache: cold only.
 std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inputs,
                                               const ServiceRunOptions& options, std::string& note);
 
-// Cache hit latency, open time and size on disk: not available until cache/ lands.
+// Cache hit latency after reopening, open time and size on disk.
 std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
                                           const ServiceRunOptions& options, std::string& note);
 
