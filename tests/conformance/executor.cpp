@@ -84,6 +84,7 @@ void Executor::run_file(const TestFile& file, const std::string& model, int only
   const std::set<unsigned> state(plan.state_sections.begin(), plan.state_sections.end());
   const std::set<unsigned> tests(plan.run_test_sections.begin(), plan.run_test_sections.end());
   Replay replay(context_, source_, file, model);
+  replay.fixed_function = replay.d3d9 || fixed_function_everywhere_;
   Status broken; // a state section that could not be applied fails every later case
 
   for (const Section& section : file.sections) {
@@ -179,7 +180,8 @@ CommandResult Executor::Replay::run(const Command& c, CaseResult& result) {
     viewport_rects[c.slot] = c.floats;
     return CommandResult::ok();
   case K::AlphaTest:
-    alpha_test = c.func != CompareFunc::Always;
+    alpha_func = c.func;
+    alpha_ref = c.floats[0];
     return CommandResult::ok();
   case K::ShadeMode:
     flat_shading = c.flag;
@@ -245,11 +247,17 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
     key += current->blobs.at(stage.name).string() + ";";
   }
   if (vs == nullptr) return CommandResult::fail("draw without a vertex shader");
-  if (d3d9) {
+  std::vector<std::uint32_t> linked_ps;
+  if ((d3d9 || (fixed_function && flat_shading)) &&
+      stages.back().stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+    if (CommandResult r = link_by_semantic(*vs, *programs_bound.back(), linked_ps);
+        r.kind != CommandResult::Kind::Ok)
+      return r;
+    if (!linked_ps.empty()) stages.back().spirv = linked_ps;
+  }
+  if (fixed_function) {
     // Fixed-function state kiln would need as translation options (FORMAT.md 4.5).
-    if (alpha_test) return CommandResult::skipped("fixed-function alpha test");
     if (fog) return CommandResult::skipped("fixed-function fog");
-    if (flat_shading) return CommandResult::skipped("fixed-function flat shading");
     if (clip_planes) return CommandResult::skipped("fixed-function clip planes");
     if (d.topology == Topology::PointList && (point_size || point_sprite))
       return CommandResult::skipped("fixed-function point size / sprites");
@@ -367,8 +375,123 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
     draw.viewports.push_back({v[0] + shift, v[1] + v[3] + shift, v[2], -v[3], 0.0f, 1.0f});
   draw.vertex_count = d.quad ? 3 : d.vertex_count;
   draw.instance_count = d.quad ? 1 : d.instance_count;
+  std::vector<AttachmentSnapshot> before;
+  const bool alpha_test = fixed_function && alpha_func != CompareFunc::Always;
+  if (alpha_test) {
+    if (CommandResult r = snapshot_attachments(before); r.kind != CommandResult::Kind::Ok) return r;
+  }
   if (Status s = vulkan::draw(context, draw); !s) return CommandResult::fail(s.message());
+  if (alpha_test) {
+    if (CommandResult r = emulate_alpha_test(before); r.kind != CommandResult::Kind::Ok) return r;
+  }
   draw_failed = false;
+  return CommandResult::ok();
+}
+
+CommandResult Executor::Replay::link_by_semantic(const StageProgram& vs, const StageProgram& ps,
+                                                 std::vector<std::uint32_t>& linked) {
+  linked.clear();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> map;
+  std::uint32_t next_free = 0;
+  for (const SignatureElement& out : vs.outputs)
+    if (out.builtin == ~0u) next_free = std::max(next_free, out.location + 1);
+  bool changes = false;
+  for (const SignatureElement& in : ps.inputs) {
+    if (in.builtin != ~0u) continue;
+    std::uint32_t location = ~0u;
+    for (const SignatureElement& out : vs.outputs)
+      if (out.builtin == ~0u && out.semantic_index == in.semantic_index &&
+          strcasecmp(out.semantic.c_str(), in.semantic.c_str()) == 0)
+        location = out.location;
+    if (location == ~0u) location = next_free++; // nothing feeds it: keep it out of the way
+    if (!d3d9) location = in.location;           // DXBC links by register already
+    map.emplace_back(in.location, location);
+    changes = changes || location != in.location;
+  }
+  if (changes) {
+    linked = ps.spirv;
+    if (!remap_input_locations(linked, map))
+      return CommandResult::fail("malformed pixel shader SPIR-V while linking by semantic");
+  }
+  if (fixed_function && flat_shading) {
+    // `shade mode flat`: COLOR inputs take the provoking vertex's value (FORMAT.md 4.5).
+    std::vector<std::uint32_t> colour_locations;
+    for (std::size_t i = 0, m = 0; i < ps.inputs.size(); ++i) {
+      const SignatureElement& in = ps.inputs[i];
+      if (in.builtin != ~0u) continue;
+      const std::uint32_t location = map[m++].second;
+      if (strncasecmp(in.semantic.c_str(), "color", 5) == 0) colour_locations.push_back(location);
+    }
+    if (linked.empty()) linked = ps.spirv;
+    if (!make_inputs_flat(linked, colour_locations))
+      return CommandResult::fail("malformed pixel shader SPIR-V while making COLOR flat");
+  }
+  return CommandResult::ok();
+}
+
+CommandResult Executor::Replay::snapshot_attachments(std::vector<AttachmentSnapshot>& out) {
+  out.clear();
+  GpuResource* rt0 = find(ResourceKind::Rtv, 0);
+  if (rt0 == nullptr || rt0->desc.format != Format::Rgba32Float)
+    return CommandResult::skipped("fixed-function alpha test without an rgba float target 0");
+  for (auto& r : resources) {
+    if (r->desc.kind != ResourceKind::Rtv && r->desc.kind != ResourceKind::Dsv) continue;
+    if (r->desc.levels > 1 || r->desc.samples > 1 || r->desc.depth_or_layers > 1)
+      return CommandResult::skipped("fixed-function alpha test on mipmapped/array/MS targets");
+    AttachmentSnapshot snapshot{&r->image, {}};
+    if (Status s = r->image.read(0, 0, snapshot.bytes); !s) return CommandResult::fail(s.message());
+    // Render target 0 first: its new alpha decides.
+    if (r.get() == rt0)
+      out.insert(out.begin(), std::move(snapshot));
+    else
+      out.push_back(std::move(snapshot));
+  }
+  return CommandResult::ok();
+}
+
+CommandResult Executor::Replay::emulate_alpha_test(std::vector<AttachmentSnapshot>& before) {
+  std::vector<std::vector<std::uint8_t>> after(before.size());
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (Status s = before[i].image->read(0, 0, after[i]); !s)
+      return CommandResult::fail(s.message());
+  const auto passes = [&](float alpha) {
+    switch (alpha_func) {
+    case CompareFunc::Never:
+      return false;
+    case CompareFunc::Less:
+      return alpha < alpha_ref;
+    case CompareFunc::Equal:
+      return alpha == alpha_ref;
+    case CompareFunc::LessEqual:
+      return alpha <= alpha_ref;
+    case CompareFunc::Greater:
+      return alpha > alpha_ref;
+    case CompareFunc::NotEqual:
+      return alpha != alpha_ref;
+    case CompareFunc::GreaterEqual:
+      return alpha >= alpha_ref;
+    case CompareFunc::Always:
+      break;
+    }
+    return true;
+  };
+  const vulkan::ImageDesc& rt0 = before[0].image->desc();
+  const std::size_t pixels = std::size_t(rt0.width) * rt0.height;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    float alpha;
+    std::memcpy(&alpha, after[0].data() + p * 16 + 12, 4);
+    if (passes(alpha)) continue;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      const vulkan::ImageDesc& d = before[i].image->desc();
+      const std::size_t texel = vulkan::format_texel_size(d.format);
+      const std::size_t x = p % rt0.width, y = p / rt0.width;
+      if (x >= d.width || y >= d.height) continue;
+      const std::size_t offset = (y * d.width + x) * texel;
+      std::memcpy(after[i].data() + offset, before[i].bytes.data() + offset, texel);
+    }
+  }
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (Status s = before[i].image->upload(after[i]); !s) return CommandResult::fail(s.message());
   return CommandResult::ok();
 }
 
@@ -434,7 +557,8 @@ CommandResult Executor::Replay::probe(const ProbeCommand& p, CaseResult& result)
     break;
   }
   if (target == nullptr) return CommandResult::fail("probe of an undeclared resource");
-  if (target->desc.samples > 1) return CommandResult::skipped("probes of multisampled targets");
+  if (target->desc.samples > 1 && format_info(target->desc.format).kind != ValueKind::Float)
+    return CommandResult::skipped("probes of multisampled integer targets");
 
   std::vector<std::uint8_t> bytes;
   std::size_t row_pitch = 0;

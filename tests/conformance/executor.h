@@ -48,6 +48,10 @@ class Executor {
   // Replays `file` at `model` from the start, appending one result per case it runs. With
   // `only_section` >= 0 the blocks before that [test] section still run (state carries over)
   // but only its case is reported, and replay stops after it.
+  // Tests only: apply the D3D9 fixed-function state (FORMAT.md 4.5) at every model, so its
+  // emulation can be checked with a DXBC reference translator.
+  void set_fixed_function_everywhere(bool on) { fixed_function_everywhere_ = on; }
+
   void run_file(const TestFile& file, const std::string& model, int only_section,
                 std::vector<CaseResult>& out);
 
@@ -55,6 +59,7 @@ class Executor {
   struct Replay;
   vulkan::Context& context_;
   ShaderSource& source_;
+  bool fixed_function_everywhere_ = false;
 };
 
 } // namespace kiln::conformance

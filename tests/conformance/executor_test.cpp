@@ -38,6 +38,29 @@ TEST(CompactBinding, RewritesBindingDecorationsOnly) {
   EXPECT_FALSE(compact_spirv_bindings(words));
 }
 
+TEST(RemapInputLocations, RewritesInputVariablesOnly) {
+  // %7 = OpVariable %ptr Input; %8 = OpVariable %ptr Output; both at Location 2.
+  std::vector<std::uint32_t> words = {0x07230203, 0x00010000,      0, 10, 0, (4u << 16) | 71, 7, 30,
+                                      2,          (4u << 16) | 71, 8, 30, 2, (4u << 16) | 59, 3, 7,
+                                      1,          (4u << 16) | 59, 4, 8,  3};
+  const std::pair<std::uint32_t, std::uint32_t> map[] = {{1, 9}, {2, 5}};
+  ASSERT_TRUE(remap_input_locations(words, map));
+  EXPECT_EQ(words[8], 5u);
+  EXPECT_EQ(words[12], 2u);
+}
+
+TEST(MakeInputsFlat, DecoratesTheInputAtTheLocation) {
+  // Inputs %7 (Location 1) and %8 (Location 2); only location 2 becomes flat.
+  std::vector<std::uint32_t> words = {0x07230203, 0x00010000,      0, 10, 0, (4u << 16) | 71, 7, 30,
+                                      1,          (4u << 16) | 71, 8, 30, 2, (4u << 16) | 59, 3, 7,
+                                      1,          (4u << 16) | 59, 3, 8,  1};
+  const std::uint32_t locations[] = {2};
+  ASSERT_TRUE(make_inputs_flat(words, locations));
+  ASSERT_EQ(words.size(), 24u);
+  const std::vector<std::uint32_t> flat = {(3u << 16) | 71, 8, 14};
+  EXPECT_EQ(std::vector<std::uint32_t>(words.begin() + 5, words.begin() + 8), flat);
+}
+
 TEST(SpirvEntryPoint, ReadsTheName) {
   // OpEntryPoint Fragment %1 "ps_main"
   std::vector<std::uint32_t> words = {0x07230203, 0x00010000, 0, 10, 0, (5u << 16) | 15, 4, 1};
@@ -150,8 +173,43 @@ TEST_F(Vkd3dExecutorTest, AWrongExpectationFailsAndNamesThePixel) {
   EXPECT_TRUE(seen);
 }
 
+// The runner's D3D9 alpha-test emulation, forced on for a DXBC case: "never" must leave the
+// cleared colour, and without the emulation the same script must fail.
+TEST_F(Vkd3dExecutorTest, AlphaTestNeverKeepsTheClearedTarget) {
+  TestFile file;
+  std::string error;
+  ASSERT_TRUE(load_test_file(package_ / "tests" / "abs", file, error)) << error;
+  CaseInfo* target = nullptr;
+  for (CaseInfo& c : file.cases)
+    if (c.model == "sm4" && c.verified && !target) target = &c;
+  ASSERT_NE(target, nullptr);
+  std::vector<std::pair<unsigned, std::string>> commands;
+  for (const auto& command : target->commands)
+    if (command.second.rfind("uniform", 0) == 0) commands.push_back(command);
+  commands.emplace_back(1, "clear rtv 0 1.0 0.0 0.0 1.0");
+  commands.emplace_back(2, "alpha test never");
+  commands.emplace_back(3, "draw quad");
+  commands.emplace_back(4, "probe (0, 0) rgba (1.0, 0.0, 0.0, 1.0)");
+  commands.emplace_back(5, "probe (639, 479) rgba (1.0, 0.0, 0.0, 1.0)");
+  target->commands = commands;
+  const auto outcome_of = [&](bool emulate) {
+    Executor executor(*context_, vkd3d_);
+    executor.set_fixed_function_everywhere(emulate);
+    std::vector<CaseResult> results;
+    executor.run_file(file, "sm4", int(target->test_section), results);
+    EXPECT_EQ(results.size(), 1u);
+    return results.empty() ? CaseResult{} : results[0];
+  };
+  const CaseResult emulated = outcome_of(true);
+  EXPECT_EQ(emulated.outcome, Outcome::Pass) << emulated.message;
+  EXPECT_EQ(emulated.probes_passed, 2u);
+  EXPECT_EQ(outcome_of(false).outcome, Outcome::Fail);
+}
+
 // vkd3d-shader 1.2 (Debian 12) predates the package's vkd3d by five years; the cases it gets
-// wrong on this executor are its own bugs (cast-to-uint: no clamping of out-of-range ftou).
+// wrong on this executor are its own or its configuration's: cast-to-uint (vkd3d 1.2's ftou
+// does not clamp out-of-range values) and rt-get-sample-info (the sample count is a compile
+// parameter this reference setup does not pass).
 TEST_F(Vkd3dExecutorTest, ReferenceTranslatorPassesTheVerifiedDxbcCases) {
   RunOptions options;
   options.package = package_;

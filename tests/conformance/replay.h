@@ -53,7 +53,8 @@ struct Executor::Replay {
   ShaderSource& source;
   const TestFile& file;
   std::string model;
-  bool d3d9 = false; // sm2/sm3
+  bool d3d9 = false;           // sm2/sm3
+  bool fixed_function = false; // D3D9 fixed-function state applies (d3d9, or forced by tests)
 
   // Script state (FORMAT.md 1: carries over between blocks).
   std::vector<std::unique_ptr<GpuResource>> resources; // declaration order
@@ -65,7 +66,11 @@ struct Executor::Replay {
   std::vector<VkViewport> viewports; // explicit `viewport i`; empty = whole render area
   std::vector<std::array<float, 4>> viewport_rects;
   // D3D9 fixed-function state: anything but the default makes D3D9 draws skip (no kiln option).
-  bool alpha_test = false, flat_shading = false, point_size = false, point_sprite = false;
+  // Alpha test and flat shading are emulated by the runner (emulate_alpha_test,
+  // link_by_semantic); fog, clip planes and point size/sprites make draws skip.
+  CompareFunc alpha_func = CompareFunc::Always;
+  float alpha_ref = 0.0f;
+  bool flat_shading = false, point_size = false, point_sprite = false;
   bool fog = false;
   unsigned clip_planes = 0; // enabled mask
 
@@ -97,6 +102,19 @@ struct Executor::Replay {
   CommandResult draw(const DrawCommand& draw);
   CommandResult dispatch(const std::array<std::uint32_t, 3>& groups);
   CommandResult probe(const ProbeCommand& probe, CaseResult& result);
+  // D3D9 alpha test around one draw: `before` holds the attachments' contents from before
+  // the draw; pixels whose new render-target-0 alpha fails the test get them back.
+  struct AttachmentSnapshot {
+    vulkan::Image* image;
+    std::vector<std::uint8_t> bytes;
+  };
+  // D3D9: PS input locations rewritten to the VS output locations of the same semantic
+  // (FORMAT.md 5), and COLOR inputs made flat under `shade mode flat`; `linked` stays empty
+  // when the module needs no change.
+  CommandResult link_by_semantic(const StageProgram& vs, const StageProgram& ps,
+                                 std::vector<std::uint32_t>& linked);
+  CommandResult snapshot_attachments(std::vector<AttachmentSnapshot>& out);
+  CommandResult emulate_alpha_test(std::vector<AttachmentSnapshot>& before);
 };
 
 } // namespace kiln::conformance

@@ -88,6 +88,7 @@ VkFormat vk_format(Format format) {
 Executor::Replay::Replay(vulkan::Context& c, ShaderSource& s, const TestFile& f, std::string m)
     : context(c), source(s), file(f), model(std::move(m)) {
   d3d9 = model == "sm2" || model == "sm3";
+  fixed_function = d3d9;
 }
 
 GpuResource* Executor::Replay::find(ResourceKind kind, unsigned slot) {

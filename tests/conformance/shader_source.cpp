@@ -3,6 +3,7 @@
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/signature.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -21,6 +22,7 @@ Status KilnShaderSource::translate(std::span<const std::uint8_t> bytecode, Stage
   out.has_resources = true;
   out.resources = result_.reflection.resources;
   out.inputs = result_.reflection.inputs;
+  out.outputs = result_.reflection.outputs;
   if (out.inputs.empty() && result_.kind == InputKind::Dxbc) {
     // Reflection without inputs: fall back to the signature (location = input register).
     if (Status s = dxbc_vertex_inputs(bytecode, out.inputs); !s) out.inputs.clear();
@@ -183,6 +185,64 @@ bool compact_spirv_bindings(std::vector<std::uint32_t>& words) {
       words[i + 3] = compact_binding(words[i + 3]);
     i += count;
   }
+  return true;
+}
+
+bool remap_input_locations(std::vector<std::uint32_t>& words,
+                           std::span<const std::pair<std::uint32_t, std::uint32_t>> map) {
+  std::vector<std::uint32_t> inputs; // ids of Input-storage variables (sorted: ids ascend)
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 5; i < words.size();) {
+      const std::uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+      if (count == 0 || i + count > words.size()) return false;
+      if (pass == 0 && opcode == spv::OpVariable && count >= 4 &&
+          words[i + 3] == spv::StorageClassInput)
+        inputs.push_back(words[i + 2]);
+      if (pass == 1 && opcode == spv::OpDecorate && count == 4 &&
+          words[i + 2] == spv::DecorationLocation &&
+          std::find(inputs.begin(), inputs.end(), words[i + 1]) != inputs.end()) {
+        for (const auto& [from, to] : map) {
+          if (words[i + 3] == from) {
+            words[i + 3] = to;
+            break;
+          }
+        }
+      }
+      i += count;
+    }
+  }
+  return true;
+}
+
+bool make_inputs_flat(std::vector<std::uint32_t>& words, std::span<const std::uint32_t> locations) {
+  std::vector<std::uint32_t> inputs, flat_ids;
+  std::size_t insert_at = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 5; i < words.size();) {
+      const std::uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+      if (count == 0 || i + count > words.size()) return false;
+      if (pass == 0 && opcode == spv::OpVariable && count >= 4 &&
+          words[i + 3] == spv::StorageClassInput)
+        inputs.push_back(words[i + 2]);
+      if (pass == 1 && opcode == spv::OpDecorate && count >= 3) {
+        if (insert_at == 0) insert_at = i;
+        if (count == 4 && words[i + 2] == spv::DecorationLocation &&
+            std::find(inputs.begin(), inputs.end(), words[i + 1]) != inputs.end() &&
+            std::find(locations.begin(), locations.end(), words[i + 3]) != locations.end())
+          flat_ids.push_back(words[i + 1]);
+        if (count == 3 && words[i + 2] == spv::DecorationFlat)
+          flat_ids.erase(std::remove(flat_ids.begin(), flat_ids.end(), words[i + 1]),
+                         flat_ids.end());
+      }
+      i += count;
+    }
+  }
+  if (flat_ids.empty()) return true;
+  if (insert_at == 0) return false;
+  std::vector<std::uint32_t> decorations;
+  for (std::uint32_t id : flat_ids)
+    decorations.insert(decorations.end(), {(3u << 16) | spv::OpDecorate, id, spv::DecorationFlat});
+  words.insert(words.begin() + std::ptrdiff_t(insert_at), decorations.begin(), decorations.end());
   return true;
 }
 

@@ -21,8 +21,9 @@ struct StageProgram {
   // `resources_from_state` when false.
   bool has_resources = false;
   std::vector<ResourceBinding> resources;
-  // Vertex inputs: semantic, index and location (vertex shaders).
+  // Inputs and outputs: semantic, index and location (inputs: vertex attributes or varyings).
   std::vector<SignatureElement> inputs;
+  std::vector<SignatureElement> outputs;
 };
 
 class ShaderSource {
@@ -69,6 +70,17 @@ class Vkd3dShaderSource final : public ShaderSource {
 // decorations) and in the layout alike. Returns false for a binding it cannot renumber.
 std::uint32_t compact_binding(std::uint32_t binding);
 bool compact_spirv_bindings(std::vector<std::uint32_t>& words);
+
+// Rewrites the Location decorations of the module's Input variables through `map` (old ->
+// new location; locations not in it stay). Used to link D3D9 stages by semantic the way
+// vkd3d's runner does (FORMAT.md 5). False on malformed SPIR-V.
+bool remap_input_locations(std::vector<std::uint32_t>& words,
+                           std::span<const std::pair<std::uint32_t, std::uint32_t>> map);
+
+// Adds `Flat` to the module's Input variables decorated with one of `locations` (D3D9 `shade
+// mode flat` for COLOR inputs). False on malformed SPIR-V or when there is no annotation to
+// insert after.
+bool make_inputs_flat(std::vector<std::uint32_t>& words, std::span<const std::uint32_t> locations);
 
 // The OpEntryPoint name of a SPIR-V module ("main" when there is none).
 std::string spirv_entry_point(std::span<const std::uint32_t> words);

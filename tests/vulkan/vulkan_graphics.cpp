@@ -49,6 +49,19 @@ bool format_is_depth(VkFormat format) {
   return format == VK_FORMAT_D32_SFLOAT;
 }
 
+bool format_is_float(VkFormat format) {
+  switch (format) {
+  case VK_FORMAT_R32G32B32A32_SFLOAT:
+  case VK_FORMAT_R32G32B32_SFLOAT:
+  case VK_FORMAT_R32G32_SFLOAT:
+  case VK_FORMAT_R32_SFLOAT:
+  case VK_FORMAT_R8G8B8A8_UNORM:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void full_barrier(const VolkDeviceTable& vk, VkCommandBuffer cmd) {
   auto barrier = make_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
@@ -196,8 +209,31 @@ Status Image::read(std::uint32_t level, std::uint32_t layer, std::vector<std::ui
   if (context_ == nullptr) return Status::error("read of an image that was not created");
   if (level >= desc_.levels || layer >= desc_.layers)
     return Status::error("read outside the image's levels or layers");
-  if (desc_.samples != VK_SAMPLE_COUNT_1_BIT)
-    return Status::error("reading multisampled images is not supported");
+  if (desc_.samples != VK_SAMPLE_COUNT_1_BIT) {
+    // Resolve (average the samples) into a single-sampled copy, then read that.
+    if (!format_is_float(desc_.format))
+      return Status::error("reading multisampled integer images is not supported");
+    ImageDesc single = desc_;
+    single.samples = VK_SAMPLE_COUNT_1_BIT;
+    single.levels = 1, single.layers = 1;
+    single.view_type = VK_IMAGE_VIEW_TYPE_2D;
+    single.usage = 0;
+    Image resolved;
+    if (Status s = Image::create(*context_, single, resolved); !s) return s;
+    VkImageResolve region{};
+    region.srcSubresource = {aspect(), level, layer, 1};
+    region.dstSubresource = {aspect(), 0, 0, 1};
+    region.extent = {mip(desc_.width, level), mip(desc_.height, level), 1};
+    const VolkDeviceTable& vk = context_->vk();
+    Status status = context_->submit([&](VkCommandBuffer cmd) {
+      full_barrier(vk, cmd);
+      vk.vkCmdResolveImage(cmd, image_, VK_IMAGE_LAYOUT_GENERAL, resolved.handle(),
+                           VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+      full_barrier(vk, cmd);
+    });
+    if (!status) return status;
+    return resolved.read(0, 0, out);
+  }
   const VkDeviceSize bytes = level_bytes(level) / desc_.layers;
   Buffer staging;
   if (Status s = Buffer::create(*context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, staging); !s)

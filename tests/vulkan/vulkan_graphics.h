@@ -18,6 +18,7 @@ namespace kiln::vulkan {
 // Bytes per texel of the uncompressed formats the harness uses (0 for anything else).
 std::uint32_t format_texel_size(VkFormat format);
 bool format_is_depth(VkFormat format);
+bool format_is_float(VkFormat format); // float or unorm colour: resolvable
 
 struct ImageDesc {
   VkImageType type = VK_IMAGE_TYPE_2D;
@@ -41,7 +42,8 @@ class Image {
   // `data` holds every level, each level layer by layer, each slice by slice, tightly packed.
   // Shorter data fills what it covers.
   Status upload(std::span<const std::uint8_t> data);
-  // Tightly packed texels of one level and layer (all slices).
+  // Tightly packed texels of one level and layer (all slices); a multisampled float image is
+  // resolved (samples averaged) first.
   Status read(std::uint32_t level, std::uint32_t layer, std::vector<std::uint8_t>& out);
   // Clears every level and layer: colour as four raw 32-bit patterns, or depth.
   Status clear_color(const std::uint32_t bits[4]);
