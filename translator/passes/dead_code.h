@@ -1,0 +1,27 @@
+#pragma once
+// Pass 5b: dead code elimination by marking. Roots are every op with an effect (stores,
+// atomics, barriers, emits, Demote, calls, control flow, declarations other than constants);
+// liveness flows to operands through a worklist; unmarked pure values (arithmetic, loads,
+// samples, phis, constants, Undef) are removed, together with debug names of removed ops.
+// Dead phi cycles in loops go too.
+
+#include "translator/common/status.h"
+#include "translator/ir/ir.h"
+
+#include <vector>
+
+namespace kiln::passes {
+
+class DeadCode {
+ public:
+  Status run(ir::Builder& b);
+
+ private:
+  std::vector<std::uint8_t> live_;
+  std::vector<ir::SsaDef> worklist_;
+};
+
+// Whether removing an unused op of this opcode changes nothing observable.
+bool is_pure(ir::OpCode code);
+
+} // namespace kiln::passes

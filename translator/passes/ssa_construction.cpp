@@ -1,0 +1,186 @@
+#include "translator/passes/ssa_construction.h"
+
+#include <string>
+
+namespace kiln::passes {
+
+using ir::Op;
+using ir::OpCode;
+using ir::SsaDef;
+
+namespace {
+// Bounds the blocks x globals table (4 bytes per entry).
+constexpr std::uint64_t kMaxTableEntries = 1u << 25;
+} // namespace
+
+Status SsaConstruction::run(ir::Builder& b) {
+  std::uint32_t limit = b.id_limit();
+  var_of_.assign(limit, 0);
+  var_type_.clear();
+  tmps_.clear();
+  for (ir::OpView op : b.declarations()) {
+    if (op.code() != OpCode::DclTmp) continue;
+    var_type_.push_back(op.type());
+    var_of_[op.def().id()] = std::uint32_t(var_type_.size());
+    tmps_.push_back(op.def());
+  }
+  forward_.assign(limit, SsaDef());
+  removed_.clear();
+  for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
+    if (b.op(fn).code() != OpCode::Function) continue;
+    if (Status s = run_function(b, fn); !s) return s;
+  }
+  // Debug names of temporaries go with them.
+  for (SsaDef d = b.first(); d;) {
+    SsaDef next = b.next(d);
+    ir::OpView op = b.op(d);
+    if (op.info().category == ir::OpCategory::Debug) {
+      SsaDef t = op.operand(0).def();
+      if (t.id() < limit && var_of_[t.id()]) b.remove(d);
+    }
+    d = next;
+  }
+  for (SsaDef d : removed_) b.remove(d);
+  for (SsaDef d : tmps_) b.remove(d);
+  if (!removed_.empty()) b.replace_uses(forward_);
+  return Status::ok();
+}
+
+Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
+  if (!blocks_.build(b, function))
+    return Status::error("ssa: malformed blocks in function %" + std::to_string(function.id()));
+  std::uint32_t nblocks = blocks_.size();
+  std::uint32_t nvars = std::uint32_t(var_type_.size());
+  // Which temps are read in a block before being written there.
+  stamp_.assign(nvars, 0);
+  global_of_.assign(nvars, 0);
+  global_var_.clear();
+  for (std::uint32_t blk = 0; blk < nblocks; ++blk) {
+    for (SsaDef d = blocks_.label(blk); d != blocks_.terminator(blk); d = b.next(d)) {
+      ir::OpView op = b.op(d);
+      if (op.code() != OpCode::TmpLoad && op.code() != OpCode::TmpStore) continue;
+      SsaDef v = op.operand(0).def();
+      std::uint32_t var = v.id() < var_of_.size() ? var_of_[v.id()] : 0;
+      if (!var)
+        return Status::error("ssa: temp access to a non-DclTmp at %" + std::to_string(d.id()));
+      --var;
+      if (op.code() == OpCode::TmpStore) {
+        stamp_[var] = blk + 1;
+      } else if (stamp_[var] != blk + 1 && !global_of_[var]) {
+        global_var_.push_back(var);
+        global_of_[var] = std::uint32_t(global_var_.size());
+      }
+    }
+  }
+  global_count_ = std::uint32_t(global_var_.size());
+  if (std::uint64_t(nblocks) * global_count_ > kMaxTableEntries)
+    return Status::error("ssa: too many blocks x temporaries (" + std::to_string(nblocks) + " x " +
+                         std::to_string(global_count_) + ")");
+  table_.assign(std::size_t(nblocks) * global_count_, SsaDef());
+  sealed_.assign(nblocks, 0);
+  filled_preds_.assign(nblocks, 0);
+  succ_mark_.assign(nblocks, 0);
+  incomplete_.clear();
+  stamp_.assign(nvars, 0);
+  local_.resize(nvars);
+
+  auto seal = [&](std::uint32_t blk) {
+    sealed_[blk] = 1;
+    for (std::size_t i = 0; i < incomplete_.size(); ++i) {
+      if (incomplete_[i].block != blk) continue;
+      Incomplete inc = incomplete_[i];
+      incomplete_[i] = incomplete_.back();
+      incomplete_.pop_back();
+      --i;
+      fill_phi(b, inc.phi, inc.global, inc.block);
+    }
+  };
+
+  for (std::uint32_t blk = 0; blk < nblocks; ++blk) {
+    if (!sealed_[blk] && filled_preds_[blk] == blocks_.preds(blk).size()) seal(blk);
+    SsaDef term = blocks_.terminator(blk);
+    for (SsaDef d = b.next(blocks_.label(blk)); d != term; d = b.next(d)) {
+      ir::OpView op = b.op(d);
+      OpCode code = op.code();
+      if (code != OpCode::TmpLoad && code != OpCode::TmpStore) continue;
+      std::uint32_t var = var_of_[op.operand(0).def().id()] - 1;
+      std::uint32_t g = global_of_[var];
+      if (code == OpCode::TmpStore) {
+        SsaDef value = resolve(op.operand(1).def());
+        if (!value) value = b.add(Op::Undef(var_type_[var]));
+        stamp_[var] = blk + 1;
+        local_[var] = value;
+        if (g) table_[std::size_t(blk) * global_count_ + g - 1] = value;
+        removed_.push_back(d);
+        continue;
+      }
+      SsaDef value;
+      if (stamp_[var] == blk + 1) {
+        value = local_[var];
+      } else {
+        value = read(b, g - 1, blk);
+        stamp_[var] = blk + 1;
+        local_[var] = value;
+      }
+      ir::Type want = op.type();
+      ir::Type have = b.op(value).type();
+      if (is_unknown(want) || want == have) {
+        forward_[d.id()] = value;
+        removed_.push_back(d);
+      } else {
+        // A typed load of a value of another type: type resolution turns this into a cast.
+        b.rewrite_op(d, Op::ConsumeAs(want, value));
+      }
+    }
+    // Block done: successors waiting for it (loop headers) may now be complete.
+    for_each_successor(b.op(term), [&](SsaDef t) {
+      std::uint32_t s = blocks_.index_of(t);
+      if (succ_mark_[s] == blk + 1) return; // a distinct predecessor counts once
+      succ_mark_[s] = blk + 1;
+      if (++filled_preds_[s] == blocks_.preds(s).size() && s <= blk && !sealed_[s]) seal(s);
+    });
+  }
+  return Status::ok();
+}
+
+SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t block) {
+  SsaDef& slot = table_[std::size_t(block) * global_count_ + global];
+  if (slot) return slot;
+  ir::Type type = var_type_[global_var_[global]];
+  if (!sealed_[block]) {
+    SsaDef phi = b.add_after(blocks_.label(block), Op::Phi(type));
+    table_[std::size_t(block) * global_count_ + global] = phi;
+    incomplete_.push_back({block, global, phi});
+    return phi;
+  }
+  auto preds = blocks_.preds(block);
+  SsaDef value;
+  if (preds.empty()) {
+    value = b.add(Op::Undef(type));
+  } else if (preds.size() == 1) {
+    value = read(b, global, preds[0]);
+  } else {
+    value = b.add_after(blocks_.label(block), Op::Phi(type));
+    table_[std::size_t(block) * global_count_ + global] = value; // breaks cycles
+    fill_phi(b, value, global, block);
+  }
+  table_[std::size_t(block) * global_count_ + global] = value;
+  return value;
+}
+
+void SsaConstruction::fill_phi(ir::Builder& b, SsaDef phi, std::uint32_t global,
+                               std::uint32_t block) {
+  // read() may recurse into fill_phi and reuse operands_: collect into a local slice.
+  std::size_t start = operands_.size();
+  for (std::uint32_t p : blocks_.preds(block)) {
+    SsaDef v = read(b, global, p);
+    operands_.push_back(ir::Operand(blocks_.label(p)));
+    operands_.push_back(ir::Operand(v));
+  }
+  std::span<const ir::Operand> ops(operands_.data() + start, operands_.size() - start);
+  b.rewrite_op(phi,
+               Op::with_operands(OpCode::Phi, b.op(phi).type(), ops, std::uint32_t(ops.size())));
+  operands_.resize(start);
+}
+
+} // namespace kiln::passes
