@@ -1,0 +1,151 @@
+#pragma once
+// Internal to the resource half of the DXBC -> IR converter (convert_context.h has the hooks the
+// core calls). The per-shader binding tables and the helpers the three resource files share:
+//   convert_resources.cpp         declarations, descriptor access, dispatch
+//   convert_resources_image.cpp   sample*, gather4*, ld/ld_ms, typed UAVs, resinfo, lod,
+//                                 sampleinfo, samplepos
+//   convert_resources_buffer.cpp  raw/structured buffers and TGSM, bufinfo, atomics, append/
+//                                 consume counters, sync, check_access_fully_mapped
+//
+// Mapping decisions (see also tests/dxbc_resources):
+// - A resource register (SM5.0 `t3`) or range (SM5.1 `T1[2:5], space=1`) is one Dcl* op. Every
+//   access emits its own DescriptorLoad right before the use (scoped code has no dominance to
+//   rely on), with index 0 for single descriptors and `register - lower bound` for ranges; the
+//   operand's {nonuniform} becomes OpFlags::NonUniform.
+// - Typed SRVs/UAVs are declared with their sampled scalar type (f32 for float/unorm/snorm, i32,
+//   u32); raw buffers as u32[], structured ones as u32[stride/4][]; TGSM as u32[n] or
+//   u32[stride/4][n] (DclLds). Raw and structured accesses are per dword (scalar u32 loads and
+//   stores, dword addresses), so byte addresses are shifted right by 2.
+// - Out-of-bounds reads (ld, ld_uav_typed, buffer loads) must return zero and out-of-bounds
+//   writes must be dropped, as D3D requires: kiln relies on Vulkan robustness for that
+//   (robustBufferAccess2 + robustImageAccess2, which every D3D-on-Vulkan layer enables) and
+//   emits no bounds checks of its own. TGSM accesses are not checked either (D3D leaves
+//   out-of-range TGSM access undefined).
+// - UAV flags: globallycoherent -> Coherent, _rov -> RasterizerOrdered, and from the accesses
+//   seen while converting: ReadOnly (never written), WriteOnly (never read), FixedFormat (typed
+//   UAV used with atomics). The DclUav op is rewritten in place when the usage grows.
+
+#include "translator/dxbc/convert_context.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::dxbc {
+
+enum class ResourceClass : std::uint8_t { Srv, Uav, Sampler, Tgsm };
+
+// What a UAV was used for so far (ResourceBinding::usage).
+namespace uav_usage {
+constexpr std::uint8_t kRead = 1;
+constexpr std::uint8_t kWrite = 2;
+constexpr std::uint8_t kAtomic = 4;
+} // namespace uav_usage
+
+// One declared t#/u#/s#/g# register or SM5.1 range.
+struct ResourceBinding {
+  ir::SsaDef decl;    // the Dcl* op; null = not declared
+  ir::SsaDef counter; // DclUavCounter (u# with a counter, created on first use if needed)
+  ir::Type type;      // the declaration's type (what DescriptorLoad returns)
+  ir::ResourceKind kind = ir::ResourceKind::TypedBuffer;
+  ir::ScalarType sampled = ir::ScalarType::F32;  // typed resources: texel scalar type
+  std::uint32_t stride = 0;                      // structured: bytes per structure
+  std::uint32_t space = 0, lower = 0, count = 1; // binding range (count 0 = unbounded)
+  ir::UavFlags base_flags = ir::UavFlags(0);     // from the declaration
+  std::uint8_t usage = 0;                        // uav_usage bits
+  bool comparison = false;                       // sampler declared mode_comparison
+};
+
+struct ResourceState {
+  // Indexed by register number (SM5.0) or range id (SM5.1); capacity kept between shaders.
+  std::vector<ResourceBinding> srv, uav, sampler, tgsm;
+  ir::SsaDef sample_count_input; // DclInputBuiltIn SampleCount (sampleinfo on the rasterizer)
+
+  std::vector<ResourceBinding>& table(ResourceClass c) {
+    switch (c) {
+    case ResourceClass::Srv:
+      return srv;
+    case ResourceClass::Uav:
+      return uav;
+    case ResourceClass::Sampler:
+      return sampler;
+    default:
+      return tgsm;
+    }
+  }
+};
+
+// ---- shared helpers (convert_resources.cpp) --------------------------------------------------
+
+// The operands of a resource instruction: destinations first, then sources.
+struct Operands {
+  std::span<const Operand> all;
+  unsigned dsts;
+  const Operand& dst(unsigned i) const { return all[i]; }
+  const Operand& src(unsigned i) const { return all[dsts + i]; }
+};
+inline Operands operands_of(ConvertContext& ctx, const Instruction& inst) {
+  return {ctx.program().operands_of(inst), opcode_info(inst.opcode).dst_count};
+}
+inline bool has_feedback(const Instruction& inst) {
+  return has_flag(inst.opcode, opflag::Feedback);
+}
+// Adds `op` returning `value_type` or, for the sparse-feedback opcodes, {u32, value_type} with
+// OpFlags::SparseFeedback; stores the feedback to the second destination and returns the value.
+ir::SsaDef emit_with_feedback(ConvertContext& ctx, const Instruction& inst, const Operands& ops,
+                              ir::Op op, ir::Type value_type);
+// The components a destination operand writes (a scalar register such as oDepth: x).
+inline std::uint8_t dst_mask(const Operand& dst) {
+  return dst.component_count == 4 && dst.selection == SelectionMode::Mask ? dst.mask
+                                                                          : std::uint8_t(1);
+}
+// Vec4 with `value` in every component of `mask`.
+inline Vec4 replicate(ir::SsaDef value, std::uint8_t mask) {
+  Vec4 v;
+  for (unsigned i = 0; i < 4; ++i)
+    if (mask & (1u << i)) v[i] = value;
+  return v;
+}
+
+// The binding an instruction operand (t#, u#, s#, g#) names; null with ctx.fail() when the
+// operand is of another type or the register was not declared.
+ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, const Operand& op);
+// The class of a resource operand type; false for any other operand type.
+bool resource_class_of(OperandType type, ResourceClass& out);
+// DescriptorLoad for `op` (t#, u#, s#; not g#): index 0 or register - lower bound, NonUniform
+// when the operand says so. Null after ctx.fail() (an immediate index outside the range).
+ir::SsaDef load_descriptor(ConvertContext& ctx, const Instruction& inst, const Operand& op,
+                           const ResourceBinding& binding);
+// DescriptorLoad of the UAV counter of `binding` (declared on first use).
+ir::SsaDef load_counter(ConvertContext& ctx, const Instruction& inst, const Operand& op,
+                        ResourceBinding& binding);
+// Records a UAV access and rewrites the DclUav flags when they change.
+void note_uav_usage(ConvertContext& ctx, ResourceBinding& binding, std::uint8_t usage);
+
+// Integer helpers that fold constants (addresses are often immediates).
+ir::SsaDef add_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k);
+ir::SsaDef shr_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k);
+// vec2<u32>(a, b) (a Constant when both are constants).
+ir::SsaDef make_u32x2(ConvertContext& ctx, ir::SsaDef a, ir::SsaDef b);
+// A constant vector (or scalar when count is 1) of 32-bit `type` from raw bits.
+ir::SsaDef constant_vector(ConvertContext& ctx, ir::ScalarType type, const std::uint32_t* bits,
+                           unsigned count);
+
+// Geometry of an image kind: coordinate components (without the array layer), whether the
+// layer follows them, multisampled, cube; size components a size query returns.
+struct ImageShape {
+  std::uint8_t coords = 1;
+  std::uint8_t size_dims = 1;
+  std::uint8_t offset_dims = 0; // 0: offsets not allowed (cube) or buffer
+  bool arrayed = false;
+  bool multisampled = false;
+  bool buffer = false;
+};
+ImageShape image_shape(ir::ResourceKind kind);
+
+// ---- the two instruction files --------------------------------------------------------------
+
+// Return false when the opcode is not theirs.
+bool convert_image_instruction(ConvertContext& ctx, const Instruction& inst);
+bool convert_buffer_instruction(ConvertContext& ctx, const Instruction& inst);
+
+} // namespace kiln::dxbc
