@@ -152,11 +152,21 @@ Status ConstantFold::run(ir::Builder& b) {
       if (!result || b.op(result).type() != type) continue;
     } else if (code == OpCode::CompositeExtract) {
       SsaDef vec = resolve(op.operand(0).def()), idx = resolve(op.operand(1).def());
-      if (!is_constant(b, vec) || !is_constant(b, idx) || !type.is_scalar()) continue;
+      if (!is_constant(b, idx) || !type.is_scalar() || !b.op(idx).type().is_scalar()) continue;
       ir::OpView cv = b.op(vec);
-      if (!cv.type().is_vector() || !b.op(idx).type().is_scalar()) continue;
       std::uint32_t i = b.op(idx).operand(0).literal_u32();
-      if (i >= cv.operand_count()) continue;
+      if (cv.code() == OpCode::CompositeConstruct && cv.type().is_vector()) {
+        // A component of a vector built from scalars is that scalar.
+        if (i >= cv.ref_count()) continue;
+        result = resolve(cv.operand(i).def());
+        if (!result || b.op(result).type() != type) continue;
+        forward_.resize(b.id_limit());
+        forward_[op.def().id()] = result;
+        removed_.push_back(op.def());
+        continue;
+      }
+      if (!is_constant(b, vec)) continue;
+      if (!cv.type().is_vector() || i >= cv.operand_count()) continue;
       result = b.add(Op::with_operands(OpCode::Constant, type, cv.operands().subspan(i, 1), 0));
     } else {
       if (!foldable_scalar(type) || op.literals().size() != 0 || op.ref_count() > 3) continue;

@@ -125,7 +125,8 @@ Status LowerUnsupported::run(ir::Builder& b) {
       bool legacy = code == OpCode::FDotLegacy;
       SsaDef acc;
       for (unsigned i = 0; i < n; ++i) {
-        SsaDef xi = component(b, x, i, d), yi = component(b, y, i, d);
+        SsaDef xi = component(b, x, i, d);
+        SsaDef yi = y == x ? xi : component(b, y, i, d);
         SsaDef p =
             legacy ? mul_legacy(b, type, xi, yi, flags, d)
                    : (acc ? SsaDef() : b.add_before(d, Op::FMul(type, xi, yi).set_flags(flags)));
