@@ -1,17 +1,472 @@
-// Placeholder until the real implementation lands: the pipeline links end to end.
+// D3D9 -> IR: the driver (decode, pre-scan of def/label/constant use, the entry function) and
+// the declarations (constant buffers, inputs, outputs). The mapping is documented in
+// docs/pipeline.md, "D3D9 front end".
 #include "translator/d3d9/converter.h"
 
-#include "translator/ir/ir.h"
+#include "translator/d3d9/converter_state.h"
+#include "translator/d3d9/reader.h"
+
+#include <algorithm>
+#include <cstring>
 
 namespace kiln::d3d9 {
 
-struct Converter::State {};
+namespace detail {
+
+namespace {
+
+// Varying locations by semantic, the same for vertex outputs and pixel inputs, so stages link
+// by usage as D3D9 does. X(usage, first location, index count)
+#define KILN_D3D9_VARYING_LOCATIONS(X)                                                             \
+  X(Color, 0, 2)                                                                                   \
+  X(TexCoord, 2, 16)                                                                               \
+  X(Fog, 18, 1)                                                                                    \
+  X(Depth, 19, 1)                                                                                  \
+  X(PSize, 20, 1)                                                                                  \
+  X(Normal, 21, 2)                                                                                 \
+  X(Tangent, 23, 1)                                                                                \
+  X(Binormal, 24, 1)                                                                               \
+  X(BlendWeight, 25, 1)                                                                            \
+  X(BlendIndices, 26, 1)                                                                           \
+  X(Position, 27, 2) /* position1+ (position0 is the built-in) */                                  \
+  X(PositionT, 29, 1)                                                                              \
+  X(TessFactor, 30, 1)                                                                             \
+  X(Sample, 31, 1)
+
+constexpr unsigned kVaryingLocations = 32;
+
+int varying_location(Usage usage, unsigned index) {
+  switch (usage) {
+#define KILN_X(name, first, count)                                                                 \
+  case Usage::name:                                                                                \
+    return index < count ? int(first + index) : -1;
+    KILN_D3D9_VARYING_LOCATIONS(KILN_X)
+#undef KILN_X
+  }
+  return -1;
+}
+
+const char* usage_semantic(Usage usage) {
+  switch (usage) {
+#define KILN_X(name, value, text)                                                                  \
+  case Usage::name:                                                                                \
+    return #name;
+    KILN_D3D9_USAGES(KILN_X)
+#undef KILN_X
+  }
+  return "Unknown";
+}
+
+unsigned float_register(const SourceParam& s) {
+  switch (s.type) {
+  case RegisterType::Const2:
+    return s.index + 2048u;
+  case RegisterType::Const3:
+    return s.index + 4096u;
+  case RegisterType::Const4:
+    return s.index + 6144u;
+  default:
+    return s.index;
+  }
+}
+
+bool is_float_const(RegisterType t) {
+  return t == RegisterType::Const || t == RegisterType::Const2 || t == RegisterType::Const3 ||
+         t == RegisterType::Const4;
+}
+
+// Float constant registers the runtime provides per model (relative reads are bounded by it).
+std::uint32_t model_float_registers(Model m) {
+  switch (m) {
+  case Model::Vs1:
+  case Model::Vs2:
+  case Model::Vs2x:
+  case Model::Vs3:
+    return 256;
+  case Model::Ps3:
+    return 224;
+  case Model::Ps2:
+  case Model::Ps2x:
+    return 32;
+  default:
+    return 8;
+  }
+}
+
+} // namespace
+
+void State::reset() {
+  error.clear();
+  entry = function = first_label = {};
+  cbv_float = cbv_int = cbv_bool = cbv_bump = {};
+  desc_float = desc_int = desc_bool = desc_bump = {};
+  float_count = 0;
+  srv.fill({});
+  sampler.fill({});
+  sampler_type.fill(TextureType::Unknown);
+  float_defined.fill(0);
+  int_defined = bool_defined = bool_values = 0;
+  def_array = def_flags = {};
+  def_limit = 0;
+  for (auto& t : temps) t.fill({});
+  for (auto& t : tex_temps) t.fill({});
+  addr.fill({});
+  pred.fill({});
+  for (auto& t : out_temps) t.fill({});
+  out_written.fill(0);
+  for (auto& t : out_dcl) t.fill({});
+  for (auto& t : in_dcl) t.fill({});
+  out_location.fill({});
+  in_location.fill({});
+  out_position = frag_coord = front_face = after_decls = {};
+  tex_row_count = 0;
+  pending = {};
+  call_depth = 0;
+  control.clear();
+}
+
+// One linear pass before emitting: def immediates, label positions, the float constant range.
+bool State::scan() {
+  const auto& list = program->instructions;
+  std::uint32_t max_float = 0;
+  bool any_float = false, relative_float = false;
+  std::fill(label_pos.begin(), label_pos.end(), 0u);
+  for (std::uint32_t i = 0; i < list.size(); ++i) {
+    const Instruction& ins = list[i];
+    switch (ins.opcode) {
+    case Opcode::Def: {
+      unsigned reg = ins.dst.index;
+      if (ins.dst.type == RegisterType::Const2)
+        reg += 2048;
+      else if (ins.dst.type == RegisterType::Const3)
+        reg += 4096;
+      else if (ins.dst.type == RegisterType::Const4)
+        reg += 6144;
+      if (reg >= 8192) return fail(ins, "def register out of range");
+      if (float_defs.size() <= reg) float_defs.resize(reg + 1);
+      std::memcpy(float_defs[reg].data(), ins.value, 16);
+      float_defined[reg / 8] |= std::uint8_t(1u << (reg % 8));
+      def_limit = std::max(def_limit, reg + 1);
+      break;
+    }
+    case Opcode::DefI:
+      if (ins.dst.index >= 16) return fail(ins, "defi register out of range");
+      std::memcpy(int_defs[ins.dst.index].data(), ins.value, 16);
+      int_defined |= std::uint16_t(1u << ins.dst.index);
+      break;
+    case Opcode::DefB:
+      if (ins.dst.index >= 16) return fail(ins, "defb register out of range");
+      bool_defined |= std::uint16_t(1u << ins.dst.index);
+      if (ins.value[0]) bool_values |= std::uint16_t(1u << ins.dst.index);
+      break;
+    case Opcode::Label:
+      if (ins.src_count && ins.src[0].index < kMaxLabels) {
+        if (label_pos.size() < kMaxLabels) label_pos.resize(kMaxLabels, 0);
+        label_pos[ins.src[0].index] = i + 1;
+      }
+      break;
+    default:
+      break;
+    }
+    if (ins.info().layout == Layout::Plain || ins.info().layout == Layout::Compare ||
+        ins.info().layout == Layout::Sample) {
+      for (const SourceParam& s : ins.sources()) {
+        if (!is_float_const(s.type)) continue;
+        any_float = true;
+        max_float = std::max(max_float, float_register(s));
+        relative_float |= s.relative;
+      }
+    }
+    // m4x4 and friends read consecutive registers after src1.
+    switch (ins.opcode) {
+    case Opcode::M4x4:
+    case Opcode::M3x4:
+      max_float +=
+          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 3 : 0;
+      break;
+    case Opcode::M4x3:
+    case Opcode::M3x3:
+      max_float +=
+          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 2 : 0;
+      break;
+    case Opcode::M3x2:
+      max_float +=
+          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 1 : 0;
+      break;
+    default:
+      break;
+    }
+  }
+  if (any_float) {
+    float_count = max_float + 1;
+    if (relative_float) float_count = std::max(float_count, model_float_registers(model));
+  }
+  return true;
+}
+
+SsaDef State::tmp(ir::Type type) {
+  return b->add(ir::Op::DclTmp(type, entry));
+}
+
+bool State::declare_constants() {
+  ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
+  SsaDef zero = u32(0);
+  // Descriptor loads sit right after the entry label so they dominate every use.
+  SsaDef at = first_label;
+  if (float_count) {
+    cbv_float = b->add(ir::Op::DclCbv(b->types().make_array(v4f, float_count), entry, 0u, 0u, 1u));
+    if (options.debug_names) b->add(ir::Op::DebugName(cbv_float, "c"));
+    at = desc_float = b->add_after(at, ir::Op::DescriptorLoad(ir::kF32, cbv_float, zero));
+  }
+  cbv_int = b->add(ir::Op::DclCbv(b->types().make_array(ir::vec(ir::ScalarType::I32, 4), 16), entry,
+                                  0u, 1u, 1u));
+  at = desc_int = b->add_after(at, ir::Op::DescriptorLoad(ir::kI32, cbv_int, zero));
+  cbv_bool = b->add(
+      ir::Op::DclCbv(b->types().make_array(ir::vec(ir::ScalarType::U32, 4), 1), entry, 0u, 2u, 1u));
+  at = desc_bool = b->add_after(at, ir::Op::DescriptorLoad(ir::kU32, cbv_bool, zero));
+  if (pixel && (model_bit(model) & models::Ps1All)) {
+    cbv_bump = b->add(ir::Op::DclCbv(b->types().make_array(v4f, 16), entry, 0u, 3u, 1u));
+    at = desc_bump = b->add_after(at, ir::Op::DescriptorLoad(ir::kF32, cbv_bump, zero));
+  }
+  after_decls = at;
+  // Relative reads that land on def'd registers return the def (as D3D9 does): a constant copy
+  // of the def'd range and a flag per register.
+  if (def_limit && float_count) {
+    std::uint32_t n = def_limit;
+    def_operands.resize(std::size_t(n) * 4);
+    flag_operands.resize(n);
+    for (std::uint32_t r = 0; r < n; ++r) {
+      bool defined = float_defined[r / 8] & (1u << (r % 8));
+      for (unsigned c = 0; c < 4; ++c)
+        def_operands[r * 4 + c] = ir::Operand::literal(defined ? float_defs[r][c] : 0u);
+      flag_operands[r] = ir::Operand::literal(defined ? 1u : 0u);
+    }
+    def_array = b->add(ir::Op::with_operands(ir::OpCode::Constant, b->types().make_array(v4f, n),
+                                             def_operands, 0));
+    def_flags = b->add(ir::Op::with_operands(ir::OpCode::Constant,
+                                             b->types().make_array(ir::kU32, n), flag_operands, 0));
+  }
+  return true;
+}
+
+// An input or output declaration by semantic; one per location.
+SsaDef State::varying(bool output, Usage usage, unsigned index, bool centroid,
+                      const Instruction& ins) {
+  int loc = varying_location(usage, index);
+  if (loc < 0) {
+    fail(ins, "semantic index out of range for its usage");
+    return {};
+  }
+  auto& slot = output ? out_location[unsigned(loc)] : in_location[unsigned(loc)];
+  if (slot) return slot;
+  ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
+  if (output) {
+    slot = b->add(ir::Op::DclOutput(v4f, entry, unsigned(loc), 0u, 0u));
+  } else {
+    auto modes = ir::InterpolationModes(0);
+    if (!pixel)
+      modes = ir::InterpolationModes(0);
+    else if (centroid)
+      modes = ir::InterpolationModes::Centroid;
+    slot = b->add(ir::Op::DclInput(v4f, entry, unsigned(loc), 0u, modes));
+  }
+  b->add(ir::Op::Semantic(slot, index, usage_semantic(usage)));
+  return slot;
+}
+
+// dcl of an input or output register (SM2+; vs_1_1 inputs).
+bool State::declare_io(const Instruction& ins) {
+  const DestParam& d = ins.dst;
+  const Declaration& decl = ins.declaration;
+  const bool centroid = d.modifiers & kCentroid;
+  switch (d.type) {
+  case RegisterType::Sampler:
+    if (d.index >= kMaxSamplers) return fail(ins, "sampler register out of range");
+    switch (decl.texture_type) {
+    case TextureType::Tex2D:
+    case TextureType::Cube:
+    case TextureType::Volume:
+      return use_sampler(ins, d.index, decl.texture_type);
+    default:
+      return fail(ins, "sampler declaration of an unsupported texture type (1d or none)");
+    }
+  case RegisterType::Input:
+    if (d.index >= kMaxInputs) return fail(ins, "input register out of range");
+    if (!pixel) {
+      // Vertex inputs: location = v# register; the vertex declaration links by usage, which
+      // Semantic reports.
+      if (in_dcl[d.index][0]) return true;
+      SsaDef dcl = b->add(ir::Op::DclInput(ir::vec(ir::ScalarType::F32, 4), entry,
+                                           unsigned(d.index), 0u, ir::InterpolationModes(0)));
+      b->add(ir::Op::Semantic(dcl, unsigned(decl.usage_index), usage_semantic(decl.usage)));
+      in_dcl[d.index].fill(dcl);
+      return true;
+    } else {
+      // ps_2_x v# are colours; ps_3_0 v# carry their usage.
+      Usage usage = model == Model::Ps3 ? decl.usage : Usage::Color;
+      unsigned index = model == Model::Ps3 ? decl.usage_index : d.index;
+      SsaDef dcl = varying(false, usage, index, centroid, ins);
+      if (!dcl) return false;
+      for (unsigned c = 0; c < 4; ++c)
+        if (model != Model::Ps3 || (d.write_mask & (1u << c))) in_dcl[d.index][c] = dcl;
+      return true;
+    }
+  case RegisterType::Address: // ps_2_x t#
+    if (!pixel || d.index >= kMaxTexRegs)
+      return fail(ins, "texture coordinate register out of range");
+    {
+      SsaDef dcl = varying(false, Usage::TexCoord, d.index, centroid, ins);
+      if (!dcl) return false;
+      in_dcl[kMaxInputs + d.index].fill(dcl);
+    }
+    return true;
+  case RegisterType::MiscType:
+    if (d.index == 0) {
+      if (!frag_coord)
+        frag_coord =
+            b->add(ir::Op::DclInputBuiltIn(ir::vec(ir::ScalarType::F32, 4), entry,
+                                           ir::BuiltIn::Position, ir::InterpolationModes(0)));
+      return true;
+    }
+    if (!front_face)
+      front_face = b->add(ir::Op::DclInputBuiltIn(ir::kBool, entry, ir::BuiltIn::IsFrontFace,
+                                                  ir::InterpolationModes::Flat));
+    return true;
+  case RegisterType::TexCrdOut: { // vs_3_0 o#
+    if (d.index >= 12) return fail(ins, "output register out of range");
+    unsigned slot = kSlotTex0 + d.index;
+    SsaDef dcl;
+    if (decl.usage == Usage::Position && decl.usage_index == 0) {
+      dcl = position_output();
+    } else {
+      dcl = varying(true, decl.usage, decl.usage_index, false, ins);
+      if (!dcl) return false;
+    }
+    for (unsigned c = 0; c < 4; ++c)
+      if (d.write_mask & (1u << c)) out_dcl[slot][c] = dcl;
+    return true;
+  }
+  default:
+    return fail(ins, "dcl of an unsupported register type");
+  }
+}
+
+SsaDef State::position_output() {
+  if (!out_position)
+    out_position = b->add(ir::Op::DclOutputBuiltIn(ir::vec(ir::ScalarType::F32, 4), entry,
+                                                   ir::BuiltIn::Position, 0u));
+  return out_position;
+}
+
+// Output declarations of the register files that have no dcl (vs_1_1-2_x, every ps).
+bool State::bind_implicit_output(const Instruction& ins, unsigned slot) {
+  if (out_dcl[slot][0] || out_dcl[slot][1] || out_dcl[slot][2] || out_dcl[slot][3]) return true;
+  SsaDef dcl;
+  if (slot == kSlotPos) {
+    dcl = position_output();
+  } else if (slot == kSlotFog) {
+    dcl = varying(true, Usage::Fog, 0, false, ins);
+  } else if (slot == kSlotPts) {
+    dcl = varying(true, Usage::PSize, 0, false, ins);
+  } else if (slot < kSlotTex0) {
+    dcl = varying(true, Usage::Color, slot - kSlotColor0, false, ins);
+  } else if (slot < kSlotTarget0) {
+    if (model == Model::Vs3) return fail(ins, "write to an output register without dcl");
+    dcl = varying(true, Usage::TexCoord, slot - kSlotTex0, false, ins);
+  } else if (slot < kSlotDepth) {
+    dcl = b->add(
+        ir::Op::DclOutput(ir::vec(ir::ScalarType::F32, 4), entry, slot - kSlotTarget0, 0u, 0u));
+  } else {
+    dcl = b->add(ir::Op::DclOutputBuiltIn(ir::kF32, entry, ir::BuiltIn::Depth, 0u));
+  }
+  if (!dcl) return false;
+  out_dcl[slot].fill(dcl);
+  return true;
+}
+
+// The outputs' final values: stored at the end of main (and before an early return).
+void State::emit_output_stores() {
+  for (unsigned slot = 0; slot < kSlotCount; ++slot) {
+    for (unsigned c = 0; c < 4; ++c) {
+      SsaDef dcl = out_dcl[slot][c];
+      SsaDef t = out_temps[slot][c];
+      if (!dcl || !t) continue;
+      SsaDef v = emit(ir::Op::TmpLoad(ir::kF32, t));
+      if (b->op(dcl).type() == ir::kF32) {
+        if (c == 0) emit(ir::Op::OutputStore(dcl, SsaDef(), v));
+      } else {
+        emit(ir::Op::OutputStore(dcl, u32(c), v));
+      }
+    }
+  }
+}
+
+bool State::finish_main() {
+  if (!flush_pending()) return false;
+  if (pixel && (model_bit(model) & models::Ps1All)) {
+    // ps_1_x: the colour output is r0.
+    static const Instruction none{};
+    if (!bind_implicit_output(none, kSlotTarget0)) return false;
+    for (unsigned c = 0; c < 4; ++c) out_temps[kSlotTarget0][c] = temp_reg(0, c);
+  }
+  emit_output_stores();
+  return true;
+}
+
+bool State::emit_range(std::uint32_t begin, std::uint32_t end, bool subroutine) {
+  std::uint32_t i = begin;
+  while (i < end) {
+    std::uint32_t next = i + 1;
+    if (!emit_instruction(i, subroutine, next)) return false;
+    if (next == kStop) return flush_pending();
+    i = next;
+  }
+  return flush_pending();
+}
+
+Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
+                  ir::Builder& builder) {
+  b = &builder;
+  options = opts;
+  reset();
+  decoded.clear();
+  if (Status s = decode(bytecode, decoded); !s) return s;
+  program = &decoded;
+  model = decoded.version.model;
+  pixel = decoded.version.stage == ShaderStage::Pixel;
+
+  function = b->add(ir::Op::Function(ir::kVoid));
+  entry = b->add(ir::Op::EntryPoint(function, decoded.version.stage));
+  first_label = b->add(ir::Op::Label(ir::Construct::None));
+  if (!scan() || !declare_constants()) return Status::error(error);
+
+  // Declarations first (dcl may follow def; SM3 declares outputs that the code writes).
+  const auto& list = decoded.instructions;
+  for (const Instruction& ins : list)
+    if (ins.opcode == Opcode::Dcl && !declare_io(ins)) return Status::error(error);
+
+  std::uint32_t main_end = std::uint32_t(list.size());
+  if (!emit_range(0, main_end, false)) return Status::error(error);
+  if (!control.empty())
+    return Status::error(
+        "D3D9: " + std::string(control.back().kind == ControlFrame::If ? "if" : "loop") +
+        " without its end at the end of the shader");
+  if (!finish_main()) return Status::error(error);
+  b->add(ir::Op::Return(SsaDef()));
+  b->add(ir::Op::FunctionEnd());
+  return Status::ok();
+}
+
+} // namespace detail
+
+struct Converter::State : detail::State {};
 
 Converter::Converter() : state_(std::make_unique<State>()) {}
 Converter::~Converter() = default;
 
-Status Converter::convert(std::span<const std::uint8_t>, const ConvertOptions&, ir::Builder&) {
-  return Status::error("D3D9 translation: not implemented yet");
+Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
+                          ir::Builder& builder) {
+  return state_->run(bytecode, options, builder);
 }
 
 } // namespace kiln::d3d9

@@ -21,6 +21,9 @@ namespace kiln::d3d9 {
 
 struct ConvertOptions {
   bool debug_names = false; // emit DebugName ops from the constant table
+  // D3D9's "0 * anything = 0" for mul, mad, dp*, m*x*, nrm, pow (FMulLegacy & co.), as D3D9
+  // hardware did and DXVK emulates; off gives IEEE products.
+  bool legacy_multiply = true;
 };
 
 class Converter {

@@ -1,0 +1,183 @@
+#pragma once
+// The D3D9 converter's per-worker state (internal to translator/d3d9/converter*.cpp).
+//
+// Registers are scalarized: every D3D9 register component that the shader touches is one
+// DclTmp (f32 for r#, t#, outputs; i32 for a0/aL and loop counters; bool for p0), created on
+// first use. Every table here is a fixed-size dense array indexed by register number, cleared
+// per shader, so converting allocates nothing beyond the ir::Builder.
+
+#include "translator/common/status.h"
+#include "translator/d3d9/converter.h"
+#include "translator/d3d9/program.h"
+#include "translator/ir/ir.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::d3d9::detail {
+
+using ir::SsaDef;
+
+// Four scalar components of one register value (null where not needed).
+struct Vec4 {
+  SsaDef c[4];
+};
+
+constexpr unsigned kMaxTemps = 32;
+constexpr unsigned kMaxTexRegs = 16;  // ps_1_x t# registers, texture stages
+constexpr unsigned kMaxInputs = 32;   // v#
+constexpr unsigned kMaxSamplers = 16; // s#
+constexpr unsigned kMaxLabels = 2048;
+constexpr unsigned kMaxCallDepth = 8;
+
+// Output register slots: every D3D9 output register file/index maps to one slot.
+enum OutputSlot : std::uint8_t {
+  kSlotPos = 0,      // oPos
+  kSlotFog = 1,      // oFog
+  kSlotPts = 2,      // oPts
+  kSlotColor0 = 3,   // oD0, oD1
+  kSlotTex0 = 5,     // oT0..oT7, vs_3_0 o0..o11
+  kSlotTarget0 = 21, // ps oC0..oC3
+  kSlotDepth = 25,   // oDepth
+  kSlotCount = 26,
+};
+
+constexpr std::uint32_t kStop = 0xFFFFFFFFu; // emit_instruction: end of the range (ret)
+constexpr unsigned kVaryingSlots = 32;
+
+struct ControlFrame {
+  enum Kind : std::uint8_t { If, Loop, Rep } kind;
+  SsaDef op;   // ScopedIf / ScopedLoop
+  SsaDef cond; // ScopedIf condition (for the rewrite at endif)
+  bool has_else = false;
+  SsaDef loop_reg; // aL of a `loop` (i32 tmp)
+  SsaDef step;     // aL step (i32 value)
+};
+
+struct State {
+  // Per-shader inputs.
+  const Program* program = nullptr;
+  ConvertOptions options;
+  ir::Builder* b = nullptr;
+  Model model = Model::Vs1;
+  bool pixel = false;
+  std::string error;
+
+  // Scratch kept between shaders.
+  Program decoded;
+  std::vector<std::uint32_t> label_pos; // instruction index + 1 of `label l#`, 0 = none
+  std::vector<ControlFrame> control;
+
+  // Declarations.
+  SsaDef entry, function, first_label;
+  SsaDef cbv_float, cbv_int, cbv_bool, cbv_bump;
+  SsaDef desc_float, desc_int, desc_bool, desc_bump; // DescriptorLoads, emitted up front
+  std::uint32_t float_count = 0;                     // registers in the float CBV
+  std::array<SsaDef, kMaxSamplers> srv{}, sampler{};
+  std::array<TextureType, kMaxSamplers> sampler_type{};
+
+  // def/defi/defb immediates.
+  std::array<std::uint8_t, 8192 / 8> float_defined{};   // bit per register
+  std::vector<std::array<std::uint32_t, 4>> float_defs; // indexed by register, valid if defined
+  std::array<std::array<std::int32_t, 4>, 16> int_defs{};
+  std::uint16_t int_defined = 0, bool_defined = 0, bool_values = 0;
+  SsaDef def_array, def_flags; // Constant arrays for relative reads over def'd registers
+  std::uint32_t def_limit = 0; // registers [0, def_limit) covered by def_array
+
+  // Registers.
+  std::array<std::array<SsaDef, 4>, kMaxTemps> temps{};
+  std::array<std::array<SsaDef, 4>, kMaxTexRegs> tex_temps{}; // ps_1_1-1_3 t#
+  std::array<SsaDef, 4> addr{};                               // a0 (i32)
+  std::array<SsaDef, 4> pred{};                               // p0 (bool)
+  std::array<std::array<SsaDef, 4>, kSlotCount> out_temps{};
+  std::array<std::uint8_t, kSlotCount> out_written{};
+  // Per register component, the declaration that carries it (vs_3_0 packs several semantics
+  // into one o#, ps_3_0 several into one v#); component c of the register is component c of
+  // the declaration's vec4 (or the scalar for f32 declarations).
+  std::array<std::array<SsaDef, 4>, kSlotCount> out_dcl{};
+  std::array<std::array<SsaDef, 4>, kMaxInputs + kMaxTexRegs> in_dcl{}; // v#, then ps t#
+  std::array<SsaDef, kVaryingSlots> out_location{}, in_location{};
+  SsaDef out_position, frag_coord, front_face;
+  SsaDef after_decls;
+  std::vector<ir::Operand> def_operands, flag_operands;
+
+  // ps_1_x texture-matrix rows computed by texm3x*pad, consumed by the last row.
+  SsaDef tex_rows[3];
+  std::uint8_t tex_row_stage[3] = {};
+  unsigned tex_row_count = 0;
+
+  // Co-issue: a pending destination write of the previous instruction.
+  struct PendingWrite {
+    const Instruction* ins = nullptr;
+    Vec4 value;
+  } pending;
+
+  unsigned call_depth = 0;
+  std::size_t frame_base = 0; // control.size() when the current subroutine was entered
+
+  // ---- converter.cpp: driver and declarations
+  Status run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
+             ir::Builder& builder);
+  void reset();
+  bool scan();
+  bool declare_io(const Instruction& ins);
+  bool declare_constants();
+  SsaDef varying(bool output, Usage usage, unsigned index, bool centroid, const Instruction& ins);
+  SsaDef position_output();
+  bool bind_implicit_output(const Instruction& ins, unsigned slot);
+  bool emit_range(std::uint32_t begin, std::uint32_t end, bool subroutine);
+  void emit_output_stores();
+  bool finish_main();
+
+  // ---- converter_operands.cpp: registers, modifiers, destinations
+  bool fail(const Instruction& ins, const char* what);
+  bool fail_at(std::uint32_t offset, std::string message);
+  SsaDef f32(float v) { return b->constant_f32(v); }
+  SsaDef u32(std::uint32_t v) { return b->constant_u32(v); }
+  SsaDef i32(std::int32_t v) { return b->constant_i32(v); }
+  SsaDef emit(const ir::Op& op) { return b->add(op); }
+  SsaDef tmp(ir::Type type);
+  SsaDef temp_reg(unsigned index, unsigned c);
+  SsaDef out_reg(unsigned slot, unsigned c);
+  bool output_slot(const DestParam& d, unsigned& slot) const;
+  // One raw register component (no modifier), or null after fail().
+  SsaDef read_raw(const Instruction& ins, const SourceParam& s, unsigned c);
+  // Source positions `mask` (bit i = swizzle position i) with swizzle and modifier applied.
+  bool read_src(const Instruction& ins, const SourceParam& s, std::uint8_t mask, Vec4& out);
+  SsaDef read_scalar(const Instruction& ins, const SourceParam& s, unsigned position);
+  SsaDef relative_index(const Instruction& ins, RegisterType rel_type, unsigned rel_component);
+  SsaDef load_float_const(const Instruction& ins, const SourceParam& s);
+  SsaDef int_const(const Instruction& ins, unsigned index, unsigned c);
+  SsaDef bool_const(unsigned index);
+  SsaDef predicate_of(const SourceParam& p, unsigned position);
+  // Writes `value` to the destination of `ins` (mask, shift, saturate, predication, co-issue).
+  bool write_dst(const Instruction& ins, const Vec4& value);
+  bool commit(const Instruction& ins, const Vec4& value);
+  bool flush_pending();
+
+  // ---- converter_ops.cpp: instructions
+  bool emit_instruction(std::uint32_t index, bool subroutine, std::uint32_t& next);
+  bool emit_arith(const Instruction& ins);
+  bool emit_matrix(const Instruction& ins, unsigned rows, unsigned columns);
+  bool emit_sample(const Instruction& ins);
+  bool emit_flow(const Instruction& ins, std::uint32_t index, std::uint32_t& next);
+  SsaDef mul(SsaDef a, SsaDef c);
+  SsaDef mad(SsaDef a, SsaDef c, SsaDef d);
+  SsaDef dot(const Vec4& a, const Vec4& c, unsigned n);
+  SsaDef compare(Comparison cmp, SsaDef a, SsaDef c);
+  // A vec4 sample of texture stage / sampler `stage`; null after fail().
+  SsaDef sample(const Instruction& ins, unsigned stage, TextureType type, const SsaDef* coord,
+                SsaDef lod, SsaDef bias, const SsaDef* dx, const SsaDef* dy);
+  bool write_sample(const Instruction& ins, SsaDef texel, std::uint8_t swizzle);
+  void emit_break_if(SsaDef cond, SsaDef loop);
+  bool emit_texkill(const Instruction& ins);
+  bool use_sampler(const Instruction& ins, unsigned stage, TextureType type);
+
+  // ---- converter_ps1.cpp: the ps_1_x texture-address instructions
+  bool emit_ps1_texture(const Instruction& ins);
+  SsaDef texcoord(unsigned index, unsigned c);
+};
+
+} // namespace kiln::d3d9::detail
