@@ -76,8 +76,9 @@ struct Executor::Replay {
 
   // Objects.
   vulkan::Buffer uniform_buffer;
-  std::map<std::string, StageProgram> programs;  // blob path -> translation
-  std::map<std::string, std::string> rejections; // blob path -> message
+  std::map<std::string, StageProgram> programs;       // blob path -> translation
+  std::map<std::string, std::string> rejections;      // blob path -> message
+  std::map<std::string, std::string> invalid_modules; // blob path -> validation message
   std::map<std::string, std::unique_ptr<CachedPipeline>> pipelines;
   std::map<unsigned, vulkan::Sampler> sampler_objects;
   bool draw_failed = false; // probes after a failed draw/dispatch are skipped

@@ -235,6 +235,8 @@ CommandResult Executor::Replay::translate(const std::string& stage, const StageP
   const std::string key = blob->second.string();
   if (auto it = rejections.find(key); it != rejections.end())
     return CommandResult::rejected(it->second);
+  if (auto it = invalid_modules.find(key); it != invalid_modules.end())
+    return CommandResult::fail(it->second);
   if (auto it = programs.find(key); it != programs.end()) {
     out = &it->second;
     return CommandResult::ok();
@@ -246,6 +248,11 @@ CommandResult Executor::Replay::translate(const std::string& stage, const StageP
     const std::string message = blob->second.filename().string() + ": " + s.message();
     rejections[key] = message;
     return CommandResult::rejected(message);
+  }
+  if (!program.invalid.empty()) {
+    const std::string message = blob->second.filename().string() + ": " + program.invalid;
+    invalid_modules[key] = message;
+    return CommandResult::fail(message);
   }
   if (!compact_spirv_bindings(program.spirv))
     return CommandResult::fail(blob->second.filename().string() + ": malformed SPIR-V");

@@ -2,6 +2,7 @@
 
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/signature.h"
+#include "translator/spirv/validate.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,7 +17,12 @@ namespace kiln::conformance {
 Status KilnShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
   TranslateOptions options;
   if (Status s = translator_.translate(bytecode, options, result_); !s) return s;
+  // Invalid SPIR-V can bring lavapipe down; it is a failure of kiln, reported as one.
   out = StageProgram{};
+  if (Status s = validate_spirv(result_.spirv, options.target); !s) {
+    out.invalid = "invalid SPIR-V (spirv-val): " + s.message();
+    return Status::ok();
+  }
   out.spirv = std::move(result_.spirv);
   out.entry_point = spirv_entry_point(out.spirv);
   out.has_resources = true;

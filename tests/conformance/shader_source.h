@@ -17,6 +17,9 @@ namespace kiln::conformance {
 struct StageProgram {
   std::vector<std::uint32_t> spirv;
   std::string entry_point = "main";
+  // Set when the translator produced a module that must not reach the driver (it failed
+  // validation): the case fails with this message instead of running.
+  std::string invalid;
   // Descriptors the shader uses (kiln's binding model, docs/pipeline.md); set by
   // `resources_from_state` when false.
   bool has_resources = false;
@@ -30,7 +33,8 @@ class ShaderSource {
  public:
   virtual ~ShaderSource() = default;
   virtual const char* name() const = 0;
-  // A failed status is a rejection: its message is the translator's own.
+  // A failed status is a rejection: its message is the translator's own. Kiln's modules are
+  // validated (spirv-val, the target's environment) before they are used.
   virtual Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) = 0;
 };
 
