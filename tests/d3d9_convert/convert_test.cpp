@@ -224,7 +224,7 @@ TEST(D3d9Convert, Corpus) {
   ASSERT_FALSE(files.empty());
   Converter converter;
   ir::Builder builder;
-  std::map<std::string, int> rejections;
+  std::map<std::string, std::pair<int, std::string>> rejections; // count, first file
   std::size_t ok = 0;
   for (const auto& f : files) {
     auto bytes = test::read_bytes(f);
@@ -233,7 +233,8 @@ TEST(D3d9Convert, Corpus) {
     if (!s) {
       std::string m = s.message();
       if (m.rfind("token ", 0) == 0) m = m.substr(m.find(": ") + 2);
-      ++rejections[m];
+      auto& entry = rejections[m];
+      if (entry.first++ == 0) entry.second = f.filename().string();
       continue;
     }
     Status v = ir::validate(builder);
@@ -241,7 +242,8 @@ TEST(D3d9Convert, Corpus) {
     ++ok;
   }
   std::printf("converted %zu of %zu\n", ok, files.size());
-  for (const auto& [m, n] : rejections) std::printf("  %4d  %s\n", n, m.c_str());
+  for (const auto& [m, n] : rejections)
+    std::printf("  %4d  %s (%s)\n", n.first, m.c_str(), n.second.c_str());
   EXPECT_GE(double(ok), 0.995 * double(files.size()));
 }
 

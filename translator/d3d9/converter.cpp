@@ -33,13 +33,15 @@ namespace {
   X(TessFactor, 30, 1)                                                                             \
   X(Sample, 31, 1)
 
-constexpr unsigned kVaryingLocations = 32;
-
+// Semantics beyond the table (normal5, texcoord16...) get 32 + usage * 16 + index: they link
+// the same way, where the device has that many locations.
 int varying_location(Usage usage, unsigned index) {
+  if (index >= 16) return -1;
+  const int overflow = int(32 + unsigned(usage) * 16 + index);
   switch (usage) {
 #define KILN_X(name, first, count)                                                                 \
   case Usage::name:                                                                                \
-    return index < count ? int(first + index) : -1;
+    return index < count ? int(first + index) : overflow;
     KILN_D3D9_VARYING_LOCATIONS(KILN_X)
 #undef KILN_X
   }
@@ -150,14 +152,14 @@ bool State::scan() {
       break;
     }
     case Opcode::DefI:
-      if (ins.dst.index >= 16) return fail(ins, "defi register out of range");
+      if (ins.dst.index >= 32) return fail(ins, "defi register out of range");
       std::memcpy(int_defs[ins.dst.index].data(), ins.value, 16);
-      int_defined |= std::uint16_t(1u << ins.dst.index);
+      int_defined |= 1u << ins.dst.index;
       break;
     case Opcode::DefB:
-      if (ins.dst.index >= 16) return fail(ins, "defb register out of range");
-      bool_defined |= std::uint16_t(1u << ins.dst.index);
-      if (ins.value[0]) bool_values |= std::uint16_t(1u << ins.dst.index);
+      if (ins.dst.index >= 32) return fail(ins, "defb register out of range");
+      bool_defined |= 1u << ins.dst.index;
+      if (ins.value[0]) bool_values |= 1u << ins.dst.index;
       break;
     case Opcode::Label:
       if (ins.src_count && ins.src[0].index < kMaxLabels) {

@@ -85,8 +85,7 @@ SsaDef State::relative_index(const Instruction& ins, RegisterType rel_type,
   if (rel_type == RegisterType::Loop) {
     for (auto it = control.rbegin(); it != control.rend(); ++it)
       if (it->kind == ControlFrame::Loop) return emit(ir::Op::TmpLoad(ir::kI32, it->loop_reg));
-    fail(ins, "aL used outside a loop");
-    return {};
+    return i32(0); // aL outside a loop: undefined in D3D9; 0 as before any loop starts
   }
   if (rel_type != RegisterType::Address || pixel) {
     fail(ins, "relative addressing through an unsupported register");
@@ -128,11 +127,11 @@ SsaDef State::load_float_const(const Instruction& ins, const SourceParam& s) {
 }
 
 SsaDef State::int_const(const Instruction& ins, unsigned index, unsigned c) {
+  if (index < 32 && (int_defined & (1u << index))) return i32(int_defs[index][c]);
   if (index >= 16) {
     fail(ins, "integer constant register out of range");
     return {};
   }
-  if (int_defined & (1u << index)) return i32(int_defs[index][c]);
   SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::I32, 4), desc_int, u32(index), 16u));
   return emit(ir::Op::CompositeExtract(ir::kI32, v, u32(c)));
 }
@@ -163,9 +162,24 @@ SsaDef State::read_raw(const Instruction& ins, const SourceParam& s, unsigned c)
     return emit(ir::Op::TmpLoad(ir::kF32, temp_reg(s.index, c)));
   case RegisterType::Input: {
     if (s.index >= kMaxInputs) break;
+    if (!pixel && !in_dcl[s.index][0]) {
+      // vs_1_1-style input without dcl: location = register, as the vertex declaration binds.
+      in_dcl[s.index].fill(
+          b->add(ir::Op::DclInput(ir::vec(ir::ScalarType::F32, 4), entry, unsigned(s.index), 0u,
+                                  ir::InterpolationModes(0))));
+    }
     if (s.relative) {
-      fail(ins, "relative addressing of input registers (v[aL])");
-      return {};
+      // v[aL]: select among the declared registers; others read 0.
+      SsaDef rel = relative_index(ins, s.rel_type, s.rel_component);
+      if (!rel) return {};
+      SsaDef index = emit(ir::Op::IAdd(ir::kI32, rel, i32(std::int32_t(s.index))));
+      SsaDef v = f32(0.0f);
+      for (unsigned r = 0; r < kMaxInputs; ++r) {
+        if (!in_dcl[r][c]) continue;
+        SsaDef x = emit(ir::Op::InputLoad(ir::kF32, in_dcl[r][c], u32(c)));
+        v = emit(ir::Op::Select(ir::kF32, emit(ir::Op::IEq(index, i32(std::int32_t(r)))), x, v));
+      }
+      return v;
     }
     SsaDef dcl = in_dcl[s.index][c];
     if (!dcl) {
@@ -372,9 +386,30 @@ bool State::flush_pending() {
   return commit(*ins, pending.value);
 }
 
+// vs_3_0 o[aL]: every declared output register takes the value where the index selects it.
+bool State::commit_relative(const Instruction& ins, const Vec4& value) {
+  const DestParam& d = ins.dst;
+  if (d.type != RegisterType::TexCrdOut || model != Model::Vs3 || ins.predicated())
+    return fail(ins, "relative addressing of this destination");
+  SsaDef rel = relative_index(ins, d.rel_type, d.rel_component);
+  if (!rel) return false;
+  SsaDef index = emit(ir::Op::IAdd(ir::kI32, rel, i32(std::int32_t(d.index))));
+  for (unsigned r = 0; r < 12; ++r) {
+    SsaDef hit;
+    for (unsigned c = 0; c < 4; ++c) {
+      if (!(d.write_mask & (1u << c)) || !value.c[c] || !out_dcl[kSlotTex0 + r][c]) continue;
+      if (!hit) hit = emit(ir::Op::IEq(index, i32(std::int32_t(r))));
+      SsaDef t = out_reg(kSlotTex0 + r, c);
+      SsaDef old = emit(ir::Op::TmpLoad(ir::kF32, t));
+      emit(ir::Op::TmpStore(t, emit(ir::Op::Select(ir::kF32, hit, value.c[c], old))));
+    }
+  }
+  return true;
+}
+
 bool State::commit(const Instruction& ins, const Vec4& value) {
   const DestParam& d = ins.dst;
-  if (d.relative) return fail(ins, "relative addressing of an output register (o[aL])");
+  if (d.relative) return commit_relative(ins, value);
   for (unsigned c = 0; c < 4; ++c) {
     if (!(d.write_mask & (1u << c))) continue;
     SsaDef v = value.c[c];

@@ -107,11 +107,7 @@ bool State::emit_sample(const Instruction& ins) {
   if (s.type != RegisterType::Sampler || s.index >= kMaxSamplers)
     return fail(ins, "second source is not a sampler");
   TextureType type = sampler_type[s.index];
-  if (!srv[s.index]) {
-    if (model_bit(model) & (models::Ps2 | models::Ps2x | models::Vs3 | models::Ps3))
-      return fail(ins, "sampler without dcl");
-    type = TextureType::Tex2D;
-  }
+  if (!srv[s.index]) type = TextureType::Tex2D; // no dcl: 2D, like shader model 1
   const unsigned n = coord_size(type);
   const bool project =
       ins.opcode == Opcode::TexLd && ins.control == std::uint8_t(SampleVariant::Project);
@@ -415,7 +411,7 @@ bool State::emit_flow(const Instruction& ins, std::uint32_t index, std::uint32_t
   };
   auto condition_of = [&](const SourceParam& s) -> SsaDef {
     if (s.type == RegisterType::ConstBool) {
-      if (s.index >= 16) {
+      if (s.index >= 16 && !(s.index < 32 && (bool_defined & (1u << s.index)))) {
         fail(ins, "boolean constant register out of range");
         return {};
       }

@@ -45,7 +45,7 @@ enum OutputSlot : std::uint8_t {
 };
 
 constexpr std::uint32_t kStop = 0xFFFFFFFFu; // emit_instruction: end of the range (ret)
-constexpr unsigned kVaryingSlots = 32;
+constexpr unsigned kVaryingSlots = 32 + kUsageCount * 16;
 
 struct ControlFrame {
   enum Kind : std::uint8_t { If, Loop, Rep } kind;
@@ -81,8 +81,9 @@ struct State {
   // def/defi/defb immediates.
   std::array<std::uint8_t, 8192 / 8> float_defined{};   // bit per register
   std::vector<std::array<std::uint32_t, 4>> float_defs; // indexed by register, valid if defined
-  std::array<std::array<std::int32_t, 4>, 16> int_defs{};
-  std::uint16_t int_defined = 0, bool_defined = 0, bool_values = 0;
+  // i#/b#: 16 in the runtime's banks; defi/defb may name up to 31 (shader-local immediates).
+  std::array<std::array<std::int32_t, 4>, 32> int_defs{};
+  std::uint32_t int_defined = 0, bool_defined = 0, bool_values = 0;
   SsaDef def_array, def_flags; // Constant arrays for relative reads over def'd registers
   std::uint32_t def_limit = 0; // registers [0, def_limit) covered by def_array
 
@@ -155,6 +156,7 @@ struct State {
   // Writes `value` to the destination of `ins` (mask, shift, saturate, predication, co-issue).
   bool write_dst(const Instruction& ins, const Vec4& value);
   bool commit(const Instruction& ins, const Vec4& value);
+  bool commit_relative(const Instruction& ins, const Vec4& value);
   bool flush_pending();
 
   // ---- converter_ops.cpp: instructions
