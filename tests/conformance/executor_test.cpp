@@ -16,26 +16,12 @@
 namespace kiln::conformance {
 namespace {
 
-TEST(CompactBinding, RenumbersClassBasesAndKeepsWhatItCannot) {
-  EXPECT_EQ(compact_binding(0), 0u);
-  EXPECT_EQ(compact_binding(3), 3u);
-  EXPECT_EQ(compact_binding(65536 + 2), 66u);
-  EXPECT_EQ(compact_binding(131072 + 1), 129u);
-  EXPECT_EQ(compact_binding(196608 + 63), 255u);
-  EXPECT_EQ(compact_binding(262144 + 5), 261u);
-  EXPECT_EQ(compact_binding(65536 + 64), 65536u + 64); // beyond 63: left alone
-}
-
-TEST(CompactBinding, RewritesBindingDecorationsOnly) {
-  // Header, OpDecorate %5 Binding 65537, OpDecorate %6 Location 65537.
-  std::vector<std::uint32_t> words = {
-      0x07230203, 0x00010000,      0, 10, 0,    (4u << 16) | 71, 5, 33,
-      65537,      (4u << 16) | 71, 6, 30, 65537};
-  ASSERT_TRUE(compact_spirv_bindings(words));
-  EXPECT_EQ(words[8], 65u);
-  EXPECT_EQ(words[12], 65537u);
-  words.push_back(0); // a zero word count is malformed
-  EXPECT_FALSE(compact_spirv_bindings(words));
+TEST(KilnBinding, InterleavesClassesPerRegister) {
+  EXPECT_EQ(kiln_binding(ResourceBinding::Class::Cbv, 0), 0u);
+  EXPECT_EQ(kiln_binding(ResourceBinding::Class::Srv, 0), 1u);
+  EXPECT_EQ(kiln_binding(ResourceBinding::Class::Sampler, 0), 3u);
+  EXPECT_EQ(kiln_binding(ResourceBinding::Class::Uav, 2), 12u);
+  EXPECT_EQ(kiln_binding(ResourceBinding::Class::UavCounter, 1), 9u);
 }
 
 TEST(RemapInputLocations, RewritesInputVariablesOnly) {

@@ -254,9 +254,6 @@ CommandResult Executor::Replay::translate(const std::string& stage, const StageP
     invalid_modules[key] = message;
     return CommandResult::fail(message);
   }
-  if (!compact_spirv_bindings(program.spirv))
-    return CommandResult::fail(blob->second.filename().string() + ": malformed SPIR-V");
-  for (ResourceBinding& b : program.resources) b.binding = compact_binding(b.binding);
   if (const char* dump = std::getenv("KILN_CONFORMANCE_DUMP"); dump && *dump) {
     // Debugging aid (docs/conformance.md): every translated module, named after its blob.
     const auto path =
@@ -291,7 +288,7 @@ CommandResult Executor::Replay::descriptor_writes(const std::vector<const StageP
       const bool srv = r->desc.kind == ResourceKind::Srv;
       b.register_class = srv ? ResourceBinding::Class::Srv : ResourceBinding::Class::Uav;
       b.register_index = r->desc.slot;
-      b.binding = compact_binding((srv ? 65536 : 131072) + r->desc.slot);
+      b.binding = kiln_binding(b.register_class, r->desc.slot);
       b.descriptor_type = r->is_buffer() ? (srv ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
                                                 : VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
                                          : (srv ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
@@ -302,7 +299,7 @@ CommandResult Executor::Replay::descriptor_writes(const std::vector<const StageP
       ResourceBinding b;
       b.register_class = ResourceBinding::Class::Sampler;
       b.register_index = s.slot;
-      b.binding = compact_binding(196608 + s.slot);
+      b.binding = kiln_binding(b.register_class, s.slot);
       b.descriptor_type = VK_DESCRIPTOR_TYPE_SAMPLER;
       bindings.push_back(b);
     }

@@ -94,8 +94,6 @@ struct Vkd3dInterfaceInfo {
   unsigned int uav_counter_count;
 };
 
-// kiln's binding model (docs/pipeline.md), which the executor binds for both sources.
-constexpr std::uint32_t kClassBase[] = {0, 65536, 131072, 196608};
 constexpr std::uint32_t kRegistersPerClass = 32;
 
 } // namespace
@@ -135,10 +133,13 @@ Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, Stag
   std::vector<Vkd3dResourceBinding> bindings;
   const std::uint32_t types[] = {kDescriptorCbv, kDescriptorSrv, kDescriptorUav,
                                  kDescriptorSampler};
+  const ResourceBinding::Class classes[] = {
+      ResourceBinding::Class::Cbv, ResourceBinding::Class::Srv, ResourceBinding::Class::Uav,
+      ResourceBinding::Class::Sampler};
   for (std::uint32_t c = 0; c < 4; ++c)
     for (std::uint32_t r = 0; r < kRegistersPerClass; ++r)
-      bindings.push_back(
-          {types[c], 0, r, kVisibilityAll, kBindingBufferAndImage, 0, kClassBase[c] + r, 1});
+      bindings.push_back({types[c], 0, r, kVisibilityAll, kBindingBufferAndImage, 0,
+                          kiln_binding(classes[c], r), 1});
   Vkd3dInterfaceInfo interface {};
   interface.type = kInterfaceInfo;
   interface.bindings = bindings.data();
@@ -176,23 +177,6 @@ Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, Stag
 }
 
 // ---- helpers --------------------------------------------------------------------------------
-
-std::uint32_t compact_binding(std::uint32_t binding) {
-  const std::uint32_t register_class = binding >> 16, index = binding & 0xffff;
-  return index < 64 ? register_class * 64 + index : binding;
-}
-
-bool compact_spirv_bindings(std::vector<std::uint32_t>& words) {
-  for (std::size_t i = 5; i < words.size();) {
-    const std::uint32_t count = words[i] >> 16;
-    if (count == 0 || i + count > words.size()) return false;
-    if ((words[i] & 0xffff) == spv::OpDecorate && count == 4 &&
-        words[i + 2] == spv::DecorationBinding)
-      words[i + 3] = compact_binding(words[i + 3]);
-    i += count;
-  }
-  return true;
-}
 
 bool remap_input_locations(std::vector<std::uint32_t>& words,
                            std::span<const std::pair<std::uint32_t, std::uint32_t>> map) {

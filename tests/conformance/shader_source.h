@@ -68,12 +68,12 @@ class Vkd3dShaderSource final : public ShaderSource {
   std::string note_;
 };
 
-// Lavapipe (Mesa 22.3) reads zeros from sampled images and texel buffers whose binding
-// number is large (kiln's class bases are 65536 apart). The executor therefore renumbers:
-// binding = class * 64 + register for registers below 64, in the module (its Binding
-// decorations) and in the layout alike. Returns false for a binding it cannot renumber.
-std::uint32_t compact_binding(std::uint32_t binding);
-bool compact_spirv_bindings(std::vector<std::uint32_t>& words);
+// kiln's binding model (docs/pipeline.md): binding = register * 5 + class, with class CBV 0,
+// SRV 1, UAV 2, sampler 3, UAV counter 4. The reference translator is given the same numbers.
+constexpr std::uint32_t kiln_binding(ResourceBinding::Class register_class,
+                                     std::uint32_t register_index) {
+  return register_index * 5 + std::uint32_t(register_class);
+}
 
 // Rewrites the Location decorations of the module's Input variables through `map` (old ->
 // new location; locations not in it stay). Used to link D3D9 stages by semantic the way
