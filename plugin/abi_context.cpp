@@ -98,8 +98,9 @@ bool target_from_c(kiln_target_environment target, SpirvTarget& out) {
   case KILN_TARGET_VULKAN_1_1:
     out = SpirvTarget::Vulkan11;
     return true;
+  default:
+    return false; // any other value a caller passes
   }
-  return false;
 }
 
 // Walks a `next` chain for a struct of `type`.
@@ -159,10 +160,9 @@ ShaderStage stage_from_c(kiln_shader_stage stage) {
     return ShaderStage::Pixel;
   case KILN_STAGE_COMPUTE:
     return ShaderStage::Compute;
-  case KILN_STAGE_ANY:
-    break;
+  default:
+    return ShaderStage::Count; // KILN_STAGE_ANY or an unknown value
   }
-  return ShaderStage::Count;
 }
 
 kiln_shader_stage stage_to_c(ShaderStage stage) {

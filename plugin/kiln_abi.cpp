@@ -60,8 +60,9 @@ KILN_API const char* kiln_result_string(kiln_result result) {
     return "KILN_ERROR_IO";
   case KILN_ERROR_NO_DEVICE:
     return "KILN_ERROR_NO_DEVICE";
+  default:
+    return "KILN_RESULT_UNKNOWN";
   }
-  return "KILN_RESULT_UNKNOWN";
 }
 
 KILN_API kiln_vk_void_function kiln_get_proc_addr(const char* name) {

@@ -14,6 +14,7 @@ namespace {
 
 // The DXBC program type (version token bits 16-31), defined by dxbc::ProgramType.
 bool stage_of_program_type(std::uint32_t type, ShaderStage& out) {
+  if (type > std::uint32_t(dxbc::ProgramType::Compute)) return false;
   switch (dxbc::ProgramType(type)) {
   case dxbc::ProgramType::Pixel:
     out = ShaderStage::Pixel;

@@ -7,6 +7,8 @@
  * - Structs passed in carry a type tag (`type`) and a `next` pointer, as Vulkan and
  *   vkd3d-shader do: a struct kiln does not know in a `next` chain is skipped; a struct of a
  *   wrong type where one is required is KILN_ERROR_INVALID_ARGUMENT.
+ * - Enums end with a *_MAX_ENUM member (as in Vulkan) so they are 32-bit and any value a
+ *   caller passes is representable; kiln rejects values it does not know.
  * - Functions return kiln_result: KILN_SUCCESS (0), positive "not yet" statuses, negative errors.
  *   kiln_result_string() names each.
  * - Every pointer kiln returns (SPIR-V, reflection arrays, messages) is owned by kiln and stays
@@ -45,6 +47,7 @@ typedef enum kiln_result {
   KILN_ERROR_VULKAN = -6,             /* a Vulkan call failed; the log says which */
   KILN_ERROR_IO = -7,                 /* a file or folder could not be read */
   KILN_ERROR_NO_DEVICE = -8,          /* a VkShaderModule was asked of a context without one */
+  KILN_RESULT_MAX_ENUM = 0x7fffffff
 } kiln_result;
 
 typedef enum kiln_structure_type {
@@ -53,6 +56,7 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_SUBMIT_INFO = 3,
   KILN_STRUCTURE_TYPE_REFLECTION = 4,
   KILN_STRUCTURE_TYPE_STATS = 5,
+  KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 
 /* The SPIR-V environment the output is valid for. */
@@ -60,6 +64,7 @@ typedef enum kiln_target_environment {
   KILN_TARGET_VULKAN_1_3 = 0, /* SPIR-V 1.6 (default) */
   KILN_TARGET_VULKAN_1_2 = 1, /* SPIR-V 1.5 */
   KILN_TARGET_VULKAN_1_1 = 2, /* SPIR-V 1.3 */
+  KILN_TARGET_MAX_ENUM = 0x7fffffff
 } kiln_target_environment;
 
 /* How D3D registers map to descriptor sets and bindings. One model today: set = register
@@ -67,6 +72,7 @@ typedef enum kiln_target_environment {
  * UAV counter 262144). The reflection lists every binding. */
 typedef enum kiln_binding_model {
   KILN_BINDING_MODEL_REGISTER_CLASSES = 0,
+  KILN_BINDING_MODEL_MAX_ENUM = 0x7fffffff
 } kiln_binding_model;
 
 typedef enum kiln_shader_stage {
@@ -77,12 +83,14 @@ typedef enum kiln_shader_stage {
   KILN_STAGE_GEOMETRY = 4,
   KILN_STAGE_PIXEL = 5,
   KILN_STAGE_COMPUTE = 6,
+  KILN_STAGE_MAX_ENUM = 0x7fffffff
 } kiln_shader_stage;
 
 typedef enum kiln_priority {
   KILN_PRIORITY_HIGH = 0,   /* a draw is about to need it */
   KILN_PRIORITY_NORMAL = 1, /* just created by the game (default) */
   KILN_PRIORITY_LOW = 2,    /* pre-caching, rebuilds */
+  KILN_PRIORITY_MAX_ENUM = 0x7fffffff
 } kiln_priority;
 
 typedef enum kiln_log_level {
@@ -91,6 +99,7 @@ typedef enum kiln_log_level {
   KILN_LOG_INFO = 2,
   KILN_LOG_DEBUG = 3,
   KILN_LOG_NONE = 4, /* as a threshold: nothing */
+  KILN_LOG_LEVEL_MAX_ENUM = 0x7fffffff
 } kiln_log_level;
 
 /* Receives one line (no trailing newline) at or above the threshold ($KILN_LOG_LEVEL: error,
