@@ -4,10 +4,15 @@
 //   D3D9DecodePerShader     median over shaders of each shader's median decode time: the
 //                           figure quoted for the reader ("median µs per shader")
 //   D3D9MeasureLength       the bounded length scan the d3d9 hook runs, same statistic
+//   D3D9ConvertPerShader    decode + D3D9 -> IR (the front end), same statistic
+//   D3D9ConvertPassesPerShader  front end + the pass pipeline (scoped -> final form)
 //
 // One Program is reused throughout, as a translation worker would reuse it.
 
+#include "translator/d3d9/converter.h"
 #include "translator/d3d9/reader.h"
+#include "translator/ir/ir.h"
+#include "translator/passes/pipeline.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>
@@ -125,6 +130,29 @@ void D3D9MeasureLength(benchmark::State& state) {
   });
 }
 BENCHMARK(D3D9MeasureLength)->Unit(benchmark::kMillisecond);
+
+// Warm worker objects, as Translator keeps them: the builder and converter are reused.
+void D3D9ConvertPerShader(benchmark::State& state) {
+  kiln::ir::Builder builder;
+  kiln::d3d9::Converter converter;
+  per_shader_median(state, [&](const Shader& shader) {
+    builder.reset();
+    benchmark::DoNotOptimize(converter.convert(shader, {}, builder).is_ok());
+  });
+}
+BENCHMARK(D3D9ConvertPerShader)->Unit(benchmark::kMillisecond);
+
+void D3D9ConvertPassesPerShader(benchmark::State& state) {
+  kiln::ir::Builder builder;
+  kiln::d3d9::Converter converter;
+  kiln::passes::Pipeline pipeline;
+  per_shader_median(state, [&](const Shader& shader) {
+    builder.reset();
+    if (converter.convert(shader, {}, builder).is_ok())
+      benchmark::DoNotOptimize(pipeline.run(builder, {}).is_ok());
+  });
+}
+BENCHMARK(D3D9ConvertPassesPerShader)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_text.h"
 #include "translator/ir/ir_validate.h"
+#include "translator/passes/pipeline.h"
 
 #include <cstdint>
 #include <cstring>
@@ -245,6 +246,39 @@ TEST(D3d9Convert, Corpus) {
   for (const auto& [m, n] : rejections)
     std::printf("  %4d  %s (%s)\n", n.first, m.c_str(), n.second.c_str());
   EXPECT_GE(double(ok), 0.995 * double(files.size()));
+}
+
+// The converter's output through the pass pipeline (validated after every pass): the scoped
+// form it emits is what the passes accept.
+TEST(D3d9Convert, CorpusThroughPasses) {
+  auto dir = test::corpus_dir();
+  KILN_REQUIRE_DIR(dir, "corpus");
+  auto files = test::files_with_extension(dir / "d3d9", ".d3d9");
+  Converter converter;
+  passes::Pipeline pipeline;
+  passes::PipelineOptions options;
+  options.validate_each_pass = true;
+  ir::Builder builder;
+  std::map<std::string, std::pair<int, std::string>> failures;
+  std::size_t converted = 0, passed = 0;
+  for (const auto& f : files) {
+    auto bytes = test::read_bytes(f);
+    builder.reset();
+    if (!converter.convert(bytes, {}, builder)) continue;
+    ++converted;
+    Status s = pipeline.run(builder, options);
+    if (s) {
+      ++passed;
+      continue;
+    }
+    std::string m = s.message().substr(0, 160);
+    auto& entry = failures[m];
+    if (entry.first++ == 0) entry.second = f.filename().string();
+  }
+  std::printf("passes accepted %zu of %zu converted\n", passed, converted);
+  for (const auto& [m, n] : failures)
+    std::printf("  %4d  %s (%s)\n", n.first, m.c_str(), n.second.c_str());
+  EXPECT_EQ(passed, converted);
 }
 
 } // namespace
