@@ -390,6 +390,13 @@ class Builder {
 
   // Replaces the op behind `def` (same id, new contents).
   void rewrite_op(SsaDef def, const Op& op);
+  // In-place edits that keep the operand slice: the type, or one operand (a reference stays a
+  // reference). Cheaper than rewrite_op for passes that retype or patch many ops.
+  void set_type(SsaDef def, Type type) { ops_[def.id()].type = type; }
+  void set_operand(SsaDef def, std::uint32_t index, Operand operand) {
+    operands_[ops_[def.id()].first_operand + index] = operand;
+    uses_valid_ = false;
+  }
   // Replaces every use of `old_def` by `new_def`, then removes `old_def`.
   void rewrite_def(SsaDef old_def, SsaDef new_def);
   // Replaces every use of `old_def` by `new_def` and keeps `old_def`. With a current use index

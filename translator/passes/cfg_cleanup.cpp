@@ -11,17 +11,6 @@ void CfgCleanup::remove_trivial_phis(ir::Builder& b) {
   for (ir::OpView op : b.code())
     if (op.code() == OpCode::Phi) phis_.push_back(op.def());
   if (phis_.empty()) return;
-  // Values from unreachable predecessors (e.g. a continue block no edge reaches) do not count.
-  unreachable_.assign(b.id_limit(), 0);
-  for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
-    if (b.op(fn).code() != OpCode::Function || !blocks_.build(b, fn)) continue;
-    for (std::uint32_t blk = 1; blk < blocks_.size(); ++blk) {
-      bool dead = true;
-      for (std::uint32_t p : blocks_.preds(blk))
-        if (p >= blk || !unreachable_[blocks_.label(p).id()]) dead = false;
-      unreachable_[blocks_.label(blk).id()] = dead;
-    }
-  }
   forward_.assign(b.id_limit(), SsaDef());
   removed_.clear();
   auto resolve = [&](SsaDef d) {
@@ -39,7 +28,7 @@ void CfgCleanup::remove_trivial_phis(ir::Builder& b) {
       bool trivial = true;
       for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
         SsaDef v = resolve(op.operand(i).def());
-        if (v == phi || unreachable_[op.operand(i - 1).def().id()]) continue;
+        if (v == phi) continue;
         if (!unique) {
           unique = v;
         } else if (v != unique) {

@@ -30,15 +30,11 @@ Status SsaConstruction::run(ir::Builder& b) {
     if (b.op(fn).code() != OpCode::Function) continue;
     if (Status s = run_function(b, fn); !s) return s;
   }
-  // Debug names of temporaries go with them.
-  for (SsaDef d = b.first(); d;) {
-    SsaDef next = b.next(d);
-    ir::OpView op = b.op(d);
-    if (op.info().category == ir::OpCategory::Debug) {
-      SsaDef t = op.operand(0).def();
-      if (t.id() < limit && var_of_[t.id()]) b.remove(d);
-    }
-    d = next;
+  // Debug names of temporaries go with them (declarations only: debug ops live there).
+  for (ir::OpView op : b.declarations()) {
+    if (op.info().category != ir::OpCategory::Debug) continue;
+    SsaDef t = op.operand(0).def();
+    if (t.id() < limit && var_of_[t.id()]) b.remove(op.def());
   }
   for (SsaDef d : removed_) b.remove(d);
   for (SsaDef d : tmps_) b.remove(d);
@@ -81,6 +77,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
   filled_preds_.assign(nblocks, 0);
   succ_mark_.assign(nblocks, 0);
   incomplete_.clear();
+  phis_.clear();
   stamp_.assign(nvars, 0);
   local_.resize(nvars);
 
@@ -140,7 +137,57 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       if (++filled_preds_[s] == blocks_.preds(s).size() && s <= blk && !sealed_[s]) seal(s);
     });
   }
+  remove_trivial_phis(b);
   return Status::ok();
+}
+
+// Braun et al.'s trivial phis (one distinct incoming value besides the phi itself), removed
+// once the function is done. Values from unreachable predecessors (a continue block nothing
+// branches to) do not count: that edge is never taken. Repeated while removals expose more.
+void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
+  if (phis_.empty()) return;
+  std::uint32_t n = blocks_.size();
+  unreachable_.assign(n, 0);
+  for (std::uint32_t blk = 1; blk < n; ++blk) {
+    bool dead = true;
+    for (std::uint32_t p : blocks_.preds(blk))
+      if (p >= blk || !unreachable_[p]) dead = false;
+    unreachable_[blk] = dead;
+  }
+  if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
+  auto chase = [&](SsaDef d) {
+    for (int hops = 0; hops < 1024 && d.id() < forward_.size() && forward_[d.id()]; ++hops)
+      d = forward_[d.id()];
+    return d;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const CreatedPhi& p : phis_) {
+      if (forward_[p.phi.id()]) continue;
+      ir::OpView op = b.op(p.phi);
+      SsaDef unique;
+      bool trivial = true;
+      auto preds = blocks_.preds(p.block);
+      for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
+        if (unreachable_[preds[i / 2]]) continue;
+        SsaDef v = chase(op.operand(i).def());
+        if (v == p.phi) continue;
+        if (!unique) {
+          unique = v;
+        } else if (v != unique) {
+          trivial = false;
+          break;
+        }
+      }
+      if (!trivial) continue;
+      if (!unique) unique = b.add(Op::Undef(op.type()));
+      if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
+      forward_[p.phi.id()] = unique;
+      removed_.push_back(p.phi);
+      changed = true;
+    }
+  }
+  phis_.clear();
 }
 
 SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t block) {
@@ -149,6 +196,7 @@ SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t
   ir::Type type = var_type_[global_var_[global]];
   if (!sealed_[block]) {
     SsaDef phi = b.add_after(blocks_.label(block), Op::Phi(type));
+    phis_.push_back({phi, block});
     table_[std::size_t(block) * global_count_ + global] = phi;
     incomplete_.push_back({block, global, phi});
     return phi;
@@ -161,6 +209,7 @@ SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t
     value = read(b, global, preds[0]);
   } else {
     value = b.add_after(blocks_.label(block), Op::Phi(type));
+    phis_.push_back({value, block});
     table_[std::size_t(block) * global_count_ + global] = value; // breaks cycles
     fill_phi(b, value, global, block);
   }

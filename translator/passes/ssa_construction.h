@@ -6,7 +6,8 @@
 // Only "global" temporaries (read in some block before being written there) get per-block
 // definitions, in one dense table blocks x globals; the others resolve through a per-temp
 // current value. Phis are created on demand; reads of never-written temps become Undef.
-// Trivial phis are left for CFG clean-up.
+// Trivial phis are removed at the end of each function; every retired value (loads, trivial
+// phis) is then forwarded in one replace_uses walk.
 
 #include "translator/common/status.h"
 #include "translator/ir/ir.h"
@@ -22,6 +23,7 @@ class SsaConstruction {
 
  private:
   Status run_function(ir::Builder& b, ir::SsaDef function);
+  void remove_trivial_phis(ir::Builder& b);
   ir::SsaDef read(ir::Builder& b, std::uint32_t global, std::uint32_t block);
   void fill_phi(ir::Builder& b, ir::SsaDef phi, std::uint32_t global, std::uint32_t block);
   ir::SsaDef resolve(ir::SsaDef value) const {
@@ -45,7 +47,13 @@ class SsaConstruction {
     ir::SsaDef phi;
   };
   std::vector<Incomplete> incomplete_;
-  std::vector<ir::SsaDef> forward_; // removed TmpLoad -> value
+  struct CreatedPhi {
+    ir::SsaDef phi;
+    std::uint32_t block;
+  };
+  std::vector<CreatedPhi> phis_;
+  std::vector<std::uint8_t> unreachable_; // by block
+  std::vector<ir::SsaDef> forward_;       // removed TmpLoad -> value
   std::vector<ir::SsaDef> removed_;
   std::vector<ir::Operand> operands_;
   std::vector<ir::SsaDef> tmps_;

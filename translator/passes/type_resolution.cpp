@@ -163,25 +163,22 @@ Status TypeResolution::run(ir::Builder& b) {
     std::uint8_t pick = consumer_vote_[root];
     if (pick == kNoVote || pick == kMixed) pick = operand_vote_[root];
     if (pick == kNoVote || pick == kMixed) pick = std::uint8_t(ScalarType::U32);
-    b.rewrite_op(u, op.to_op().set_type(op.type().with_scalar_type(ScalarType(pick))));
+    b.set_type(u, op.type().with_scalar_type(ScalarType(pick)));
   }
   // Phi operands of another type are converted at the end of their predecessor.
   for (SsaDef phi : phis_) {
-    ir::Op op = b.op(phi).to_op();
-    Type type = op.type();
-    bool changed = false;
-    for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-      SsaDef v = op.operand(i).def();
+    Type type = b.op(phi).type();
+    std::uint32_t refs = b.op(phi).ref_count();
+    for (std::uint32_t i = 1; i < refs; i += 2) {
+      SsaDef v = b.op(phi).operand(i).def();
       if (!v || b.op(v).type() == type) continue;
-      SsaDef pred = op.operand(i - 1).def();
+      SsaDef pred = b.op(phi).operand(i - 1).def();
       SsaDef term = pred.id() < limit ? terminator_of_[pred.id()] : SsaDef();
       if (!term)
         return Status::error("types: phi %" + std::to_string(phi.id()) +
                              " names a block without terminator");
-      op.set_operand(i, ir::Operand(convert(b, v, type, term)));
-      changed = true;
+      b.set_operand(phi, i, ir::Operand(convert(b, v, type, term)));
     }
-    if (changed) b.rewrite_op(phi, op);
   }
   // ConsumeAs: the value as the consumer wants it.
   forward_.assign(b.id_limit(), SsaDef());
