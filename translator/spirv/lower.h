@@ -35,8 +35,10 @@ class Lowering {
   Status lower(const ir::Builder& builder, const LowerOptions& options,
                std::vector<std::uint32_t>& words, Reflection& reflection);
 
- private:
+  // Internal (lower_state.h); named here so the backend's helper files can use it.
   struct State;
+
+ private:
   std::unique_ptr<State> state_;
 };
 

@@ -1,0 +1,387 @@
+// SPIR-V backend: shader inputs and outputs. User I/O becomes Location/Component decorated
+// variables of the declared IR type; built-ins become BuiltIn variables of the type SPIR-V
+// demands, and loads/stores convert between that type and the IR's.
+#include "translator/spirv/lower_state.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+namespace kiln::spirv {
+
+namespace {
+
+// X(ir built-in, spv built-in, SPIR-V scalar, components, forced array size, needs an array)
+// `Unsupported` marks built-ins SPIR-V has no variable for.
+constexpr spv::BuiltIn kUnsupported = spv::BuiltInMax;
+#define KILN_SPIRV_BUILTINS(X)                                                                     \
+  X(Position, spv::BuiltInPosition, F32, 4, 0, false)                                              \
+  X(ClipDistance, spv::BuiltInClipDistance, F32, 1, 0, true)                                       \
+  X(CullDistance, spv::BuiltInCullDistance, F32, 1, 0, true)                                       \
+  X(VertexId, spv::BuiltInVertexIndex, I32, 1, 0, false)                                           \
+  X(InstanceId, spv::BuiltInInstanceIndex, I32, 1, 0, false)                                       \
+  X(PrimitiveId, spv::BuiltInPrimitiveId, I32, 1, 0, false)                                        \
+  X(Layer, spv::BuiltInLayer, I32, 1, 0, false)                                                    \
+  X(ViewportIndex, spv::BuiltInViewportIndex, I32, 1, 0, false)                                    \
+  X(GsVertexCountIn, kUnsupported, I32, 1, 0, false)                                               \
+  X(GsInstanceId, spv::BuiltInInvocationId, I32, 1, 0, false)                                      \
+  X(TessControlPointCountIn, spv::BuiltInPatchVertices, I32, 1, 0, false)                          \
+  X(TessControlPointId, spv::BuiltInInvocationId, I32, 1, 0, false)                                \
+  X(TessCoord, spv::BuiltInTessCoord, F32, 3, 0, false)                                            \
+  X(TessFactorInner, spv::BuiltInTessLevelInner, F32, 1, 2, true)                                  \
+  X(TessFactorOuter, spv::BuiltInTessLevelOuter, F32, 1, 4, true)                                  \
+  X(SampleCount, kUnsupported, I32, 1, 0, false)                                                   \
+  X(SampleId, spv::BuiltInSampleId, I32, 1, 0, false)                                              \
+  X(SamplePosition, spv::BuiltInSamplePosition, F32, 2, 0, false)                                  \
+  X(SampleMask, spv::BuiltInSampleMask, I32, 1, 0, true)                                           \
+  X(IsFrontFace, spv::BuiltInFrontFacing, Bool, 1, 0, false)                                       \
+  X(Depth, spv::BuiltInFragDepth, F32, 1, 0, false)                                                \
+  X(StencilRef, spv::BuiltInFragStencilRefEXT, I32, 1, 0, false)                                   \
+  X(GlobalThreadId, spv::BuiltInGlobalInvocationId, U32, 3, 0, false)                              \
+  X(LocalThreadId, spv::BuiltInLocalInvocationId, U32, 3, 0, false)                                \
+  X(LocalThreadIndex, spv::BuiltInLocalInvocationIndex, U32, 1, 0, false)                          \
+  X(WorkgroupId, spv::BuiltInWorkgroupId, U32, 3, 0, false)                                        \
+  X(IsFullyCovered, spv::BuiltInFullyCoveredEXT, Bool, 1, 0, false)
+
+struct BuiltInTable {
+  BuiltInInfo entries[32] = {};
+  constexpr BuiltInTable() {
+#define KILN_X(name, spv_builtin, scalar, components, fixed, needs_array)                          \
+  entries[std::size_t(ir::BuiltIn::name)] =                                                        \
+      BuiltInInfo{spv_builtin, ir::ScalarType::scalar, components, fixed, needs_array};
+    KILN_SPIRV_BUILTINS(KILN_X)
+#undef KILN_X
+  }
+};
+constexpr BuiltInTable kBuiltIns{};
+
+const char* builtin_name(ir::BuiltIn b) {
+  const ir::EnumTable& t = ir::kBuiltInTable;
+  std::string_view name = ir::enum_value_name(t, std::uint32_t(b));
+  return name.empty() ? "?" : name.data();
+}
+
+// Built-ins that live once per patch or per primitive even in arrayed stages.
+bool builtin_is_per_vertex(ir::BuiltIn b) {
+  switch (b) {
+  case ir::BuiltIn::Position:
+  case ir::BuiltIn::ClipDistance:
+  case ir::BuiltIn::CullDistance:
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+Id Lowering::State::convert_basic(Id id, ir::Type from, ir::Type to) {
+  if (!from.is_basic() || !to.is_basic()) return id;
+  unsigned n = from.vector_size(), m = to.vector_size();
+  if (m < n) {
+    ir::Type narrowed = from.with_vector_size(m);
+    if (m == 1) {
+      id = mb.op(spv::OpCompositeExtract, basic(narrowed), {id, 0});
+    } else {
+      std::uint32_t words[6] = {id, id, 0, 1, 2, 3};
+      id = mb.op(spv::OpVectorShuffle, basic(narrowed),
+                 std::span<const std::uint32_t>(words, 2 + m));
+    }
+    from = narrowed;
+  }
+  ir::ScalarType fs = from.scalar_type(), ts = to.scalar_type();
+  if (basic(from) == basic(to)) return id;
+  if (fs == ir::ScalarType::Bool) {
+    // D3D booleans are ~0 / 0 as integers, 1.0 / 0.0 as floats.
+    bool is_float = ir::is_float(ts);
+    Id one = splat_constant(to, is_float ? 0x3f800000u : ~0ull);
+    Id zero = splat_constant(to, 0);
+    return mb.op(spv::OpSelect, basic(to), {id, one, zero});
+  }
+  if (ts == ir::ScalarType::Bool) {
+    Id zero = splat_constant(from, 0);
+    return mb.op(ir::is_float(fs) ? spv::OpFUnordNotEqual : spv::OpINotEqual, basic(to),
+                 {id, zero});
+  }
+  if (ir::is_float(fs) != ir::is_float(ts)) {
+    if (scalar_size(fs) == scalar_size(ts)) return mb.op(spv::OpBitcast, basic(to), {id});
+    return id;
+  }
+  return bitcast_id(id, from, to);
+}
+
+Status Lowering::State::lower_io_decl(ir::OpView o) {
+  using ir::OpCode;
+  const ir::SsaDef def = o.def();
+  if (o.code() == OpCode::DclXfb) {
+    DeclInfo* target = decl(o.operand(0).def());
+    if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
+    mb.require_capability(spv::CapabilityTransformFeedback);
+    if (!xfb) mb.add_execution_mode(entry_function, spv::ExecutionModeXfb);
+    xfb = true;
+    mb.decorate(target->var, spv::DecorationXfbBuffer, {o.operand(1).literal_u32()});
+    mb.decorate(target->var, spv::DecorationXfbStride, {o.operand(2).literal_u32()});
+    mb.decorate(target->var, spv::DecorationOffset, {o.operand(3).literal_u32()});
+    return Status::ok();
+  }
+  const bool input = o.code() == OpCode::DclInput || o.code() == OpCode::DclInputBuiltIn;
+  const bool is_builtin =
+      o.code() == OpCode::DclInputBuiltIn || o.code() == OpCode::DclOutputBuiltIn;
+  const ir::Type t = o.type();
+  if (t.is_void()) return fail(def, "I/O of void type");
+  DeclInfo& d = new_decl(def);
+  d.kind = input ? DeclInfo::Kind::Input : DeclInfo::Kind::Output;
+  d.storage = input ? spv::StorageClassInput : spv::StorageClassOutput;
+  d.ir_type = t;
+  d.is_builtin = is_builtin;
+  ir::TypeView view = ir->types().view(t);
+  if (view.member_count() != 1) return fail(def, "I/O of struct type");
+  ir::Type element = view.member(0);
+
+  SignatureElement sig;
+  sig.component_mask = (1u << element.vector_size()) - 1;
+  if (!is_builtin) {
+    std::uint32_t location = o.operand(1).literal_u32();
+    std::uint32_t component = o.operand(2).literal_u32();
+    if (component + element.vector_size() > 4) return fail(def, "component out of range");
+    d.var = mb.global_variable(mb.type_pointer(d.storage, type(t)), d.storage);
+    mb.decorate(d.var, spv::DecorationLocation, {location});
+    if (component) mb.decorate(d.var, spv::DecorationComponent, {component});
+    sig.location = location;
+    sig.component_mask <<= component;
+    if (input && stage == ShaderStage::Pixel) {
+      auto modes = o.operand(3).literal_enum<ir::InterpolationModes>();
+      if (ir::has(modes, ir::InterpolationModes::Flat) || !ir::is_float(element.scalar_type()))
+        mb.decorate(d.var, spv::DecorationFlat);
+      else {
+        if (ir::has(modes, ir::InterpolationModes::NoPerspective))
+          mb.decorate(d.var, spv::DecorationNoPerspective);
+        if (ir::has(modes, ir::InterpolationModes::Sample)) {
+          mb.decorate(d.var, spv::DecorationSample);
+          sample_shading = true;
+        } else if (ir::has(modes, ir::InterpolationModes::Centroid)) {
+          mb.decorate(d.var, spv::DecorationCentroid);
+        }
+      }
+    }
+    bool arrayed = view.dim_count > 0;
+    if ((stage == ShaderStage::Hull && !input && !arrayed) ||
+        (stage == ShaderStage::Domain && input && !arrayed))
+      mb.decorate(d.var, spv::DecorationPatch);
+    if (!input && stage == ShaderStage::Geometry && o.operand(3).literal_u32() != 0) {
+      mb.require_capability(spv::CapabilityGeometryStreams);
+      mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
+    }
+  } else {
+    auto b = o.operand(1).literal_enum<ir::BuiltIn>();
+    if (std::uint32_t(b) >= std::size(kBuiltIns.entries)) return fail(def, "unknown built-in");
+    const BuiltInInfo& info = kBuiltIns.entries[std::size_t(b)];
+    if (info.builtin == kUnsupported) {
+      std::string what = "built-in ";
+      what += builtin_name(b);
+      what += " has no SPIR-V equivalent";
+      return fail(def, what);
+    }
+    spv::BuiltIn builtin = info.builtin;
+    if (b == ir::BuiltIn::Position && input && stage == ShaderStage::Pixel)
+      builtin = spv::BuiltInFragCoord;
+    d.builtin = builtin;
+    d.builtin_scalar = info.scalar;
+    d.builtin_components = info.components;
+    sig.builtin = builtin;
+    // Per-vertex arrays: inputs of GS/HS/DS and HS outputs carry an outer vertex dimension.
+    bool arrayed_stage = (input && (stage == ShaderStage::Geometry || stage == ShaderStage::Hull ||
+                                    stage == ShaderStage::Domain)) ||
+                         (!input && stage == ShaderStage::Hull);
+    bool per_vertex = arrayed_stage && builtin_is_per_vertex(b) && view.dim_count > 0;
+    unsigned own_dims = view.dim_count - (per_vertex ? 1 : 0);
+    std::uint32_t dims[4];
+    unsigned dim_count = 0;
+    for (unsigned i = 0; i < own_dims; ++i) dims[dim_count++] = view.dims[i];
+    if (info.needs_array && own_dims == 0) {
+      dims[dim_count++] = info.fixed_array ? info.fixed_array : 1;
+      // The IR sees a scalar: accesses index element 0 of the SPIR-V array.
+      d.insert_index = true;
+      // Keep the inserted dim innermost: shift the per-vertex dimension after it.
+    }
+    if (info.fixed_array && dim_count > 0) dims[0] = info.fixed_array;
+    if (per_vertex) dims[dim_count++] = view.dims[view.dim_count - 1];
+    if (dim_count > 3) return fail(def, "built-in array too deep");
+    Id current = basic(info.scalar, info.components);
+    d.spv_types[0] = current;
+    for (unsigned i = 0; i < dim_count; ++i) {
+      if (dims[i] == 0) return fail(def, "unbounded built-in array");
+      current = mb.type_array(current, const_u32(dims[i]));
+      d.spv_types[i + 1] = current;
+    }
+    d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
+    mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
+    switch (b) {
+    case ir::BuiltIn::TessFactorInner:
+    case ir::BuiltIn::TessFactorOuter:
+      mb.decorate(d.var, spv::DecorationPatch);
+      break;
+    case ir::BuiltIn::ClipDistance:
+      mb.require_capability(spv::CapabilityClipDistance);
+      break;
+    case ir::BuiltIn::CullDistance:
+      mb.require_capability(spv::CapabilityCullDistance);
+      break;
+    case ir::BuiltIn::SampleId:
+    case ir::BuiltIn::SamplePosition:
+      sample_shading = true;
+      break;
+    case ir::BuiltIn::PrimitiveId:
+      if (stage == ShaderStage::Pixel) mb.require_capability(spv::CapabilityGeometry);
+      break;
+    case ir::BuiltIn::Layer:
+    case ir::BuiltIn::ViewportIndex:
+      if (stage == ShaderStage::Geometry || stage == ShaderStage::Pixel) {
+        mb.require_capability(b == ir::BuiltIn::Layer ? spv::CapabilityGeometry
+                                                      : spv::CapabilityMultiViewport);
+      } else {
+        mb.require_capability(spv::CapabilityShaderViewportIndexLayerEXT);
+        mb.require_extension("SPV_EXT_shader_viewport_index_layer");
+      }
+      if (stage == ShaderStage::Pixel) mb.decorate(d.var, spv::DecorationFlat);
+      break;
+    case ir::BuiltIn::Depth:
+      if (!input) uses_depth_output = true;
+      break;
+    case ir::BuiltIn::StencilRef:
+      mb.require_capability(spv::CapabilityStencilExportEXT);
+      mb.require_extension("SPV_EXT_shader_stencil_export");
+      break;
+    case ir::BuiltIn::IsFullyCovered:
+      mb.require_capability(spv::CapabilityFragmentFullyCoveredEXT);
+      mb.require_extension("SPV_EXT_fragment_fully_covered");
+      break;
+    case ir::BuiltIn::VertexId:
+    case ir::BuiltIn::InstanceId: {
+      // D3D counts from the draw's first vertex / instance; Vulkan's index includes the base.
+      mb.require_capability(spv::CapabilityDrawParameters);
+      d.base_var = mb.global_variable(mb.type_pointer(d.storage, d.spv_types[0]), d.storage);
+      mb.decorate(d.base_var, spv::DecorationBuiltIn,
+                  {std::uint32_t(b == ir::BuiltIn::VertexId ? spv::BuiltInBaseVertex
+                                                            : spv::BuiltInBaseInstance)});
+      add_interface(d.base_var, d.storage);
+      break;
+    }
+    case ir::BuiltIn::TessControlPointId:
+      if (stage == ShaderStage::Hull) {
+        invocation_id_var = d.var;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  add_interface(d.var, d.storage);
+  if (!is_builtin || sig.builtin != ~0u) {
+    auto& list = input ? reflection->inputs : reflection->outputs;
+    d.signature = std::int32_t(list.size());
+    list.push_back(std::move(sig));
+  }
+  ids[def.id()] = d.var;
+  return Status::ok();
+}
+
+Status Lowering::State::lower_io_op(ir::OpView o) {
+  using ir::OpCode;
+  const ir::SsaDef def = o.def();
+  switch (o.code()) {
+  case OpCode::EmitVertex:
+  case OpCode::EmitPrimitive: {
+    if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
+    std::uint32_t stream = o.operand(0).literal_u32();
+    bool vertex = o.code() == OpCode::EmitVertex;
+    if (stream == 0 && !(gs_streams & ~1u)) {
+      mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
+    } else {
+      mb.require_capability(spv::CapabilityGeometryStreams);
+      mb.op_void(vertex ? spv::OpEmitStreamVertex : spv::OpEndStreamPrimitive, {const_u32(stream)});
+    }
+    return Status::ok();
+  }
+  default:
+    break;
+  }
+  DeclInfo* d = decl(o.operand(0).def());
+  if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
+    return fail(def, "I/O op on a non-I/O declaration");
+  chain.clear();
+  Pointee p;
+  if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+  Id pointee;
+  ir::Type spv_basic; // the basic type SPIR-V loads, IR-shaped
+  if (d->is_builtin) {
+    if (d->insert_index && p.dims_left == 0) chain.push_back(const_u32(0));
+    if (p.is_basic) {
+      spv_basic = ir::Type(d->builtin_scalar, p.component ? 1u : d->builtin_components);
+      pointee = basic(spv_basic);
+    } else {
+      pointee = d->spv_types[p.dims_left + (d->insert_index ? 1 : 0)];
+    }
+  } else {
+    pointee = pointee_type(p, false);
+    if (p.is_basic) spv_basic = p.basic;
+  }
+
+  switch (o.code()) {
+  case OpCode::InputLoad:
+  case OpCode::OutputLoad: {
+    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
+    if (!p.is_basic) {
+      if (d->is_builtin &&
+          d->spv_types[0] != basic(ir::Type(ir->types().view(d->ir_type).member(0))))
+        return fail(def, "whole built-in array load needing conversion");
+      mb.op(spv::OpLoad, pointee, {ptr}, id_for(def));
+      return Status::ok();
+    }
+    Id loaded = mb.op(spv::OpLoad, pointee, {ptr});
+    if (d->base_var) {
+      Id base = mb.op(spv::OpLoad, pointee, {d->base_var});
+      loaded = mb.op(spv::OpISub, pointee, {loaded, base});
+    }
+    Id result = convert_basic(loaded, spv_basic, o.type());
+    bind(def, result, o.type());
+    return Status::ok();
+  }
+  case OpCode::OutputStore: {
+    if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
+    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
+    ir::SsaDef stored = o.operand(2).def();
+    Id v = value(stored);
+    if (p.is_basic) {
+      ir::Type vt = type_of(stored);
+      if (vt.is_basic() && vt.vector_size() != spv_basic.vector_size())
+        return fail(def, "stored vector size does not match the output");
+      v = convert_basic(v, vt, spv_basic);
+    }
+    mb.op_void(spv::OpStore, {ptr, v});
+    return Status::ok();
+  }
+  case OpCode::InterpolateAtCentroid:
+  case OpCode::InterpolateAtSample:
+  case OpCode::InterpolateAtOffset: {
+    if (stage != ShaderStage::Pixel || d->is_builtin || !p.is_basic)
+      return fail(def, "interpolation of this input not supported");
+    mb.require_capability(spv::CapabilityInterpolationFunction);
+    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
+    Id result;
+    if (o.code() == OpCode::InterpolateAtCentroid) {
+      result = mb.op(spv::OpExtInst, pointee, {glsl, GLSLstd450InterpolateAtCentroid, ptr});
+    } else if (o.code() == OpCode::InterpolateAtSample) {
+      result =
+          mb.op(spv::OpExtInst, pointee,
+                {glsl, GLSLstd450InterpolateAtSample, ptr, value_as(o.operand(2).def(), ir::kI32)});
+    } else {
+      result = mb.op(spv::OpExtInst, pointee,
+                     {glsl, GLSLstd450InterpolateAtOffset, ptr, value(o.operand(2).def())});
+    }
+    bind(def, convert_basic(result, spv_basic, o.type()), o.type());
+    return Status::ok();
+  }
+  default:
+    return fail(def, "I/O op not supported");
+  }
+}
+
+} // namespace kiln::spirv

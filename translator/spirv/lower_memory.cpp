@@ -1,0 +1,330 @@
+// SPIR-V backend: loads, stores and atomics through access chains (buffers, LDS, scratch, push
+// data, constant arrays), descriptor loads and UAV counters.
+#include "translator/spirv/lower_state.h"
+
+namespace kiln::spirv {
+
+namespace {
+void require_nonuniform(ModuleBuilder& mb, const DeclInfo& d) {
+  if (mb.target() == SpirvTarget::Vulkan11) mb.require_extension("SPV_EXT_descriptor_indexing");
+  mb.require_capability(spv::CapabilityShaderNonUniform);
+  spv::Capability cap = spv::CapabilityStorageBufferArrayNonUniformIndexing;
+  if (d.kind == DeclInfo::Kind::Cbv)
+    cap = spv::CapabilityUniformBufferArrayNonUniformIndexing;
+  else if (d.kind == DeclInfo::Kind::Sampler)
+    cap = spv::CapabilitySampledImageArrayNonUniformIndexing;
+  else if (d.is_image) {
+    bool buffer = d.resource == ir::ResourceKind::TypedBuffer;
+    if (d.kind == DeclInfo::Kind::Srv)
+      cap = buffer ? spv::CapabilityUniformTexelBufferArrayNonUniformIndexing
+                   : spv::CapabilitySampledImageArrayNonUniformIndexing;
+    else
+      cap = buffer ? spv::CapabilityStorageTexelBufferArrayNonUniformIndexing
+                   : spv::CapabilityStorageImageArrayNonUniformIndexing;
+  }
+  mb.require_capability(cap);
+}
+} // namespace
+
+DeclInfo* Lowering::State::descriptor(ir::SsaDef load, Id& index, bool& nonuniform) {
+  if (!load) return nullptr;
+  ir::OpView l = op(load);
+  if (l.code() != ir::OpCode::DescriptorLoad) return nullptr;
+  DeclInfo* d = decl(l.operand(0).def());
+  if (!d) return nullptr;
+  index = d->is_array && l.operand(1).def() ? value_as(l.operand(1).def(), ir::kU32) : 0;
+  nonuniform = ir::has(l.flags(), ir::OpFlags::NonUniform) && d->is_array;
+  return d;
+}
+
+Status Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass storage,
+                                     bool explicit_layout, const Pointee& p, bool nonuniform) {
+  const ir::Type rt = o.type();
+  if (!p.is_basic || !rt.is_basic()) return fail(o.def(), "aggregate load not supported");
+  const ir::Type target = p.basic;
+  const Id target_type = basic(target);
+  (void)explicit_layout;
+  if (rt.vector_size() > target.vector_size()) {
+    if (target.vector_size() != 1 || chain.empty())
+      return fail(o.def(), "vector load wider than its element");
+    Id parts[4];
+    const Id last = chain.back();
+    for (unsigned k = 0; k < rt.vector_size(); ++k) {
+      chain.back() = offset_index(last, k);
+      Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
+      Id loaded = mb.op(spv::OpLoad, target_type, {ptr});
+      parts[k] = convert_basic(loaded, target, rt.with_vector_size(1));
+    }
+    chain.back() = last;
+    mb.op(spv::OpCompositeConstruct, type(rt),
+          std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(o.def()));
+    return Status::ok();
+  }
+  Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
+  Id loaded = mb.op(spv::OpLoad, target_type, {ptr});
+  bind(o.def(), convert_basic(loaded, target, rt), rt);
+  return Status::ok();
+}
+
+Status Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
+                                      spv::StorageClass storage, bool explicit_layout,
+                                      const Pointee& p, bool nonuniform) {
+  (void)explicit_layout;
+  if (!p.is_basic) return fail(o.def(), "aggregate store not supported");
+  const ir::Type target = p.basic;
+  const Id target_type = basic(target);
+  const ir::Type vt = type_of(stored);
+  if (!vt.is_basic()) return fail(o.def(), "aggregate store not supported");
+  Id v = value(stored);
+  if (vt.vector_size() > target.vector_size()) {
+    if (target.vector_size() != 1 || chain.empty())
+      return fail(o.def(), "vector store wider than its element");
+    const Id last = chain.back();
+    for (unsigned k = 0; k < vt.vector_size(); ++k) {
+      chain.back() = offset_index(last, k);
+      Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
+      Id part = mb.op(spv::OpCompositeExtract, basic(vt.with_vector_size(1)), {v, k});
+      mb.op_void(spv::OpStore, {ptr, convert_basic(part, vt.with_vector_size(1), target)});
+    }
+    chain.back() = last;
+    return Status::ok();
+  }
+  if (vt.vector_size() != target.vector_size())
+    return fail(o.def(), "store narrower than its element");
+  Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
+  mb.op_void(spv::OpStore, {ptr, convert_basic(v, vt, target)});
+  return Status::ok();
+}
+
+Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scope scope,
+                               ir::SsaDef operand, ir::AtomicOp atomic_op) {
+  if (!pointee.is_scalar()) return fail(o.def(), "atomic on a non-scalar");
+  const bool is_float = ir::is_float(pointee.scalar_type());
+  const Id t = basic(pointee);
+  const Id sc = const_u32(scope);
+  const Id sem = const_u32(0);
+  Id result = 0;
+  auto operand_value = [&]() { return value_as(operand, pointee); };
+  spv::Op opcode = spv::OpNop;
+  switch (atomic_op) {
+  case ir::AtomicOp::Load:
+    result = mb.op(spv::OpAtomicLoad, t, {ptr, sc, sem});
+    break;
+  case ir::AtomicOp::Store:
+    if (!operand) return fail(o.def(), "atomic store without a value");
+    mb.op_void(spv::OpAtomicStore, {ptr, sc, sem, operand_value()});
+    break;
+  case ir::AtomicOp::Exchange:
+    if (!operand) return fail(o.def(), "atomic exchange without a value");
+    result = mb.op(spv::OpAtomicExchange, t, {ptr, sc, sem, operand_value()});
+    break;
+  case ir::AtomicOp::CompareExchange: {
+    if (!operand || is_float) return fail(o.def(), "malformed atomic compare-exchange");
+    ir::Type ot = type_of(operand);
+    if (!ot.is_basic() || ot.vector_size() != 2)
+      return fail(o.def(), "compare-exchange operand is not a vec2");
+    Id pair = value(operand);
+    Id compare =
+        convert_basic(mb.op(spv::OpCompositeExtract, basic(ot.with_vector_size(1)), {pair, 0}),
+                      ot.with_vector_size(1), pointee);
+    Id exchange =
+        convert_basic(mb.op(spv::OpCompositeExtract, basic(ot.with_vector_size(1)), {pair, 1}),
+                      ot.with_vector_size(1), pointee);
+    result = mb.op(spv::OpAtomicCompareExchange, t, {ptr, sc, sem, sem, exchange, compare});
+    break;
+  }
+  case ir::AtomicOp::Inc:
+  case ir::AtomicOp::Dec:
+    if (is_float) return fail(o.def(), "float atomic increment");
+    result =
+        mb.op(atomic_op == ir::AtomicOp::Inc ? spv::OpAtomicIIncrement : spv::OpAtomicIDecrement, t,
+              {ptr, sc, sem});
+    break;
+  case ir::AtomicOp::Add:
+    opcode = spv::OpAtomicIAdd;
+    break;
+  case ir::AtomicOp::Sub:
+    opcode = spv::OpAtomicISub;
+    break;
+  case ir::AtomicOp::SMin:
+    opcode = spv::OpAtomicSMin;
+    break;
+  case ir::AtomicOp::SMax:
+    opcode = spv::OpAtomicSMax;
+    break;
+  case ir::AtomicOp::UMin:
+    opcode = spv::OpAtomicUMin;
+    break;
+  case ir::AtomicOp::UMax:
+    opcode = spv::OpAtomicUMax;
+    break;
+  case ir::AtomicOp::And:
+    opcode = spv::OpAtomicAnd;
+    break;
+  case ir::AtomicOp::Or:
+    opcode = spv::OpAtomicOr;
+    break;
+  case ir::AtomicOp::Xor:
+    opcode = spv::OpAtomicXor;
+    break;
+  default:
+    return fail(o.def(), "unknown atomic op");
+  }
+  if (opcode != spv::OpNop) {
+    if (is_float || !operand) return fail(o.def(), "atomic op needs an integer operand");
+    result = mb.op(opcode, t, {ptr, sc, sem, operand_value()});
+  }
+  if (!o.type().is_void()) {
+    if (!result) return fail(o.def(), "atomic store has no result");
+    bind(o.def(), convert_basic(result, pointee, o.type()), o.type());
+  }
+  return Status::ok();
+}
+
+Status Lowering::State::lower_resource_op(ir::OpView o) {
+  using ir::OpCode;
+  const ir::SsaDef def = o.def();
+  switch (o.code()) {
+  case OpCode::DescriptorLoad: {
+    DeclInfo* d = decl(o.operand(0).def());
+    if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
+               d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
+               d->kind != DeclInfo::Kind::UavCounter))
+      return fail(def, "descriptor load of a non-descriptor");
+    bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array;
+    if (nonuniform) require_nonuniform(mb, *d);
+    if (!d->is_image && d->kind != DeclInfo::Kind::Sampler) return Status::ok(); // by reference
+    Id ptr = d->var;
+    if (d->is_array) {
+      Id index = value_as(o.operand(1).def(), ir::kU32);
+      ptr =
+          emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
+    }
+    Id loaded = mb.op(spv::OpLoad, d->image_type, {ptr}, id_for(def));
+    if (nonuniform) mb.decorate(loaded, spv::DecorationNonUniform);
+    return Status::ok();
+  }
+  case OpCode::BufferLoad:
+  case OpCode::BufferStore:
+  case OpCode::BufferAtomic:
+  case OpCode::BufferQuerySize: {
+    Id index = 0;
+    bool nonuniform = false;
+    DeclInfo* d = descriptor(o.operand(0).def(), index, nonuniform);
+    if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
+               d->kind != DeclInfo::Kind::Uav))
+      return fail(def, "buffer op on a non-buffer descriptor");
+    if (d->is_image) return lower_image_op(o);
+    if (o.code() == OpCode::BufferQuerySize) {
+      Id ptr = d->var;
+      if (d->is_array)
+        ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1),
+                         nonuniform);
+      if (d->ir_type.is_basic() || !ir->types().view(d->ir_type).is_unbounded())
+        return fail(def, "size query of a sized buffer");
+      mb.op(spv::OpArrayLength, basic(ir::ScalarType::U32, 1), {ptr, 0}, id_for(def));
+      return Status::ok();
+    }
+    if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
+      return fail(def, "sparse feedback on raw/structured buffers not supported");
+    if (o.code() != OpCode::BufferLoad && d->kind != DeclInfo::Kind::Uav)
+      return fail(def, "write to a read-only buffer");
+    chain.clear();
+    if (index) chain.push_back(index);
+    chain.push_back(const_u32(0));
+    Pointee p;
+    if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+    if (o.code() == OpCode::BufferLoad)
+      return load_through(o, d->var, d->storage, true, p, nonuniform);
+    if (o.code() == OpCode::BufferStore)
+      return store_through(o, o.operand(2).def(), d->var, d->storage, true, p, nonuniform);
+    if (!p.is_basic) return fail(def, "atomic on an aggregate");
+    Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain, nonuniform);
+    return atomic(o, ptr, p.basic, spv::ScopeDevice, o.operand(2).def(),
+                  o.operand(3).literal_enum<ir::AtomicOp>());
+  }
+  case OpCode::LdsLoad:
+  case OpCode::LdsStore:
+  case OpCode::LdsAtomic:
+  case OpCode::ScratchLoad:
+  case OpCode::ScratchStore:
+  case OpCode::PushDataLoad: {
+    DeclInfo* d = decl(o.operand(0).def());
+    bool lds = o.code() == OpCode::LdsLoad || o.code() == OpCode::LdsStore ||
+               o.code() == OpCode::LdsAtomic;
+    bool push = o.code() == OpCode::PushDataLoad;
+    DeclInfo::Kind want = lds    ? DeclInfo::Kind::Lds
+                          : push ? DeclInfo::Kind::PushData
+                                 : DeclInfo::Kind::Scratch;
+    if (!d || d->kind != want) return fail(def, "memory op on the wrong declaration");
+    chain.clear();
+    if (push) chain.push_back(const_u32(d->member));
+    Pointee p;
+    if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+    Id base = push ? push_var : d->var;
+    switch (o.code()) {
+    case OpCode::LdsStore:
+    case OpCode::ScratchStore:
+      return store_through(o, o.operand(2).def(), base, d->storage, false, p, false);
+    case OpCode::LdsAtomic: {
+      if (!p.is_basic) return fail(def, "atomic on an aggregate");
+      Id ptr = emit_chain(base, d->storage, basic(p.basic), chain);
+      return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, o.operand(2).def(),
+                    o.operand(3).literal_enum<ir::AtomicOp>());
+    }
+    default:
+      return load_through(o, base, d->storage, push, p, false);
+    }
+  }
+  case OpCode::ConstantLoad: {
+    ir::SsaDef c = o.operand(0).def();
+    Id var = 0;
+    for (const auto& [id, v] : constant_vars)
+      if (id == c.id()) var = v;
+    if (!var) {
+      // Dynamic indexing needs memory: a Private copy initialised with the constant.
+      var = mb.global_variable(mb.type_pointer(spv::StorageClassPrivate, type(type_of(c))),
+                               spv::StorageClassPrivate, value(c));
+      add_interface(var, spv::StorageClassPrivate);
+      constant_vars.emplace_back(c.id(), var);
+    }
+    chain.clear();
+    Pointee p;
+    if (!walk_address(type_of(c), o.operand(1).def(), chain, p)) return fail(def, error);
+    return load_through(o, var, spv::StorageClassPrivate, false, p, false);
+  }
+  case OpCode::CounterAtomic: {
+    ir::SsaDef counter = o.operand(0).def();
+    DeclInfo* d = decl(counter);
+    Id index = 0;
+    bool nonuniform = false;
+    if (!d) d = descriptor(counter, index, nonuniform);
+    if (!d || d->kind != DeclInfo::Kind::UavCounter)
+      return fail(def, "counter atomic on a non-counter");
+    chain.clear();
+    if (index) chain.push_back(index);
+    chain.push_back(const_u32(0));
+    Id ptr = emit_chain(d->var, d->storage, basic(ir::ScalarType::U32, 1), chain, nonuniform);
+    return atomic(o, ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
+                  o.operand(1).literal_enum<ir::AtomicOp>());
+  }
+  case OpCode::ImageLoad:
+  case OpCode::ImageStore:
+  case OpCode::ImageAtomic:
+  case OpCode::ImageQuerySize:
+  case OpCode::ImageQueryMips:
+  case OpCode::ImageQuerySamples:
+  case OpCode::ImageSample:
+  case OpCode::ImageGather:
+  case OpCode::ImageComputeLod:
+    return lower_image_op(o);
+  default: {
+    std::string what = "op ";
+    what += ir::op_name(o.code());
+    what += " not supported by the SPIR-V backend";
+    return fail(ir::SsaDef(), what);
+  }
+  }
+}
+
+} // namespace kiln::spirv

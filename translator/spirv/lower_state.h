@@ -1,0 +1,211 @@
+#pragma once
+// Internal to the SPIR-V backend (lower*.cpp): the per-worker state of a Lowering and the
+// helpers the lower_* files share. One pass over the final-form IR; every SsaDef maps to a
+// SPIR-V id through a dense array that keeps its capacity between shaders.
+
+#include "translator/common/reflection.h"
+#include "translator/common/status.h"
+#include "translator/ir/ir.h"
+#include "translator/spirv/lower.h"
+#include "translator/spirv/module_builder.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::spirv {
+
+// What a declaration became.
+struct DeclInfo {
+  enum class Kind : std::uint8_t {
+    Input,
+    Output,
+    Cbv,
+    Srv,
+    Uav,
+    Sampler,
+    UavCounter,
+    Lds,
+    Scratch,
+    PushData,
+    Constant, // a constant array copied to a Private variable for ConstantLoad
+  };
+  Kind kind = Kind::Input;
+  bool is_builtin = false;
+  bool is_array = false;     // descriptor array (count != 1)
+  bool is_image = false;     // typed resource: image or texel buffer
+  bool block_member = true;  // buffer blocks: the data is member 0 of the block
+  bool insert_index = false; // built-in declared as an array the IR sees as scalar
+  ir::ResourceKind resource = ir::ResourceKind::TypedBuffer;
+  ir::Type ir_type;  // the declared IR type (data type for buffers)
+  Id var = 0;        // the OpVariable
+  Id image_type = 0; // the descriptor's type: OpTypeImage, block struct, sampler
+  spv::StorageClass storage = spv::StorageClassPrivate;
+  std::uint32_t builtin = ~0u;                         // spv::BuiltIn for built-ins
+  ir::ScalarType builtin_scalar = ir::ScalarType::F32; // what SPIR-V wants for the built-in
+  std::uint8_t builtin_components = 1;
+  std::uint32_t member = 0;    // push data: member index in the push block
+  std::int32_t signature = -1; // index into reflection inputs/outputs
+  Id spv_types[4] = {};        // built-ins: the variable's type with k innermost dims kept
+  Id base_var = 0;             // VertexId/InstanceId: the BaseVertex/BaseInstance variable
+};
+
+// The basic type a built-in has in SPIR-V, and the array it needs.
+struct BuiltInInfo {
+  spv::BuiltIn builtin;
+  ir::ScalarType scalar;
+  std::uint8_t components;
+  std::uint8_t fixed_array; // 0 = as the IR declares; else forced innermost array size
+  bool needs_array;         // SPIR-V wants an array even when the IR declares a scalar
+};
+
+struct Lowering::State {
+  // ---- per shader ----
+  const ir::Builder* ir = nullptr;
+  LowerOptions options;
+  Reflection* reflection = nullptr;
+  ModuleBuilder mb;
+  ShaderStage stage = ShaderStage::Count;
+  Id entry_function = 0; // the SPIR-V entry function (HS: the wrapper)
+  ir::SsaDef ir_entry;   // the EntryPoint op
+  ir::SsaDef hs_functions[2];
+  Id glsl = 0;
+
+  std::vector<Id> ids;                // SsaDef -> SPIR-V result id (0 = none yet)
+  std::vector<std::uint32_t> decl_of; // SsaDef -> index into decls + 1
+  std::vector<DeclInfo> decls;
+  std::vector<Id> interface; // entry point interface
+  std::vector<std::uint32_t> scratch_words;
+
+  // Type caches: basic types by handle bits, aggregates by (handle, dims kept, layout).
+  Id basic_types[128] = {};
+  struct AggregateKey {
+    std::uint32_t bits;
+    std::uint16_t dims;
+    bool explicit_layout;
+    Id id;
+  };
+  std::vector<AggregateKey> aggregates;
+
+  // Control flow of the current block.
+  ir::SsaDef block_merge, block_continue;
+  ir::Construct block_construct = ir::Construct::None;
+  ir::SsaDef current_function;
+  std::vector<std::pair<std::uint32_t, Id>> params; // (DclParam id, OpFunctionParameter)
+
+  // Push data block (built on first use, after all declarations).
+  Id push_var = 0;
+  bool push_built = false;
+  std::vector<std::uint32_t> push_decls; // decl indices
+
+  // Modes collected while walking.
+  bool uses_depth_output = false;
+  bool sample_shading = false;
+  bool has_workgroup_size = false;
+  bool has_gs_instances = false;
+  std::uint32_t gs_streams = 0; // mask
+  Id invocation_id_var = 0;     // HS: InvocationId (declared or created for the wrapper)
+  std::uint32_t invocation_id_decl = 0;
+
+  std::string error;
+
+  // ---- helpers shared by the lower_* files ----
+  Status fail(ir::SsaDef def, std::string_view what);
+  Id id_for(ir::SsaDef def) {
+    Id& id = ids[def.id()];
+    if (!id) id = mb.allocate_id();
+    return id;
+  }
+  ir::OpView op(ir::SsaDef def) const { return ir->op(def); }
+  ir::Type type_of(ir::SsaDef def) const { return ir->op(def).type(); }
+  DeclInfo* decl(ir::SsaDef def) {
+    if (!def || def.id() >= decl_of.size() || !decl_of[def.id()]) return nullptr;
+    return &decls[decl_of[def.id()] - 1];
+  }
+  DeclInfo& new_decl(ir::SsaDef def) {
+    decls.emplace_back();
+    decl_of[def.id()] = std::uint32_t(decls.size());
+    return decls.back();
+  }
+
+  // Types (lower_types.cpp).
+  Id type(ir::Type t) { return type_layout(t, false); }
+  Id type_layout(ir::Type t, bool explicit_layout);
+  // `t` with only its innermost `dims` array dimensions kept (an element type of it).
+  Id type_dims(ir::Type t, unsigned dims, bool explicit_layout);
+  Id basic(ir::ScalarType s, unsigned n);
+  Id basic(ir::Type t) { return basic(t.scalar_type(), t.vector_size()); }
+  std::uint32_t scalar_size(ir::ScalarType s) const;
+  std::uint32_t layout_size(ir::Type t); // explicit layout size of a type
+  Id constant(ir::SsaDef def);           // a Constant op
+  Id const_u32(std::uint32_t v) { return mb.constant_u32(v); }
+  Id const_scalar(ir::ScalarType s, std::uint64_t bits);
+  Id splat_constant(ir::Type t, std::uint64_t bits); // scalar or vector of one value
+
+  // Values: the id of a value, bitcast to `want` when only signedness / bit pattern differs.
+  Id value(ir::SsaDef def) { return id_for(def); }
+  Id value_as(ir::SsaDef def, ir::Type want);
+  Id bitcast_id(Id id, ir::Type from, ir::Type to);
+  // Sets the result of `def` (an op emitted under another id): copies when Phi already took
+  // an id.
+  void bind(ir::SsaDef def, Id result, ir::Type t);
+  void decorate_result(ir::OpView op, Id result);
+
+  // Access chains: `base` (a pointer to `base_type` in `storage`) indexed by the IR address
+  // (null, or a scalar/vector of indices through arrays, then a struct member, then a vector
+  // component). Returns the pointer and the IR-shaped type it points at in `pointee`.
+  struct Pointee {
+    ir::Type base;          // the type indexed
+    unsigned dims_left = 0; // array dims not indexed (> 0: an array of the base's element)
+    bool is_basic = false;  // pointee is a scalar or vector
+    bool component = false; // a vector component was selected
+    ir::Type basic;         // when is_basic
+  };
+  // Appends the indices for `address` into `base` to `indices`; false (error set) when the
+  // address does not fit the type.
+  bool walk_address(ir::Type base, ir::SsaDef address, std::vector<Id>& indices, Pointee& out);
+  Id pointee_type(const Pointee& p, bool explicit_layout);
+  Id emit_chain(Id base, spv::StorageClass storage, Id pointee, std::span<const Id> indices,
+                bool nonuniform = false);
+  // Adds `k` to the last index (consecutive scalars of a vector access).
+  Id offset_index(Id index, std::uint32_t k);
+  std::vector<Id> chain;
+
+  // Emission by area.
+  Status lower_declaration(ir::OpView op);
+  Status lower_code(ir::OpView op);
+  Status lower_io_decl(ir::OpView op);
+  Status lower_io_op(ir::OpView op);
+  Status lower_resource_decl(ir::OpView op);
+  Status lower_resource_op(ir::OpView op);
+  Status lower_arith(ir::OpView op, bool& handled);
+  Status lower_image_op(ir::OpView op);
+  // Memory access through `chain` (already holding the prefix and address indices) from
+  // `base`; loads of more scalars than the pointee has read consecutive elements.
+  Status load_through(ir::OpView op, Id base, spv::StorageClass storage, bool explicit_layout,
+                      const Pointee& p, bool nonuniform);
+  Status store_through(ir::OpView op, ir::SsaDef value, Id base, spv::StorageClass storage,
+                       bool explicit_layout, const Pointee& p, bool nonuniform);
+  Status atomic(ir::OpView op, Id pointer, ir::Type pointee, spv::Scope scope, ir::SsaDef operand,
+                ir::AtomicOp atomic_op);
+  // The descriptor behind a DescriptorLoad: its declaration and (arrays) index id.
+  DeclInfo* descriptor(ir::SsaDef load, Id& index, bool& nonuniform);
+  Id sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_float);
+  std::vector<std::pair<std::uint32_t, Id>> constant_vars; // ConstantLoad: constant -> Private
+
+  Status lower_cf(ir::OpView op);
+  Status finish_entry_point();
+  void build_push_block();
+  void add_interface(Id var, spv::StorageClass storage);
+  Id load_invocation_id();
+  // A basic value of type `from` as the IR type `to` (fewer components, bool to int,
+  // signedness, int/float).
+  Id convert_basic(Id id, ir::Type from, ir::Type to);
+  bool xfb = false;
+};
+
+// Scope/semantics shared by barriers and atomics.
+spv::Scope spirv_scope(ir::Scope scope);
+
+} // namespace kiln::spirv
