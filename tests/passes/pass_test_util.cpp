@@ -44,18 +44,27 @@ std::string check_dominance(const ir::Builder& b) {
     BlockTable blocks;
     if (!blocks.build(b, fn)) return "malformed blocks";
     std::uint32_t n = blocks.size();
-    // Iterative dominator sets (small programs only).
+    // Reachability from the entry, then iterative dominator sets over reachable blocks
+    // (small programs only). Unreachable blocks are not checked.
+    std::vector<bool> reachable(n, false);
+    reachable[0] = true;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::uint32_t i = 1; i < n; ++i)
+        for (std::uint32_t p : blocks.preds(i))
+          if (reachable[p] && !reachable[i]) reachable[i] = changed = true;
+    }
     std::vector<std::vector<bool>> dom(n, std::vector<bool>(n, true));
     dom[0].assign(n, false);
     dom[0][0] = true;
     for (bool changed = true; changed;) {
       changed = false;
       for (std::uint32_t i = 1; i < n; ++i) {
+        if (!reachable[i]) continue;
         std::vector<bool> d(n, true);
-        auto preds = blocks.preds(i);
-        if (preds.empty()) d.assign(n, false); // unreachable: dominated by nothing
-        for (std::uint32_t p : preds)
-          for (std::uint32_t k = 0; k < n; ++k) d[k] = d[k] && dom[p][k];
+        for (std::uint32_t p : blocks.preds(i))
+          if (reachable[p])
+            for (std::uint32_t k = 0; k < n; ++k) d[k] = d[k] && dom[p][k];
         d[i] = true;
         if (d != dom[i]) {
           dom[i] = d;
@@ -73,6 +82,7 @@ std::string check_dominance(const ir::Builder& b) {
       }
     }
     for (std::uint32_t i = 0; i < n; ++i) {
+      if (!reachable[i]) continue;
       for (ir::SsaDef d = blocks.label(i);; d = b.next(d)) {
         ir::OpView op = b.op(d);
         for (std::uint32_t r = 0; r < op.ref_count(); ++r) {
@@ -82,11 +92,11 @@ std::string check_dominance(const ir::Builder& b) {
           std::string where = "%" + std::to_string(d.id()) + " uses %" + std::to_string(v.id());
           if (op.code() == ir::OpCode::Phi) {
             std::uint32_t pred = blocks.index_of(op.operand(r - 1).def());
-            if (!blocks.preds(pred).empty() && !dom[pred][def_block])
+            if (reachable[pred] && !dom[pred][def_block])
               return where + " not dominating its predecessor";
           } else if (def_block == i) {
             if (position[v.id()] >= position[d.id()]) return where + " defined later";
-          } else if (!blocks.preds(i).empty() && !dom[i][def_block]) {
+          } else if (!dom[i][def_block]) {
             return where + " not dominated";
           }
         }
