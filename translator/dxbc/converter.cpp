@@ -1,17 +1,644 @@
-// Placeholder until the real implementation lands: the pipeline links end to end.
+// DXBC (SM4.0-5.1) -> IR in scoped form: the driver. Parses the container, decodes the
+// program once, then walks Program::instructions: declarations, hull-shader phases, scoped
+// control flow here; arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the
+// resource half in convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
 #include "translator/dxbc/converter.h"
 
+#include "translator/dxbc/convert_core.h"
+#include "translator/dxbc/reader.h"
 #include "translator/ir/ir.h"
+
+#include <string>
 
 namespace kiln::dxbc {
 
-struct Converter::State {};
+using ir::Op;
+using ir::ScalarType;
+using ir::SsaDef;
+using ir::Type;
+
+struct Converter::State {
+  Container container;
+  Program program;
+  ConvertContext ctx;
+};
 
 Converter::Converter() : state_(std::make_unique<State>()) {}
 Converter::~Converter() = default;
 
-Status Converter::convert(std::span<const std::uint8_t>, const ConvertOptions&, ir::Builder&) {
-  return Status::error("DXBC translation: not implemented yet");
+namespace {
+
+ShaderStage stage_of(ProgramType t) {
+  switch (t) {
+  case ProgramType::Pixel:
+    return ShaderStage::Pixel;
+  case ProgramType::Vertex:
+    return ShaderStage::Vertex;
+  case ProgramType::Geometry:
+    return ShaderStage::Geometry;
+  case ProgramType::Hull:
+    return ShaderStage::Hull;
+  case ProgramType::Domain:
+    return ShaderStage::Domain;
+  default:
+    return ShaderStage::Compute;
+  }
+}
+
+// Vertices per input primitive of dcl_inputprimitive (D3D10_SB_PRIMITIVE).
+std::uint32_t vertices_of_primitive(std::uint32_t p) {
+  switch (p) {
+  case 1:
+    return 1;
+  case 2:
+    return 2;
+  case 3:
+    return 3;
+  case 6:
+    return 4;
+  case 7:
+    return 6;
+  default:
+    return p >= 8 && p <= 39 ? p - 7 : 0;
+  }
+}
+
+ir::PrimitiveType input_primitive(std::uint32_t p) {
+  switch (p) {
+  case 1:
+    return ir::PrimitiveType::Point;
+  case 2:
+    return ir::PrimitiveType::Line;
+  case 6:
+    return ir::PrimitiveType::LineAdj;
+  case 7:
+    return ir::PrimitiveType::TriangleAdj;
+  case 3:
+    return ir::PrimitiveType::Triangle;
+  default:
+    return ir::PrimitiveType::Patch;
+  }
+}
+
+class Driver {
+ public:
+  Driver(ConvertContext& ctx, const Program& program)
+      : ctx_(ctx), b_(ctx.builder()), p_(program), impl_(ctx.impl()) {}
+
+  Status run();
+
+ private:
+  bool declaration(const Instruction& inst);
+  bool instruction(const Instruction& inst);
+  bool flow(const Instruction& inst);
+  void open_function();
+  void close_function();
+  void begin_phase(const Instruction& inst);
+  void end_phase();
+  void open_phase_body();
+  void finish_declarations();
+  SsaDef condition(const Instruction& inst, const Operand& op) {
+    SsaDef v = ctx_.load_src_scalar(op, ScalarType::U32);
+    if (!v) return {};
+    return inst.test_nonzero() ? ctx_.emit(Op::INe(v, ctx_.constant_u32(0)))
+                               : ctx_.emit(Op::IEq(v, ctx_.constant_u32(0)));
+  }
+  const FlowEntry* innermost(bool loops_only) const {
+    for (std::size_t i = impl_.flow.size(); i-- > phase_base_;) {
+      const FlowEntry& e = impl_.flow[i];
+      if (e.kind == FlowEntry::Kind::Loop || (!loops_only && e.kind == FlowEntry::Kind::Switch))
+        return &e;
+    }
+    return nullptr;
+  }
+
+  ConvertContext& ctx_;
+  ir::Builder& b_;
+  const Program& p_;
+  ConvertContext::Impl& impl_;
+  bool hull_ = false;
+  bool function_open_ = false;
+  bool returned_ = false; // a top-level ret ended the current function or phase
+  bool declarations_done_ = false;
+  bool saw_control_point_phase_ = false;
+  SsaDef cp_function_, patch_function_;
+  // Hull fork/join phases.
+  bool in_patch_phase_ = false;
+  bool phase_body_open_ = false;
+  bool phase_done_ = false;
+  std::uint32_t phase_instances_ = 1;
+  std::size_t phase_base_ = 0; // flow entries below this belong to the phase loop
+  SsaDef phase_counter_;
+  // Tessellation and GS state gathered from declarations.
+  std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
+  std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
+};
+
+void Driver::open_function() {
+  SsaDef fn = b_.add(Op::Function(ir::kVoid));
+  impl_.label = b_.add(Op::Label(ir::Construct::None));
+  ctx_.set_function(fn);
+  function_open_ = true;
+  returned_ = false;
+  // Per-function caches: descriptors are loaded at the function's start.
+  for (auto& cb : impl_.cbvs) cb.descriptor = {};
+  impl_.control_point_id = {};
+}
+
+void Driver::close_function() {
+  if (!function_open_) return;
+  if (!returned_) b_.add(Op::Return(ir::kVoid, SsaDef()));
+  b_.add(Op::FunctionEnd());
+  function_open_ = false;
+}
+
+void Driver::begin_phase(const Instruction& inst) {
+  if (inst.opcode == Opcode::HsDecls) return;
+  end_phase();
+  if (inst.opcode == Opcode::HsControlPointPhase) {
+    if (saw_control_point_phase_ || in_patch_phase_) {
+      ctx_.fail(inst, "control point phase after other phases");
+      return;
+    }
+    saw_control_point_phase_ = true;
+    open_function();
+    cp_function_ = ctx_.function();
+    return;
+  }
+  // Fork or join phase: code goes to the patch-constant function.
+  if (!in_patch_phase_) {
+    close_function();
+    open_function();
+    patch_function_ = ctx_.function();
+    in_patch_phase_ = true;
+    impl_.hull_patch_phase = true;
+  }
+  // Each phase has its own temporaries.
+  impl_.temps.clear();
+  phase_instances_ = 1;
+  phase_body_open_ = false;
+  phase_done_ = false;
+}
+
+void Driver::open_phase_body() {
+  phase_body_open_ = true;
+  impl_.fork_instance = ctx_.constant_u32(0);
+  phase_base_ = impl_.flow.size();
+  if (phase_instances_ <= 1) return;
+  // for (i = 0; i < instances; ++i) { body }
+  phase_counter_ = b_.add(Op::DclTmp(ir::kU32, ctx_.entry_point()));
+  ctx_.emit(Op::TmpStore(phase_counter_, ctx_.constant_u32(0)));
+  SsaDef loop = ctx_.emit(Op::ScopedLoop(SsaDef()));
+  impl_.flow.push_back({FlowEntry::Kind::ForkLoop, false, false, loop});
+  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, phase_counter_));
+  SsaDef done = ctx_.emit(Op::UGe(i, ctx_.constant_u32(phase_instances_)));
+  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), done));
+  ctx_.emit(Op::ScopedLoopBreak(loop));
+  SsaDef endif = ctx_.emit(Op::ScopedEndIf(sif));
+  b_.rewrite_op(sif, Op::ScopedIf(endif, done));
+  impl_.fork_instance = i;
+  phase_base_ = impl_.flow.size();
+}
+
+void Driver::end_phase() {
+  if (!in_patch_phase_ || !phase_body_open_) return;
+  phase_body_open_ = false;
+  if (impl_.flow.size() != phase_base_) {
+    ctx_.fail("unterminated control flow at the end of a hull shader phase");
+    return;
+  }
+  if (phase_instances_ > 1) {
+    FlowEntry loop = impl_.flow.back();
+    impl_.flow.pop_back();
+    SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, phase_counter_));
+    ctx_.emit(Op::TmpStore(phase_counter_, ctx_.emit(Op::IAdd(ir::kU32, i, ctx_.constant_u32(1)))));
+    SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop.op));
+    b_.rewrite_op(loop.op, Op::ScopedLoop(end));
+  }
+  phase_base_ = 0;
+  impl_.fork_instance = {};
+}
+
+void Driver::finish_declarations() {
+  declarations_done_ = true;
+  SsaDef e = ctx_.entry_point();
+  ProgramType t = p_.type;
+  if (t == ProgramType::Hull || t == ProgramType::Domain) {
+    static constexpr ir::PrimitiveType kDomain[] = {
+        ir::PrimitiveType::Triangle, ir::PrimitiveType::Line, ir::PrimitiveType::Triangle,
+        ir::PrimitiveType::Quad};
+    if (tess_domain_ >= 1 && tess_domain_ <= 3) b_.add(Op::SetTessDomain(e, kDomain[tess_domain_]));
+    if (t == ProgramType::Hull) {
+      b_.add(Op::SetTessControlPoints(e, impl_.input_vertices, impl_.output_control_points));
+      ir::PrimitiveType prim = tess_output_ == 1   ? ir::PrimitiveType::Point
+                               : tess_output_ == 2 ? ir::PrimitiveType::Line
+                                                   : ir::PrimitiveType::Triangle;
+      ir::TessWindingOrder winding =
+          tess_output_ == 4 ? ir::TessWindingOrder::Ccw : ir::TessWindingOrder::Cw;
+      static constexpr ir::TessPartitioning kPart[] = {
+          ir::TessPartitioning::Integer, ir::TessPartitioning::Integer, ir::TessPartitioning::Pow2,
+          ir::TessPartitioning::FractionalOdd, ir::TessPartitioning::FractionalEven};
+      b_.add(Op::SetTessPrimitive(e, prim, winding,
+                                  kPart[tess_partitioning_ <= 4 ? tess_partitioning_ : 0]));
+    }
+  }
+  if (t == ProgramType::Geometry && gs_output_topology_) {
+    ir::PrimitiveType prim = gs_output_topology_ == 1   ? ir::PrimitiveType::Point
+                             : gs_output_topology_ == 3 ? ir::PrimitiveType::Line
+                                                        : ir::PrimitiveType::Triangle;
+    b_.add(Op::SetGsOutputPrimitive(e, prim, gs_stream_mask_ ? gs_stream_mask_ : 1u));
+  }
+}
+
+bool Driver::declaration(const Instruction& inst) {
+  const Declaration& d = p_.declarations[inst.declaration];
+  auto ops = p_.operands_of(inst);
+  SsaDef e = ctx_.entry_point();
+  switch (inst.opcode) {
+  case Opcode::DclTemps:
+    if (d.value > 4096) ctx_.fail(inst, "too many temporaries");
+    return true;
+  case Opcode::DclIndexableTemp: {
+    std::uint32_t reg = d.value2, size = d.value, comps = d.value3;
+    if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4) {
+      ctx_.fail(inst, "bad indexable temp declaration");
+      return true;
+    }
+    if (impl_.scratch.size() <= reg) impl_.scratch.resize(reg + 1);
+    Type t = b_.types().make_array(ir::kU32, size * comps);
+    impl_.scratch[reg] = {b_.add(Op::DclScratch(t, e)), size, comps};
+    return true;
+  }
+  case Opcode::DclConstantBuffer: {
+    const Operand& op = ops[0];
+    bool sm51 = p_.is_sm51();
+    std::uint32_t id = op.index[0];
+    std::uint32_t lower = sm51 ? op.index[1] : op.index[0];
+    std::uint32_t upper = sm51 ? op.index[2] : op.index[0];
+    std::uint32_t count = upper == 0xffffffffu ? 0 : upper - lower + 1;
+    std::uint32_t size = d.value ? d.value : 4096;
+    if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower) {
+      ctx_.fail(inst, "bad constant buffer declaration");
+      return true;
+    }
+    if (impl_.cbvs.size() <= id) impl_.cbvs.resize(id + 1);
+    Type t = b_.types().make_array(ir::vec(ScalarType::F32, 4), size);
+    impl_.cbvs[id] = {b_.add(Op::DclCbv(t, e, d.space, lower, count)), {}, lower, size};
+    return true;
+  }
+  case Opcode::DclGlobalFlags:
+    impl_.precise_all = (d.value & 1u) == 0;
+    if (d.value & 4u) b_.add(Op::SetPsEarlyFragmentTest(e));
+    return true;
+  case Opcode::DclGsInputPrimitive:
+    impl_.input_vertices = vertices_of_primitive(d.value);
+    b_.add(Op::SetGsInputPrimitive(e, input_primitive(d.value)));
+    return true;
+  case Opcode::DclGsOutputTopology:
+    gs_output_topology_ = d.value;
+    return true;
+  case Opcode::DclMaxOutputVertexCount:
+    b_.add(Op::SetGsOutputVertices(e, d.value));
+    return true;
+  case Opcode::DclGsInstanceCount:
+    b_.add(Op::SetGsInstances(e, d.value));
+    return true;
+  case Opcode::DclStream:
+    impl_.gs_stream = ops[0].index[0];
+    if (impl_.gs_stream < 4) gs_stream_mask_ |= 1u << impl_.gs_stream;
+    return true;
+  case Opcode::DclInputControlPointCount:
+    impl_.input_vertices = d.value;
+    return true;
+  case Opcode::DclOutputControlPointCount:
+    impl_.output_control_points = d.value;
+    return true;
+  case Opcode::DclTessDomain:
+    tess_domain_ = d.value;
+    return true;
+  case Opcode::DclTessPartitioning:
+    tess_partitioning_ = d.value;
+    return true;
+  case Opcode::DclTessOutputPrimitive:
+    tess_output_ = d.value;
+    return true;
+  case Opcode::DclHsMaxTessFactor:
+    return true;
+  case Opcode::DclHsForkPhaseInstanceCount:
+  case Opcode::DclHsJoinPhaseInstanceCount:
+    phase_instances_ = d.value;
+    return true;
+  case Opcode::DclThreadGroup:
+    b_.add(Op::SetCsWorkgroupSize(e, d.thread_group[0], d.thread_group[1], d.thread_group[2]));
+    return true;
+  case Opcode::DclIndexRange:
+    return true; // dynamic indexing is rejected where it happens
+  case Opcode::DclFunctionBody:
+  case Opcode::DclFunctionTable:
+  case Opcode::DclInterface:
+    ctx_.fail(inst, "class linkage (interfaces, function tables) is not supported");
+    return true;
+  default:
+    break;
+  }
+  if (convert_io_declaration(ctx_, inst, d)) return true;
+  if (opcode_half(inst.opcode) == OpcodeHalf::Resource) {
+    Status status;
+    if (declare_resource(ctx_, inst, d, status)) {
+      if (!status) ctx_.fail(inst, status.message());
+      return true;
+    }
+    ctx_.fail(inst, std::string("unsupported declaration ") +
+                        std::string(opcode_info(inst.opcode).mnemonic));
+    return true;
+  }
+  ctx_.fail(inst, std::string("unsupported declaration ") +
+                      std::string(opcode_info(inst.opcode).mnemonic));
+  return true;
+}
+
+bool Driver::flow(const Instruction& inst) {
+  auto ops = p_.operands_of(inst);
+  auto& stack = impl_.flow;
+  switch (inst.opcode) {
+  case Opcode::If: {
+    SsaDef c = condition(inst, ops[0]);
+    if (!c) return true;
+    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
+    stack.push_back({FlowEntry::Kind::If, false, false, sif});
+    return true;
+  }
+  case Opcode::Else:
+    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If ||
+        stack.back().has_else) {
+      ctx_.fail(inst, "else without if");
+      return true;
+    }
+    stack.back().has_else = true;
+    ctx_.emit(Op::ScopedElse(stack.back().op));
+    return true;
+  case Opcode::EndIf: {
+    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If) {
+      ctx_.fail(inst, "endif without if");
+      return true;
+    }
+    SsaDef sif = stack.back().op;
+    stack.pop_back();
+    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
+    b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
+    return true;
+  }
+  case Opcode::Loop: {
+    SsaDef loop = ctx_.emit(Op::ScopedLoop(SsaDef()));
+    stack.push_back({FlowEntry::Kind::Loop, false, false, loop});
+    return true;
+  }
+  case Opcode::EndLoop: {
+    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Loop) {
+      ctx_.fail(inst, "endloop without loop");
+      return true;
+    }
+    SsaDef loop = stack.back().op;
+    stack.pop_back();
+    SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop));
+    b_.rewrite_op(loop, Op::ScopedLoop(end));
+    return true;
+  }
+  case Opcode::Switch: {
+    SsaDef v = ctx_.load_src_scalar(ops[0], ScalarType::U32);
+    if (!v) return true;
+    SsaDef sw = ctx_.emit(Op::ScopedSwitch(SsaDef(), v));
+    stack.push_back({FlowEntry::Kind::Switch, false, false, sw});
+    return true;
+  }
+  case Opcode::Case:
+  case Opcode::Default: {
+    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
+      ctx_.fail(inst, "case outside a switch");
+      return true;
+    }
+    SsaDef sw = stack.back().op;
+    if (inst.opcode == Opcode::Default) {
+      ctx_.emit(Op::ScopedSwitchDefault(sw));
+    } else {
+      if (ops[0].type != OperandType::Immediate32) {
+        ctx_.fail(inst, "case label is not an immediate");
+        return true;
+      }
+      ctx_.emit(Op::ScopedSwitchCase(sw, ops[0].value[0]));
+    }
+    return true;
+  }
+  case Opcode::EndSwitch: {
+    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
+      ctx_.fail(inst, "endswitch without switch");
+      return true;
+    }
+    SsaDef sw = stack.back().op;
+    stack.pop_back();
+    SsaDef end = ctx_.emit(Op::ScopedEndSwitch(sw));
+    b_.rewrite_op(sw, Op::ScopedSwitch(end, b_.op(sw).operand(1).def()));
+    return true;
+  }
+  case Opcode::Break:
+  case Opcode::Breakc:
+  case Opcode::Continue:
+  case Opcode::Continuec: {
+    bool is_break = inst.opcode == Opcode::Break || inst.opcode == Opcode::Breakc;
+    const FlowEntry* target = innermost(!is_break);
+    if (!target) {
+      ctx_.fail(inst, is_break ? "break outside a loop or switch" : "continue outside a loop");
+      return true;
+    }
+    SsaDef target_op = target->op;
+    bool in_switch = target->kind == FlowEntry::Kind::Switch;
+    bool conditional = inst.opcode == Opcode::Breakc || inst.opcode == Opcode::Continuec;
+    SsaDef sif, c;
+    if (conditional) {
+      c = condition(inst, ops[0]);
+      if (!c) return true;
+      sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
+    }
+    if (!is_break)
+      ctx_.emit(Op::ScopedLoopContinue(target_op));
+    else if (in_switch)
+      ctx_.emit(Op::ScopedSwitchBreak(target_op));
+    else
+      ctx_.emit(Op::ScopedLoopBreak(target_op));
+    if (conditional) {
+      SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
+      b_.rewrite_op(sif, Op::ScopedIf(end, c));
+    }
+    return true;
+  }
+  case Opcode::Ret:
+    if (stack.size() == phase_base_) {
+      if (in_patch_phase_) {
+        end_phase();
+        phase_done_ = true; // the rest of this phase is unreachable
+        return true;
+      }
+      if (!hull_ || !function_open_) {
+        b_.add(Op::Return(ir::kVoid, SsaDef()));
+        returned_ = true;
+        return true;
+      }
+      b_.add(Op::Return(ir::kVoid, SsaDef()));
+      returned_ = true;
+      return true;
+    }
+    if (in_patch_phase_) {
+      ctx_.fail(inst, "return from inside control flow of a hull shader fork/join phase");
+      return true;
+    }
+    ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
+    return true;
+  case Opcode::Retc:
+  case Opcode::Discard: {
+    if (inst.opcode == Opcode::Retc && in_patch_phase_) {
+      ctx_.fail(inst, "conditional return in a hull shader fork/join phase");
+      return true;
+    }
+    SsaDef c = condition(inst, ops[0]);
+    if (!c) return true;
+    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
+    if (inst.opcode == Opcode::Retc)
+      ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
+    else
+      ctx_.emit(Op::Demote());
+    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
+    b_.rewrite_op(sif, Op::ScopedIf(end, c));
+    return true;
+  }
+  case Opcode::Emit:
+  case Opcode::Cut:
+  case Opcode::EmitThenCut:
+  case Opcode::EmitStream:
+  case Opcode::CutStream:
+  case Opcode::EmitThenCutStream: {
+    std::uint32_t stream = ops.empty() ? 0 : ops[0].index[0];
+    bool emit = inst.opcode == Opcode::Emit || inst.opcode == Opcode::EmitThenCut ||
+                inst.opcode == Opcode::EmitStream || inst.opcode == Opcode::EmitThenCutStream;
+    bool cut = inst.opcode == Opcode::Cut || inst.opcode == Opcode::EmitThenCut ||
+               inst.opcode == Opcode::CutStream || inst.opcode == Opcode::EmitThenCutStream;
+    if (emit) ctx_.emit(Op::EmitVertex(stream));
+    if (cut) ctx_.emit(Op::EmitPrimitive(stream));
+    return true;
+  }
+  case Opcode::Nop:
+  case Opcode::DebugBreak:
+  case Opcode::Abort:
+    return true;
+  case Opcode::Label:
+  case Opcode::Call:
+  case Opcode::Callc:
+    ctx_.fail(inst, "subroutines (call/label) are not supported");
+    return true;
+  case Opcode::InterfaceCall:
+    ctx_.fail(inst, "class linkage (fcall through interfaces) is not supported");
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Driver::instruction(const Instruction& inst) {
+  if (!declarations_done_) finish_declarations();
+  if (returned_ || phase_done_) {
+    // Code after the top-level ret: only subroutine bodies live there.
+    if (inst.opcode == Opcode::Label) ctx_.fail(inst, "subroutines (call/label) are not supported");
+    return true;
+  }
+  if (in_patch_phase_ && !phase_body_open_) open_phase_body();
+  if (flow(inst)) return true;
+  if (opcode_half(inst.opcode) == OpcodeHalf::Resource) {
+    Status status;
+    if (convert_resource_instruction(ctx_, inst, status)) {
+      if (!status) ctx_.fail(inst, status.message());
+      return true;
+    }
+    ctx_.fail(inst, std::string("unsupported instruction ") +
+                        std::string(opcode_info(inst.opcode).mnemonic));
+    return true;
+  }
+  if (convert_alu(ctx_, inst)) return true;
+  ctx_.fail(inst, std::string("unsupported instruction ") +
+                      std::string(opcode_info(inst.opcode).mnemonic));
+  return true;
+}
+
+Status Driver::run() {
+  hull_ = p_.type == ProgramType::Hull;
+  if (p_.type > ProgramType::Compute) return Status::error("DXBC: unknown program type");
+  if (hull_) {
+    // Hull shaders: the functions are made by the phases; the entry point names them at the end.
+    ctx_.set_entry_point(b_.add(Op::EntryPoint(ShaderStage::Hull)));
+  } else {
+    open_function();
+    ctx_.set_entry_point(b_.add(Op::EntryPoint(ctx_.function(), stage_of(p_.type))));
+  }
+  for (const Instruction& inst : p_.instructions) {
+    ctx_.set_current(&inst);
+    const std::uint16_t flags = opcode_info(inst.opcode).flags;
+    if (flags & opflag::Custom) continue;
+    if (flags & opflag::Phase) {
+      if (!hull_) return Status::error("hull shader phase marker in a non-hull shader");
+      begin_phase(inst);
+    } else if (flags & opflag::Decl) {
+      if (inst.declaration == kNoOperand)
+        ctx_.fail(inst, "declaration without payload");
+      else
+        declaration(inst);
+    } else if (!function_open_) {
+      ctx_.fail(inst, "code outside a hull shader phase");
+    } else {
+      instruction(inst);
+    }
+    if (!ctx_.ok()) return ctx_.take_status();
+  }
+  ctx_.set_current(nullptr);
+  if (!declarations_done_) finish_declarations();
+  end_phase();
+  if (!ctx_.ok()) return ctx_.take_status();
+  if (impl_.flow.size() != 0 && !returned_) return Status::error("DXBC: unterminated control flow");
+  close_function();
+  if (hull_) {
+    if (!patch_function_) {
+      open_function();
+      patch_function_ = ctx_.function();
+      close_function();
+    }
+    if (!cp_function_) {
+      // Without a control point phase the output control points are the input ones.
+      open_function();
+      cp_function_ = ctx_.function();
+      impl_.hull_patch_phase = false;
+      io_hull_passthrough(ctx_);
+      close_function();
+    }
+    b_.rewrite_op(ctx_.entry_point(),
+                  Op::EntryPoint(cp_function_, patch_function_, ShaderStage::Hull));
+  }
+  return ctx_.ok() ? Status::ok() : ctx_.take_status();
+}
+
+} // namespace
+
+Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
+                          ir::Builder& builder) {
+  (void)options;
+  State& s = *state_;
+  if (Status st = parse_container(bytecode, s.container, {.verify_checksum = false}); !st)
+    return st;
+  if (s.container.has_dxil && !s.container.has_program())
+    return Status::error("DXIL (shader model 6) container: not a DXBC program");
+  if (!s.container.has_program())
+    return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
+  if (Status st = decode_program(s.container.program, s.program); !st) return st;
+  s.ctx.reset(builder, s.program, s.container);
+  if (Status st = read_signatures(s.ctx); !st) return st;
+  Driver driver(s.ctx, s.program);
+  return driver.run();
 }
 
 } // namespace kiln::dxbc

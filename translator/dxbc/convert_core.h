@@ -1,0 +1,135 @@
+#pragma once
+// The core half's own state (ConvertContext::Impl) and the entry points of its files:
+// convert_context.cpp (operand API), convert_io.cpp (signatures, inputs, outputs, system
+// values), convert_alu.cpp (arithmetic), converter.cpp (driver, control flow, phases).
+
+#include "translator/dxbc/convert_context.h"
+#include "translator/dxbc/signature.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::dxbc {
+
+// Where one register component lives in the IR: a declaration and how to address it.
+struct IoSlot {
+  enum class Shape : std::uint8_t { None, Scalar, Vector, Array };
+  ir::SsaDef dcl;
+  ir::ScalarType type = ir::ScalarType::F32; // declared scalar type (Bool for IsFrontFace)
+  Shape shape = Shape::None;
+  std::uint8_t element = 0; // vector component or array element
+  bool per_vertex = false;  // the declaration is an array over vertices / control points
+};
+
+// Register files addressed through IoSlots.
+enum class IoFile : std::uint8_t {
+  Input,       // v#, vicp (per vertex)
+  Output,      // o# (control-point outputs in hull shaders)
+  PatchOutput, // o# in hull fork/join phases
+  PatchInput,  // vpc# (domain), vpc# in hull phases reads patch outputs
+  Special,     // vPrim, vThreadID, oDepth, ... by OperandType
+  Count,
+};
+
+struct ScratchReg {
+  ir::SsaDef dcl;
+  std::uint32_t size = 0;       // vectors
+  std::uint32_t components = 0; // per vector
+};
+
+struct FlowEntry {
+  enum class Kind : std::uint8_t { If, Loop, Switch, ForkLoop };
+  Kind kind;
+  bool has_else = false;
+  bool case_open = false; // a case label was seen since the last break (fall-through)
+  ir::SsaDef op;          // ScopedIf / ScopedLoop / ScopedSwitch
+};
+
+struct ConvertContext::Impl {
+  // r#: DclTmp per component, created on first use (4 per register).
+  std::vector<ir::SsaDef> temps;
+  std::vector<ScratchReg> scratch; // x# by register number
+  // cb#: declaration by register (SM5.0) or range id (SM5.1), and the function's descriptor.
+  struct Cbv {
+    ir::SsaDef dcl;
+    ir::SsaDef descriptor; // DescriptorLoad at the current function's start, or null
+    std::uint32_t lower = 0;
+    std::uint32_t size = 0;
+  };
+  std::vector<Cbv> cbvs;
+  ir::SsaDef icb; // Constant vec4<u32>[n]
+  std::uint32_t icb_vectors = 0;
+  std::vector<ir::Operand> literals; // scratch for big constants
+
+  std::vector<IoSlot> io[std::size_t(IoFile::Count)]; // 4 per register
+  std::uint32_t input_vertices = 0;                   // GS input primitive / control points
+  std::uint32_t output_control_points = 0;
+  std::uint32_t input_control_points = 0;
+  std::uint32_t gs_stream = 0; // stream of the outputs declared next (dcl_stream)
+
+  PodArray<SignatureElement> isgn, osgn, pcsg;
+  std::vector<FlowEntry> flow;
+  ir::SsaDef label;            // the current function's Label
+  ir::SsaDef control_point_id; // hull: control point phase's vOutputControlPointID value
+  ir::SsaDef fork_instance;    // hull: the current fork/join instance id (u32)
+  bool hull_patch_phase = false;
+  bool precise_all = false; // dcl_globalFlags without refactoringAllowed
+  bool emitted_return = false;
+  std::uint32_t clip_count = 0, cull_count = 0;
+  ir::SsaDef clip_dcl_in, cull_dcl_in, clip_dcl_out, cull_dcl_out;
+  ir::SsaDef tess_outer, tess_inner;
+
+  void reset() {
+    temps.clear();
+    scratch.clear();
+    cbvs.clear();
+    icb = {};
+    icb_vectors = 0;
+    for (auto& file : io) file.clear();
+    input_vertices = output_control_points = input_control_points = gs_stream = 0;
+    flow.clear();
+    label = control_point_id = fork_instance = {};
+    hull_patch_phase = precise_all = emitted_return = false;
+    clip_count = cull_count = 0;
+    clip_dcl_in = cull_dcl_in = clip_dcl_out = cull_dcl_out = tess_outer = tess_inner = {};
+  }
+  std::vector<IoSlot>& file(IoFile f) { return io[std::size_t(f)]; }
+  IoSlot* slot(IoFile f, std::uint32_t reg, unsigned component) {
+    auto& v = io[std::size_t(f)];
+    std::size_t i = std::size_t(reg) * 4 + component;
+    return i < v.size() ? &v[i] : nullptr;
+  }
+  IoSlot& make_slot(IoFile f, std::uint32_t reg, unsigned component) {
+    auto& v = io[std::size_t(f)];
+    std::size_t i = std::size_t(reg) * 4 + component;
+    if (v.size() <= i) v.resize((i | 3) + 1);
+    return v[i];
+  }
+};
+
+// convert_io.cpp
+// Reads the signature chunks the stage uses into impl.isgn/osgn/pcsg.
+Status read_signatures(ConvertContext& ctx);
+// dcl_input*, dcl_output*, dcl_indexrange and the stage declarations that shape I/O.
+bool convert_io_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& decl);
+// Declares the outputs no dcl_output names but the hull shader needs (none yet) and finishes
+// stage-wide I/O. Called after the declarations, before code.
+IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, bool write);
+ir::SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ir::ScalarType type);
+void io_store(ConvertContext& ctx, const Operand& op, unsigned component, ir::SsaDef value,
+              ir::ScalarType type);
+
+// eval_centroid / eval_sample_index / eval_snapped of input component `component`; `sample`
+// (u32) or `offset` (vec2<f32>) as the opcode needs. Null (and an error) for non-inputs.
+ir::SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Operand& op,
+                          unsigned component, ir::SsaDef sample_or_offset);
+
+// Hull shader without a control point phase: copies every input control point element to the
+// output control point of the same register (into the current function).
+void io_hull_passthrough(ConvertContext& ctx);
+
+// convert_alu.cpp: arithmetic, conversions, bit operations, derivatives, eval_*. Returns
+// false when the opcode is not an ALU opcode.
+bool convert_alu(ConvertContext& ctx, const Instruction& inst);
+
+} // namespace kiln::dxbc
