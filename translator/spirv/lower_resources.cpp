@@ -7,7 +7,13 @@
 namespace kiln::spirv {
 
 namespace {
-constexpr std::uint32_t kClassBase[] = {0, 65536, 131072, 196608, 262144};
+// docs/pipeline.md: binding = register * 5 + class (CBV 0, SRV 1, UAV 2, sampler 3, counter 4),
+// the class being ResourceBinding::Class's value.
+constexpr std::uint32_t kBindingClasses = 5;
+constexpr std::uint32_t kMaxBinding = 65536;
+std::uint32_t binding_of(ResourceBinding::Class c, std::uint32_t reg) {
+  return reg * kBindingClasses + std::uint32_t(c);
+}
 
 bool is_buffer_kind(ir::ResourceKind k) {
   return k == ir::ResourceKind::RawBuffer || k == ir::ResourceKind::Structured;
@@ -71,7 +77,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     ResourceBinding rb = of;
     rb.register_class = ResourceBinding::Class::UavCounter;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    rb.binding = kClassBase[4] + rb.register_index;
+    rb.binding = binding_of(ResourceBinding::Class::UavCounter, rb.register_index);
     mb.decorate(d.var, spv::DecorationDescriptorSet, {rb.set});
     mb.decorate(d.var, spv::DecorationBinding, {rb.binding});
     reflection->resources.push_back(rb);
@@ -87,7 +93,8 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   std::uint32_t space = o.operand(1).literal_u32();
   std::uint32_t reg = o.operand(2).literal_u32();
   std::uint32_t count = o.operand(3).literal_u32();
-  if (reg >= 65536) return fail(def, "register number >= 65536");
+  if (reg >= kMaxBinding / kBindingClasses)
+    return fail(def, "register number too large (binding would be >= 65536)");
   ResourceBinding rb;
   rb.space = space;
   rb.register_index = reg;
@@ -208,7 +215,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   default:
     return fail(def, "declaration not supported");
   }
-  rb.binding = kClassBase[std::size_t(rb.register_class)] + reg;
+  rb.binding = binding_of(rb.register_class, reg);
   d.image_type = element;
   Id var_type = element;
   if (count == 0) {
