@@ -1,5 +1,6 @@
 // Pass pipeline micro-benchmarks. BM_Build* builds the scoped-form program alone (subtract it);
 // BM_Pipeline* builds and runs every pass, with each pass's mean time as a counter (ns).
+#include "translator/d3d9/converter.h"
 #include "translator/ir/ir.h"
 #include "translator/passes/cfg_cleanup.h"
 #include "translator/passes/constant_fold.h"
@@ -14,6 +15,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
 
 namespace {
 
@@ -166,6 +171,49 @@ void BM_PerPass(benchmark::State& state) {
   for (int i = 0; i < 7; ++i) state.counters[names[i]] = ns[i] / double(state.iterations());
 }
 BENCHMARK(BM_PerPass)->Arg(1)->Arg(8)->Arg(64);
+
+// The D3D9 corpus (../shared/corpus/d3d9 or $KILN_CORPUS_DIR/d3d9): per shader, the front end
+// alone (ConvertOnly) and the front end plus every pass (ConvertAndPasses); the difference is
+// the passes' share. Time is per shader (the mean over the corpus).
+std::vector<std::vector<std::uint8_t>> load_d3d9_corpus() {
+  std::vector<std::vector<std::uint8_t>> files;
+  const char* env = std::getenv("KILN_CORPUS_DIR");
+  std::filesystem::path dir = env ? std::filesystem::path(env) : std::filesystem::path(KILN_CORPUS);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "d3d9", ec)) {
+    if (entry.path().extension() != ".d3d9") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+
+void corpus_run(benchmark::State& state, bool passes) {
+  static const auto files = load_d3d9_corpus();
+  if (files.empty()) {
+    state.SkipWithError("no corpus");
+    return;
+  }
+  Builder b;
+  kiln::d3d9::Converter converter;
+  kiln::passes::Pipeline pipeline;
+  std::size_t shaders = 0;
+  for (auto _ : state) {
+    for (const auto& bytes : files) {
+      b.reset();
+      if (!converter.convert(bytes, {}, b)) continue;
+      if (passes) benchmark::DoNotOptimize(pipeline.run(b, {}).is_ok());
+      ++shaders;
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(shaders));
+  state.counters["ns/shader"] = benchmark::Counter(double(shaders), benchmark::Counter::kIsRate |
+                                                                        benchmark::Counter::kInvert);
+}
+void BM_D3d9Corpus_ConvertOnly(benchmark::State& state) { corpus_run(state, false); }
+void BM_D3d9Corpus_ConvertAndPasses(benchmark::State& state) { corpus_run(state, true); }
+BENCHMARK(BM_D3d9Corpus_ConvertOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_D3d9Corpus_ConvertAndPasses)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -163,13 +163,23 @@ TEST_F(Passes, FDotBecomesMulAndMads) {
 
 TEST_F(Passes, LegacyMultiplyGuardsZero) {
   run(R"(%21 = InputLoad f32 %3 null
-%22 = FMulLegacy f32 %21 %13
-%23 = OutputStore void %4 null %22)");
+%24 = FAdd f32 %21 %12
+%25 = FMulLegacy f32 %21 %24
+%26 = OutputStore void %4 null %25)");
   SsaDef v = stored(4);
   ASSERT_EQ(b.op(v).code(), OpCode::Select);
+  EXPECT_EQ(v, SsaDef(25)); // the Select took the lowered op's id
   EXPECT_EQ(b.op(b.op(v).operand(0).def()).code(), OpCode::BOr);
   EXPECT_EQ(constant_bits(b.op(v).operand(1).def()), 0u);
   EXPECT_EQ(b.op(b.op(v).operand(2).def()).code(), OpCode::FMul);
+}
+
+TEST_F(Passes, LegacyMultiplyByFiniteConstantIsPlain) {
+  run(R"(%21 = InputLoad f32 %3 null
+%22 = FMulLegacy f32 %21 %13
+%23 = OutputStore void %4 null %22)");
+  EXPECT_EQ(b.op(stored(4)).code(), OpCode::FMul);
+  EXPECT_EQ(count_ops(b, OpCode::Select), 0u);
 }
 
 TEST_F(Passes, LegacyMadAndPowAndDot) {

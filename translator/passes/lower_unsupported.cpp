@@ -3,6 +3,7 @@
 #include "translator/passes/pass_util.h"
 
 #include <bit>
+#include <cmath>
 #include <cfloat>
 #include <cstdint>
 #include <limits>
@@ -77,32 +78,52 @@ bool is_conversion(OpCode c) {
 
 } // namespace
 
-SsaDef LowerUnsupported::component(ir::Builder& b, SsaDef vector, unsigned index, SsaDef before) {
+SsaDef LowerUnsupported::component(ir::Builder& b, SsaDef vector, unsigned index,
+                                   SsaDef before) {
   Type type = b.op(vector).type();
   if (!type.is_vector()) return vector;
-  return b.add_before(
-      before, Op::CompositeExtract(type.with_vector_size(1), vector, b.constant_u32(index)));
+  return b.add_before(before, Op::CompositeExtract(type.with_vector_size(1), vector,
+                                                   b.constant_u32(index)));
 }
 
-// D3D9 multiplication: 0 * anything (inf and NaN included) is 0. Scalar.
-SsaDef LowerUnsupported::mul_legacy(ir::Builder& b, Type type, SsaDef x, SsaDef y,
-                                    ir::OpFlags flags, SsaDef before) {
-  SsaDef zero = float_constant(b, type, 0.0);
+SsaDef LowerUnsupported::zero(ir::Builder& b, Type scalar) {
+  if (zero_type_ == scalar && zero_) return zero_;
+  zero_type_ = scalar;
+  zero_ = float_constant(b, scalar, 0.0);
+  return zero_;
+}
+
+// D3D9 multiplication: 0 * anything (inf and NaN included) is 0. Scalar. Returns the final op
+// (not added) so that the caller can put it in place of the op being lowered. When one factor
+// is a finite non-zero constant, or both are the same value, IEEE already agrees.
+Op LowerUnsupported::mul_legacy(ir::Builder& b, Type type, SsaDef x, SsaDef y, ir::OpFlags flags,
+                                SsaDef before) {
+  auto finite_nonzero = [&](SsaDef v) {
+    ir::OpView op = b.op(v);
+    if (op.code() != OpCode::Constant || type != ir::kF32) return false;
+    float f = op.operand(0).literal_f32();
+    return f != 0.0f && std::isfinite(f);
+  };
+  if (x == y || finite_nonzero(x) || finite_nonzero(y)) return Op::FMul(type, x, y).set_flags(flags);
+  SsaDef z = zero(b, type);
   SsaDef product = b.add_before(before, Op::FMul(type, x, y).set_flags(flags));
-  SsaDef x_zero = b.add_before(before, Op::FEq(x, zero));
-  SsaDef y_zero = b.add_before(before, Op::FEq(y, zero));
+  SsaDef x_zero = b.add_before(before, Op::FEq(x, z));
+  SsaDef y_zero = b.add_before(before, Op::FEq(y, z));
   SsaDef any_zero = b.add_before(before, Op::BOr(x_zero, y_zero));
-  return b.add_before(before, Op::Select(type, any_zero, zero, product));
+  return Op::Select(type, any_zero, z, product);
 }
 
 Status LowerUnsupported::run(ir::Builder& b) {
   removed_.clear();
   forward_.clear();
+  zero_ = SsaDef();
   auto forward = [&](SsaDef from, SsaDef to) {
     if (forward_.size() <= from.id()) forward_.resize(b.id_limit() + 16);
     forward_[from.id()] = to;
     removed_.push_back(from);
   };
+  // Expansions end with an op that takes the lowered op's place (same id): no uses to patch.
+  auto add = [&](SsaDef before, const Op& op) { return b.add_before(before, op); };
   for (SsaDef d = b.first(); d;) {
     SsaDef next = b.next(d);
     ir::OpView op = b.op(d);
@@ -127,55 +148,62 @@ Status LowerUnsupported::run(ir::Builder& b) {
       for (unsigned i = 0; i < n; ++i) {
         SsaDef xi = component(b, x, i, d);
         SsaDef yi = y == x ? xi : component(b, y, i, d);
-        SsaDef p =
-            legacy ? mul_legacy(b, type, xi, yi, flags, d)
-                   : (acc ? SsaDef() : b.add_before(d, Op::FMul(type, xi, yi).set_flags(flags)));
-        if (!acc)
-          acc = p;
-        else if (legacy)
-          acc = b.add_before(d, Op::FAdd(type, acc, p).set_flags(flags));
+        bool last = i + 1 == n;
+        Op step = Op::FMul(type, xi, yi).set_flags(flags);
+        if (legacy) {
+          step = mul_legacy(b, type, xi, yi, flags, d);
+          if (acc) {
+            SsaDef p = add(d, step);
+            step = Op::FAdd(type, acc, p).set_flags(flags);
+          }
+        } else if (acc) {
+          step = Op::FMad(type, xi, yi, acc).set_flags(flags);
+        }
+        if (last)
+          b.rewrite_op(d, step);
         else
-          acc = b.add_before(d, Op::FMad(type, xi, yi, acc).set_flags(flags));
+          acc = add(d, step);
       }
-      forward(d, acc);
       break;
     }
     case OpCode::FMulLegacy:
-    case OpCode::FMadLegacy: {
+    case OpCode::FMadLegacy:
+    case OpCode::FPowLegacy: {
+      // pow: exp2(exp *legacy log2(base)), so that pow(x, 0) = 1 and pow(0, y > 0) = 0.
+      bool pow = code == OpCode::FPowLegacy;
       SsaDef x = op.operand(0).def(), y = op.operand(1).def();
       SsaDef z = code == OpCode::FMadLegacy ? op.operand(2).def() : SsaDef();
+      if (pow) {
+        SsaDef log = add(d, Op::FLog2(type, x).set_flags(flags));
+        x = y;
+        y = log;
+      }
       unsigned n = type.is_basic() ? type.vector_size() : 1;
       Type scalar = type.with_vector_size(1);
-      SsaDef parts[4];
-      for (unsigned i = 0; i < n; ++i) {
-        SsaDef p = mul_legacy(b, scalar, component(b, x, i, d), component(b, y, i, d), flags, d);
-        if (z) p = b.add_before(d, Op::FAdd(scalar, p, component(b, z, i, d)).set_flags(flags));
-        parts[i] = p;
-      }
-      SsaDef result = parts[0];
-      if (n > 1) {
+      auto place = [&](const Op& result) {
+        if (pow)
+          b.rewrite_op(d, Op::FExp2(type, add(d, result)).set_flags(flags));
+        else
+          b.rewrite_op(d, result);
+      };
+      // One component: its product (plus the addend) takes the op's place.
+      auto component_op = [&](unsigned i, bool in_place) {
+        Op m = mul_legacy(b, scalar, component(b, x, i, d), component(b, y, i, d), flags, d);
+        if (!z) {
+          if (in_place) place(m);
+          return in_place ? SsaDef() : add(d, m);
+        }
+        Op sum = Op::FAdd(scalar, add(d, m), component(b, z, i, d)).set_flags(flags);
+        if (in_place) place(sum);
+        return in_place ? SsaDef() : add(d, sum);
+      };
+      if (n == 1) {
+        component_op(0, true);
+      } else {
         Op construct(OpCode::CompositeConstruct, type);
-        for (unsigned i = 0; i < n; ++i) construct.ref(parts[i]);
-        result = b.add_before(d, construct);
+        for (unsigned i = 0; i < n; ++i) construct.ref(component_op(i, false));
+        place(construct);
       }
-      forward(d, result);
-      break;
-    }
-    case OpCode::FPowLegacy: {
-      SsaDef log = b.add_before(d, Op::FLog2(type, op.operand(0).def()).set_flags(flags));
-      SsaDef e = op.operand(1).def();
-      unsigned n = type.is_basic() ? type.vector_size() : 1;
-      Type scalar = type.with_vector_size(1);
-      SsaDef parts[4];
-      for (unsigned i = 0; i < n; ++i)
-        parts[i] = mul_legacy(b, scalar, component(b, e, i, d), component(b, log, i, d), flags, d);
-      SsaDef product = parts[0];
-      if (n > 1) {
-        Op construct(OpCode::CompositeConstruct, type);
-        for (unsigned i = 0; i < n; ++i) construct.ref(parts[i]);
-        product = b.add_before(d, construct);
-      }
-      forward(d, b.add_before(d, Op::FExp2(type, product).set_flags(flags)));
       break;
     }
     case OpCode::Drain: {
