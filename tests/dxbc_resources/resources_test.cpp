@@ -459,13 +459,16 @@ TEST(DxbcResources, TypedUavLoadsStoresAndAtomicsSetTheUavFlags) {
   EXPECT_TRUE(stores[0].operand(1).def()); // layer
   EXPECT_EQ(r.def(stores[0].operand(3).def()).type(), ir::vec(ir::ScalarType::F32, 4));
   auto image_atomics = r.of(OpCode::ImageAtomic);
-  ASSERT_EQ(image_atomics.size(), 1u);
+  ASSERT_EQ(image_atomics.size(), 2u);
   EXPECT_EQ(image_atomics[0].type(), ir::kU32);
   EXPECT_EQ(image_atomics[0].operand(4).literal_enum<ir::AtomicOp>(), ir::AtomicOp::UMax);
-  auto buffer_atomics = r.of(OpCode::BufferAtomic);
-  ASSERT_EQ(buffer_atomics.size(), 1u);
-  EXPECT_EQ(buffer_atomics[0].type(), ir::kVoid);
-  EXPECT_EQ(buffer_atomics[0].operand(3).literal_enum<ir::AtomicOp>(), ir::AtomicOp::Add);
+  // The typed buffer's atomic is an image atomic at the element index, without a layer.
+  auto atomics = r.of(OpCode::ImageAtomic);
+  ASSERT_EQ(atomics.size(), 2u);
+  EXPECT_EQ(atomics[1].type(), ir::kVoid);
+  EXPECT_FALSE(atomics[1].operand(1).def());
+  EXPECT_EQ(r.def(atomics[1].operand(2).def()).type(), ir::kU32);
+  EXPECT_EQ(atomics[1].operand(4).literal_enum<ir::AtomicOp>(), ir::AtomicOp::Add);
 }
 
 // ---- raw, structured, TGSM ----------------------------------------------------------------

@@ -237,17 +237,21 @@ void convert_atomic(ConvertContext& ctx, const Instruction& inst, ir::AtomicOp a
   const ir::Type result = returns ? ir::Type(type) : ir::kVoid;
   const Operand& addr = ops.src(0);
   SsaDef value;
-  if (typed && !shape.buffer) {
-    SsaDef coord = ctx.load_src_vector(addr, shape.coords, ScalarType::U32);
-    SsaDef layer = shape.arrayed ? ctx.load_src(addr, std::uint8_t(1u << shape.coords),
-                                                ScalarType::U32)[shape.coords]
-                                 : SsaDef();
+  if (typed) {
+    // Typed UAVs, texel buffers included, are images: ImageAtomic with the element index as
+    // the coordinate of a buffer.
+    SsaDef coord, layer;
+    if (shape.buffer) {
+      coord = ctx.load_src_scalar(addr, ScalarType::U32);
+    } else {
+      coord = ctx.load_src_vector(addr, shape.coords, ScalarType::U32);
+      if (shape.arrayed)
+        layer = ctx.load_src(addr, std::uint8_t(1u << shape.coords), ScalarType::U32)[shape.coords];
+    }
     value = ctx.emit(ir::Op::ImageAtomic(result, desc, layer, coord, operand, atomic));
   } else {
     SsaDef address;
-    if (typed) {
-      address = ctx.load_src_scalar(addr, ScalarType::U32);
-    } else if (res->kind == ir::ResourceKind::Structured) {
+    if (res->kind == ir::ResourceKind::Structured) {
       const Vec4 xy = ctx.load_src(addr, 3, ScalarType::U32);
       address = make_u32x2(ctx, xy[0], shr_u32(ctx, xy[1], 2));
     } else {
