@@ -24,16 +24,38 @@ unsigned coord_size(TextureType t) {
 
 } // namespace
 
+// Whether a * c needs D3D9's rule (0 * anything = 0): not when both factors are the same
+// value (x * x is 0 exactly when x is 0) or one is a finite non-zero constant.
+bool State::needs_legacy(SsaDef a, SsaDef c) const {
+  if (!options.legacy_multiply) return false;
+  if (a == c) return false;
+  for (SsaDef x : {a, c}) {
+    ir::OpView op = b->op(x);
+    if (op.code() != ir::OpCode::Constant || op.type() != ir::kF32) continue;
+    float v = op.operand(0).literal_f32();
+    if (v != 0.0f && v - v == 0.0f) return false; // finite, non-zero
+  }
+  return true;
+}
+
 // D3D9 multiplication: 0 * anything = 0 when legacy_multiply is on (docs/pipeline.md).
 SsaDef State::mul(SsaDef a, SsaDef c) {
-  return emit(options.legacy_multiply ? ir::Op::FMulLegacy(ir::kF32, a, c)
-                                      : ir::Op::FMul(ir::kF32, a, c));
+  return emit(needs_legacy(a, c) ? ir::Op::FMulLegacy(ir::kF32, a, c)
+                                 : ir::Op::FMul(ir::kF32, a, c));
 }
 
 SsaDef State::mad(SsaDef a, SsaDef c, SsaDef d) {
-  return emit(options.legacy_multiply ? ir::Op::FMadLegacy(ir::kF32, a, c, d)
-                                      : ir::Op::FMad(ir::kF32, a, c, d));
+  return emit(needs_legacy(a, c) ? ir::Op::FMadLegacy(ir::kF32, a, c, d)
+                                 : ir::Op::FMad(ir::kF32, a, c, d));
 }
+
+namespace {
+bool same_source(const SourceParam& x, const SourceParam& y) {
+  return x.index == y.index && x.type == y.type && x.modifier == y.modifier &&
+         x.swizzle == y.swizzle && x.relative == y.relative &&
+         (!x.relative || (x.rel_type == y.rel_type && x.rel_component == y.rel_component));
+}
+} // namespace
 
 SsaDef State::dot(const Vec4& a, const Vec4& c, unsigned n) {
   SsaDef r = mul(a.c[0], c.c[0]);
@@ -189,7 +211,16 @@ bool State::emit_texkill(const Instruction& ins) {
 bool State::emit_arith(const Instruction& ins) {
   const std::uint8_t mask = ins.dst.write_mask;
   Vec4 a, c, d, out;
-  auto src = [&](unsigned i, Vec4& v, std::uint8_t m) { return read_src(ins, ins.src[i], m, v); };
+  std::uint8_t mask_read0 = 0;
+  auto src = [&](unsigned i, Vec4& v, std::uint8_t m) {
+    // src1 identical to src0 (dp3 r0, r1, r1): the same values, so x * x needs no legacy rule.
+    if (i == 1 && same_source(ins.src[0], ins.src[1]) && (m & ~mask_read0) == 0 && mask_read0) {
+      v = a;
+      return true;
+    }
+    if (i == 0 && &v == &a) mask_read0 = m;
+    return read_src(ins, ins.src[i], m, v);
+  };
   auto scalar_result = [&](SsaDef x) {
     for (unsigned i = 0; i < 4; ++i)
       if (mask & (1u << i)) out.c[i] = x;

@@ -165,6 +165,7 @@ struct State {
   bool emit_matrix(const Instruction& ins, unsigned rows, unsigned columns);
   bool emit_sample(const Instruction& ins);
   bool emit_flow(const Instruction& ins, std::uint32_t index, std::uint32_t& next);
+  bool needs_legacy(SsaDef a, SsaDef c) const;
   SsaDef mul(SsaDef a, SsaDef c);
   SsaDef mad(SsaDef a, SsaDef c, SsaDef d);
   SsaDef dot(const Vec4& a, const Vec4& c, unsigned n);
