@@ -207,11 +207,15 @@ void corpus_run(benchmark::State& state, bool passes) {
     }
   }
   state.SetItemsProcessed(std::int64_t(shaders));
-  state.counters["ns/shader"] = benchmark::Counter(double(shaders), benchmark::Counter::kIsRate |
-                                                                        benchmark::Counter::kInvert);
+  state.counters["ns/shader"] = benchmark::Counter(
+      double(shaders), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-void BM_D3d9Corpus_ConvertOnly(benchmark::State& state) { corpus_run(state, false); }
-void BM_D3d9Corpus_ConvertAndPasses(benchmark::State& state) { corpus_run(state, true); }
+void BM_D3d9Corpus_ConvertOnly(benchmark::State& state) {
+  corpus_run(state, false);
+}
+void BM_D3d9Corpus_ConvertAndPasses(benchmark::State& state) {
+  corpus_run(state, true);
+}
 BENCHMARK(BM_D3d9Corpus_ConvertOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_D3d9Corpus_ConvertAndPasses)->Unit(benchmark::kMillisecond);
 

@@ -1,11 +1,15 @@
 #include "translator/passes/dead_code.h"
 
+#include <array>
+
 namespace kiln::passes {
 
 using ir::OpCode;
 using ir::SsaDef;
 
-bool is_pure(OpCode code) {
+namespace {
+
+constexpr bool compute_pure(OpCode code) {
   ir::OpCategory cat = ir::op_info(code).category;
   if (cat == ir::OpCategory::Anywhere) return true;
   if (cat == ir::OpCategory::Constant) return code != OpCode::DclSpecConstant;
@@ -39,18 +43,51 @@ bool is_pure(OpCode code) {
   }
 }
 
+// Derived from the opcode table once, at compile time.
+constexpr auto kPure = [] {
+  std::array<bool, std::size_t(OpCode::Count)> table{};
+  for (std::size_t i = 0; i < table.size(); ++i) table[i] = compute_pure(OpCode(i));
+  return table;
+}();
+
+} // namespace
+
+bool is_pure(OpCode code) {
+  return kPure[std::size_t(code)];
+}
+
 Status DeadCode::run(ir::Builder& b) {
   live_.assign(b.id_limit(), 0);
   worklist_.clear();
   auto mark = [&](SsaDef d) {
-    if (d && !live_[d.id()]) {
+    if (d && live_[d.id()] != 1) {
       live_[d.id()] = 1;
       worklist_.push_back(d);
     }
   };
-  for (ir::OpView op : b.ops()) {
-    if (op.info().category == ir::OpCategory::Debug) continue;
-    if (!is_pure(op.code())) mark(op.def());
+  // Backwards: users come after their operands except for phis naming values of later blocks,
+  // so most marks land before the op is reached; a mark on an op already passed (a phi's
+  // back-edge value) goes to the worklist.
+  for (SsaDef d = b.last(); d; d = b.prev(d)) {
+    ir::OpView op = b.op(d);
+    if (!live_[d.id()]) {
+      if (kPure[std::size_t(op.code())] || op.info().category == ir::OpCategory::Debug) {
+        live_[d.id()] = 2; // passed, not (yet) live
+        continue;
+      }
+    }
+    live_[d.id()] = 1;
+    for (std::uint32_t i = 0; i < op.ref_count(); ++i) {
+      SsaDef v = op.operand(i).def();
+      if (!v) continue;
+      std::uint8_t& state = live_[v.id()];
+      if (state == 2) {
+        state = 1;
+        worklist_.push_back(v);
+      } else if (state == 0) {
+        state = 3; // live, not yet passed
+      }
+    }
   }
   while (!worklist_.empty()) {
     SsaDef d = worklist_.back();
@@ -62,8 +99,8 @@ Status DeadCode::run(ir::Builder& b) {
     SsaDef next = b.next(d);
     ir::OpView op = b.op(d);
     if (op.info().category == ir::OpCategory::Debug) {
-      if (!live_[op.operand(0).def().id()]) b.remove(d);
-    } else if (!live_[d.id()]) {
+      if (live_[op.operand(0).def().id()] != 1) b.remove(d);
+    } else if (live_[d.id()] != 1) {
       b.remove(d);
     }
     d = next;

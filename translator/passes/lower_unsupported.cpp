@@ -3,8 +3,8 @@
 #include "translator/passes/pass_util.h"
 
 #include <bit>
-#include <cmath>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -78,12 +78,11 @@ bool is_conversion(OpCode c) {
 
 } // namespace
 
-SsaDef LowerUnsupported::component(ir::Builder& b, SsaDef vector, unsigned index,
-                                   SsaDef before) {
+SsaDef LowerUnsupported::component(ir::Builder& b, SsaDef vector, unsigned index, SsaDef before) {
   Type type = b.op(vector).type();
   if (!type.is_vector()) return vector;
-  return b.add_before(before, Op::CompositeExtract(type.with_vector_size(1), vector,
-                                                   b.constant_u32(index)));
+  return b.add_before(
+      before, Op::CompositeExtract(type.with_vector_size(1), vector, b.constant_u32(index)));
 }
 
 SsaDef LowerUnsupported::zero(ir::Builder& b, Type scalar) {
@@ -104,7 +103,8 @@ Op LowerUnsupported::mul_legacy(ir::Builder& b, Type type, SsaDef x, SsaDef y, i
     float f = op.operand(0).literal_f32();
     return f != 0.0f && std::isfinite(f);
   };
-  if (x == y || finite_nonzero(x) || finite_nonzero(y)) return Op::FMul(type, x, y).set_flags(flags);
+  if (x == y || finite_nonzero(x) || finite_nonzero(y))
+    return Op::FMul(type, x, y).set_flags(flags);
   SsaDef z = zero(b, type);
   SsaDef product = b.add_before(before, Op::FMul(type, x, y).set_flags(flags));
   SsaDef x_zero = b.add_before(before, Op::FEq(x, z));

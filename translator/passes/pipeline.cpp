@@ -42,7 +42,9 @@ Status Pipeline::run(ir::Builder& b, const PipelineOptions& options) {
   if (Status st = step("lower_unsupported", s.lower); !st) return st;
   if (Status st = step("constant_fold", s.fold); !st) return st;
   if (Status st = step("dead_code", s.dead_code); !st) return st;
-  if (Status st = step("cfg_cleanup", s.cfg); !st) return st;
+  // Trivial phis are all SSA construction leaves for clean-up; without phis it has no work.
+  if (s.ssa.phi_count() > 0)
+    if (Status st = step("cfg_cleanup", s.cfg); !st) return st;
   return Status::ok();
 }
 

@@ -26,6 +26,7 @@ Status SsaConstruction::run(ir::Builder& b) {
   }
   forward_.assign(limit, SsaDef());
   removed_.clear();
+  phi_count_ = 0;
   for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
     if (b.op(fn).code() != OpCode::Function) continue;
     if (Status s = run_function(b, fn); !s) return s;
@@ -47,11 +48,13 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
     return Status::error("ssa: malformed blocks in function %" + std::to_string(function.id()));
   std::uint32_t nblocks = blocks_.size();
   std::uint32_t nvars = std::uint32_t(var_type_.size());
-  // Which temps are read in a block before being written there.
+  // Which temps are read in a block before being written there. A function of one block (no
+  // control flow) needs none of this: a read before any write is Undef.
+  bool straight = nblocks == 1;
   stamp_.assign(nvars, 0);
   global_of_.assign(nvars, 0);
   global_var_.clear();
-  for (std::uint32_t blk = 0; blk < nblocks; ++blk) {
+  for (std::uint32_t blk = 0; blk < nblocks && !straight; ++blk) {
     for (SsaDef d = blocks_.label(blk); d != blocks_.terminator(blk); d = b.next(d)) {
       ir::OpView op = b.op(d);
       if (op.code() != OpCode::TmpLoad && op.code() != OpCode::TmpStore) continue;
@@ -100,7 +103,11 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       ir::OpView op = b.op(d);
       OpCode code = op.code();
       if (code != OpCode::TmpLoad && code != OpCode::TmpStore) continue;
-      std::uint32_t var = var_of_[op.operand(0).def().id()] - 1;
+      SsaDef tmp = op.operand(0).def();
+      std::uint32_t var = tmp.id() < var_of_.size() ? var_of_[tmp.id()] : 0;
+      if (!var)
+        return Status::error("ssa: temp access to a non-DclTmp at %" + std::to_string(d.id()));
+      --var;
       std::uint32_t g = global_of_[var];
       if (code == OpCode::TmpStore) {
         SsaDef value = resolve(op.operand(1).def());
@@ -115,7 +122,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       if (stamp_[var] == blk + 1) {
         value = local_[var];
       } else {
-        value = read(b, g - 1, blk);
+        value = straight ? b.add(Op::Undef(var_type_[var])) : read(b, g - 1, blk);
         stamp_[var] = blk + 1;
         local_[var] = value;
       }
@@ -146,6 +153,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
 // branches to) do not count: that edge is never taken. Repeated while removals expose more.
 void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
   if (phis_.empty()) return;
+  phi_count_ += std::uint32_t(phis_.size());
   std::uint32_t n = blocks_.size();
   unreachable_.assign(n, 0);
   for (std::uint32_t blk = 1; blk < n; ++blk) {
@@ -184,6 +192,7 @@ void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
       if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
       forward_[p.phi.id()] = unique;
       removed_.push_back(p.phi);
+      --phi_count_;
       changed = true;
     }
   }

@@ -20,6 +20,8 @@ namespace kiln::passes {
 class SsaConstruction {
  public:
   Status run(ir::Builder& b);
+  // Phis left by the last run (CFG clean-up has nothing to do without them).
+  std::uint32_t phi_count() const { return phi_count_; }
 
  private:
   Status run_function(ir::Builder& b, ir::SsaDef function);
@@ -52,6 +54,7 @@ class SsaConstruction {
     std::uint32_t block;
   };
   std::vector<CreatedPhi> phis_;
+  std::uint32_t phi_count_ = 0;
   std::vector<std::uint8_t> unreachable_; // by block
   std::vector<ir::SsaDef> forward_;       // removed TmpLoad -> value
   std::vector<ir::SsaDef> removed_;
