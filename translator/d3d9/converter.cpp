@@ -124,6 +124,7 @@ void State::reset() {
   tex_row_count = 0;
   pending = {};
   call_depth = 0;
+  small_u32.fill({});
   control.clear();
 }
 

@@ -115,6 +115,7 @@ struct State {
     Vec4 value;
   } pending;
 
+  std::array<SsaDef, 16> small_u32{};
   unsigned call_depth = 0;
   std::size_t frame_base = 0; // control.size() when the current subroutine was entered
 
@@ -136,7 +137,14 @@ struct State {
   bool fail(const Instruction& ins, const char* what);
   bool fail_at(std::uint32_t offset, std::string message);
   SsaDef f32(float v) { return b->constant_f32(v); }
-  SsaDef u32(std::uint32_t v) { return b->constant_u32(v); }
+  SsaDef u32(std::uint32_t v) {
+    // Component and register indices: small and frequent, cached per shader.
+    if (v < small_u32.size()) {
+      if (!small_u32[v]) small_u32[v] = b->constant_u32(v);
+      return small_u32[v];
+    }
+    return b->constant_u32(v);
+  }
   SsaDef i32(std::int32_t v) { return b->constant_i32(v); }
   SsaDef emit(const ir::Op& op) { return b->add(op); }
   SsaDef tmp(ir::Type type);
