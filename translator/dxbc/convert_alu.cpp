@@ -65,7 +65,6 @@ constexpr AluRow kAluRows[] = {
     {Opcode::CountBits, Shape::Unary, OpCode::IBitCount, U},
     {Opcode::BfRev, Shape::Unary, OpCode::IBitReverse, U},
     {Opcode::FirstBitLo, Shape::Unary, OpCode::IFindLsb, U},
-    {Opcode::Msad, Shape::Ternary, OpCode::UMsad, U},
     {Opcode::DAdd, Shape::Binary, OpCode::FAdd, D},
     {Opcode::DMul, Shape::Binary, OpCode::FMul, D},
     {Opcode::DMin, Shape::Binary, OpCode::FMin, D},
@@ -487,6 +486,26 @@ bool Alu::special() {
       out[i] = done[c];
     }
     store(0, out, F);
+    return true;
+  }
+  case Opcode::Msad: {
+    // msad dst, ref, src, accum: sum over the bytes with a non-zero reference byte of
+    // |ref - src|, plus accum (spelled out: the backend has no masked SAD).
+    Vec4 r = src(1, m, U), s = src(2, m, U), acc = src(3, m, U), out{};
+    for (unsigned i = 0; i < 4; ++i) {
+      if (!r[i]) continue;
+      SsaDef sum = acc[i];
+      for (unsigned k = 0; k < 4; ++k) {
+        SsaDef rb = op(Op::UBitExtract(ir::kU32, r[i], u32(8 * k), u32(8)));
+        SsaDef sb = op(Op::UBitExtract(ir::kU32, s[i], u32(8 * k), u32(8)));
+        SsaDef diff = op(Op::Select(ir::kU32, op(Op::UGe(rb, sb)), op(Op::ISub(ir::kU32, rb, sb)),
+                                    op(Op::ISub(ir::kU32, sb, rb))));
+        diff = op(Op::Select(ir::kU32, op(Op::IEq(rb, u32(0))), u32(0), diff));
+        sum = op(Op::IAdd(ir::kU32, sum, diff));
+      }
+      out[i] = sum;
+    }
+    store(0, out, U);
     return true;
   }
   case Opcode::DMov: {

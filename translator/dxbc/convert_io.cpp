@@ -361,15 +361,20 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
     t = b.types().make_array(t, where.output ? std::max(impl.output_control_points, 1u)
                                              : std::max(impl.input_vertices, 1u));
   SsaDef dcl;
+  // Per-patch and per-vertex variables share one location space in Vulkan: patch constants
+  // (hull outputs of the fork/join phases, domain vpc#) sit above the 32 control point
+  // registers, the same way in both stages.
+  std::uint32_t location = reg;
+  if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 32;
   if (where.output) {
-    dcl = b.add(Op::DclOutput(t, ctx.entry_point(), reg, first, impl.gs_stream));
+    dcl = b.add(Op::DclOutput(t, ctx.entry_point(), location, first, impl.gs_stream));
   } else {
     auto interp = ir::InterpolationModes(0);
     if (ctx.program().type == ProgramType::Pixel) {
       interp = interpolation_of(mode);
       if (scalar != ScalarType::F32) interp = ir::InterpolationModes::Flat;
     }
-    dcl = b.add(Op::DclInput(t, ctx.entry_point(), reg, first, interp));
+    dcl = b.add(Op::DclInput(t, ctx.entry_point(), location, first, interp));
   }
   if (element && !element->semantic_name.empty())
     b.add(Op::Semantic(dcl, element->semantic_index, element->semantic_name));
@@ -552,8 +557,51 @@ SsaDef slot_address(ConvertContext& ctx, const Operand& op, const IoSlot& s, boo
 
 } // namespace
 
+namespace {
+
+// Register index dimension of an I/O operand (the last one), when it is relative.
+bool dynamic_register(const Operand& op, unsigned& reg_dim) {
+  if (op.index_dimension == 0) return false;
+  reg_dim = op.index_dimension - 1u;
+  return op.has_relative(reg_dim);
+}
+
+// The operand with register `reg` in place of its relative register index.
+Operand with_register(const Operand& op, unsigned reg_dim, std::uint32_t reg) {
+  Operand fixed = op;
+  fixed.index[reg_dim] = reg;
+  fixed.relative[reg_dim] = kNoOperand;
+  fixed.index_representation[reg_dim] = IndexRepresentation::Immediate32;
+  return fixed;
+}
+
+// Candidate registers of a dynamically indexed v#/o#: every declared register from the
+// immediate base on (dcl_indexrange bounds what the shader may reach; outside it D3D leaves
+// the result undefined, so the declared registers suffice).
+std::uint32_t register_limit(ConvertContext& ctx, const Operand& op) {
+  IoTarget where = target_of(ctx, op.type);
+  return std::uint32_t(ctx.impl().file(where.file).size() / 4);
+}
+
+} // namespace
+
 SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ScalarType type) {
   auto& impl = ctx.impl();
+  unsigned reg_dim = 0;
+  if (dynamic_register(op, reg_dim) && op.type != OperandType::Null) {
+    // v[r0.x + n]: select among the declared registers.
+    SsaDef index = ctx.load_index(op, reg_dim);
+    SsaDef result = ctx.constant_bits(type, 0);
+    for (std::uint32_t reg = op.index[reg_dim], end = register_limit(ctx, op); reg < end; ++reg) {
+      IoSlot* s = impl.slot(target_of(ctx, op.type).file, reg, component);
+      if (!s || !s->dcl) continue;
+      SsaDef v = io_load(ctx, with_register(op, reg_dim, reg), component, type);
+      if (!v) return {};
+      SsaDef hit = ctx.emit(Op::IEq(index, ctx.constant_u32(reg)));
+      result = ctx.emit(Op::Select(Type(type), hit, v, result));
+    }
+    return result;
+  }
   if (op.type == OperandType::InputForkInstanceId || op.type == OperandType::InputJoinInstanceId) {
     if (!impl.fork_instance) return ctx.constant_bits(type, 0);
     return ctx.bitcast(impl.fork_instance, ScalarType::U32, type);
@@ -585,6 +633,22 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
               ScalarType type) {
   if (!is_output_operand(op.type)) {
     ctx.fail("write to a read-only register");
+    return;
+  }
+  unsigned reg_dim = 0;
+  if (dynamic_register(op, reg_dim)) {
+    // o[r0.x + n]: store to the register the index names, one guarded store per candidate.
+    SsaDef index = ctx.load_index(op, reg_dim);
+    for (std::uint32_t reg = op.index[reg_dim], end = register_limit(ctx, op); reg < end; ++reg) {
+      IoSlot* s = ctx.impl().slot(target_of(ctx, op.type).file, reg, component);
+      if (!s || !s->dcl) continue;
+      SsaDef hit = ctx.emit(Op::IEq(index, ctx.constant_u32(reg)));
+      SsaDef sif = ctx.emit(Op::ScopedIf(SsaDef(), hit));
+      io_store(ctx, with_register(op, reg_dim, reg), component, value, type);
+      SsaDef end_if = ctx.emit(Op::ScopedEndIf(sif));
+      ctx.builder().rewrite_op(sif, Op::ScopedIf(end_if, hit));
+      if (!ctx.ok()) return;
+    }
     return;
   }
   IoSlot* s = io_slot_for(ctx, op, component, true);

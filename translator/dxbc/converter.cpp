@@ -242,8 +242,9 @@ void Driver::finish_declarations() {
                                   kPart[tess_partitioning_ <= 4 ? tess_partitioning_ : 0]));
     }
   }
-  if (t == ProgramType::Geometry && gs_output_topology_) {
-    ir::PrimitiveType prim = gs_output_topology_ == 1   ? ir::PrimitiveType::Point
+  if (t == ProgramType::Geometry) {
+    // A geometry shader that only writes UAVs declares no output topology: points.
+    ir::PrimitiveType prim = gs_output_topology_ <= 1   ? ir::PrimitiveType::Point
                              : gs_output_topology_ == 3 ? ir::PrimitiveType::Line
                                                         : ir::PrimitiveType::Triangle;
     b_.add(Op::SetGsOutputPrimitive(e, prim, gs_stream_mask_ ? gs_stream_mask_ : 1u));
