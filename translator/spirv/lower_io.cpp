@@ -227,9 +227,13 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     case ir::BuiltIn::SampleId:
     case ir::BuiltIn::SamplePosition:
       sample_shading = true;
+      // Integer fragment inputs must be Flat (VUID-StandaloneSpirv-Flat-04744).
+      if (b == ir::BuiltIn::SampleId && stage == ShaderStage::Pixel && input)
+        mb.decorate(d.var, spv::DecorationFlat);
       break;
     case ir::BuiltIn::PrimitiveId:
       if (stage == ShaderStage::Pixel) mb.require_capability(spv::CapabilityGeometry);
+      if (stage == ShaderStage::Pixel && input) mb.decorate(d.var, spv::DecorationFlat);
       break;
     case ir::BuiltIn::Layer:
     case ir::BuiltIn::ViewportIndex:
