@@ -315,6 +315,33 @@ TEST_F(PassPipeline, NestedLoopsAndDemote) {
   EXPECT_EQ(b.op(stored(5)).operand(0).literal_u32(), 1u);
 }
 
+TEST_F(PassPipeline, TempPassedAcrossACallIsRefused) {
+  // %2 calls %50, which reads r6 that only %2 writes: its value would have to cross the call.
+  Status parsed = ir::parse(R"(%1 = EntryPoint void %2 Pixel
+%4 = DclOutput f32 %1 0 0 0
+%6 = DclTmp unknown %1
+%12 = Constant f32 1
+%2 = Function void
+%20 = Label void None
+%21 = TmpStore void %6 %12
+%22 = FunctionCall void %50
+%23 = Return void null
+%24 = FunctionEnd void
+%50 = Function void
+%51 = Label void None
+%52 = TmpLoad unknown %6
+%53 = ConsumeAs f32 %52
+%54 = OutputStore void %4 null %53
+%55 = Return void null
+%56 = FunctionEnd void
+)",
+                            b);
+  ASSERT_TRUE(parsed) << parsed.message();
+  Status s = pipeline.run(b, {});
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("shared across functions"), std::string::npos) << s.message();
+}
+
 TEST_F(PassPipeline, BrokenInputFailsNamingThePass) {
   Status parsed =
       ir::parse(pixel_shader("%21 = FAdd f32 %12\n%22 = OutputStore void %4 null %21"), b);

@@ -27,10 +27,22 @@ Status SsaConstruction::run(ir::Builder& b) {
   forward_.assign(limit, SsaDef());
   removed_.clear();
   phi_count_ = 0;
+  written_in_.assign(var_type_.size(), 0);
+  entry_read_in_.assign(var_type_.size(), 0);
+  function_bit_ = 1;
+  saw_call_ = false;
   for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
     if (b.op(fn).code() != OpCode::Function) continue;
     if (Status s = run_function(b, fn); !s) return s;
+    function_bit_ = function_bit_ << 1 | (function_bit_ >> 31); // functions past 32 share bits
   }
+  // With calls, a temp one function reads before writing it and another function writes would
+  // need its value passed across the call: not modelled (functions are translated independently),
+  // so refuse rather than read Undef.
+  for (std::size_t v = 0; v < var_type_.size() && saw_call_; ++v)
+    if (entry_read_in_[v] && (written_in_[v] & ~entry_read_in_[v]))
+      return Status::error("ssa: temporary shared across functions (subroutine call) is not "
+                           "supported");
   // Debug names of temporaries go with them (declarations only: debug ops live there).
   for (ir::OpView op : b.declarations()) {
     if (op.info().category != ir::OpCategory::Debug) continue;
@@ -102,7 +114,10 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
     for (SsaDef d = b.next(blocks_.label(blk)); d != term; d = b.next(d)) {
       ir::OpView op = b.op(d);
       OpCode code = op.code();
-      if (code != OpCode::TmpLoad && code != OpCode::TmpStore) continue;
+      if (code != OpCode::TmpLoad && code != OpCode::TmpStore) {
+        if (code == OpCode::FunctionCall) saw_call_ = true;
+        continue;
+      }
       SsaDef tmp = op.operand(0).def();
       std::uint32_t var = tmp.id() < var_of_.size() ? var_of_[tmp.id()] : 0;
       if (!var)
@@ -110,6 +125,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       --var;
       std::uint32_t g = global_of_[var];
       if (code == OpCode::TmpStore) {
+        written_in_[var] |= function_bit_;
         SsaDef value = resolve(op.operand(1).def());
         if (!value) value = b.add(Op::Undef(var_type_[var]));
         stamp_[var] = blk + 1;
@@ -122,7 +138,12 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       if (stamp_[var] == blk + 1) {
         value = local_[var];
       } else {
-        value = straight ? b.add(Op::Undef(var_type_[var])) : read(b, g - 1, blk);
+        if (straight) {
+          value = b.add(Op::Undef(var_type_[var]));
+          entry_read_in_[var] |= function_bit_;
+        } else {
+          value = read(b, g - 1, blk);
+        }
         stamp_[var] = blk + 1;
         local_[var] = value;
       }
@@ -214,6 +235,7 @@ SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t
   SsaDef value;
   if (preds.empty()) {
     value = b.add(Op::Undef(type));
+    if (block == 0) entry_read_in_[global_var_[global]] |= function_bit_;
   } else if (preds.size() == 1) {
     value = read(b, global, preds[0]);
   } else {

@@ -60,6 +60,11 @@ class SsaConstruction {
   std::vector<ir::SsaDef> removed_;
   std::vector<ir::Operand> operands_;
   std::vector<ir::SsaDef> tmps_;
+  // By temp: bit per function (index mod 32) that writes it / reads it before any write.
+  std::vector<std::uint32_t> written_in_;
+  std::vector<std::uint32_t> entry_read_in_;
+  std::uint32_t function_bit_ = 1;
+  bool saw_call_ = false;
 };
 
 } // namespace kiln::passes
