@@ -471,6 +471,38 @@ TEST(DxbcResources, TypedUavLoadsStoresAndAtomicsSetTheUavFlags) {
   EXPECT_EQ(atomics[1].operand(4).literal_enum<ir::AtomicOp>(), ir::AtomicOp::Add);
 }
 
+TEST(DxbcResources, RasterizerOrderedAccessesSitBetweenRovLocks) {
+  // dcl_uav_typed_texture2d_rov u0 ; ld_uav_typed r0, r1.xyyy, u0 ; store_uav_typed u0, r1.xy, r0
+  auto w = pixel()
+               .inst(Opcode::DclUavTyped, {decl_reg(OT::Uav), 0, returns(ReturnType::Float)},
+                     dim_bits(ResourceDimension::Texture2D) | 1u << 17)
+               .inst(Opcode::LdUavTyped,
+                     {reg1(OT::Temp, mask(kXyzw)), 0, reg1(OT::Temp, swz(0, 1, 1, 1)), 1,
+                      reg1(OT::Uav, swz(0, 1, 2, 3)), 0})
+               .inst(Opcode::StoreUavTyped,
+                     {reg1(OT::Uav, mask(kXyzw)), 0, reg1(OT::Temp, swz(0, 1, 0, 0)), 1,
+                      reg1(OT::Temp, swz(0, 1, 2, 3)), 0})
+               .inst(Opcode::Ret, {})
+               .finish();
+  Result r;
+  CONVERT_OK(w, r);
+  auto uavs = r.of(OpCode::DclUav);
+  ASSERT_EQ(uavs.size(), 1u);
+  EXPECT_TRUE(
+      ir::has(uavs[0].operand(5).literal_enum<ir::UavFlags>(), ir::UavFlags::RasterizerOrdered));
+  // Begin, load, End, Begin, store, End in program order.
+  std::vector<OpCode> order;
+  for (ir::OpView op : r.b.ops()) {
+    if (op.code() == OpCode::RovScopedLockBegin || op.code() == OpCode::RovScopedLockEnd ||
+        op.code() == OpCode::ImageLoad || op.code() == OpCode::ImageStore)
+      order.push_back(op.code());
+  }
+  const std::vector<OpCode> expected = {OpCode::RovScopedLockBegin, OpCode::ImageLoad,
+                                        OpCode::RovScopedLockEnd,   OpCode::RovScopedLockBegin,
+                                        OpCode::ImageStore,         OpCode::RovScopedLockEnd};
+  EXPECT_EQ(order, expected);
+}
+
 // ---- raw, structured, TGSM ----------------------------------------------------------------
 
 TEST(DxbcResources, RawAccessIsPerDwordFromTheByteAddress) {

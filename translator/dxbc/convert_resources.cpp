@@ -381,6 +381,18 @@ void note_uav_usage(ConvertContext& ctx, ResourceBinding& binding, std::uint8_t 
     ctx.builder().rewrite_op(binding.decl, uav_declaration(ctx, binding));
 }
 
+RovLock::RovLock(ConvertContext& ctx, const ResourceBinding* binding) : ctx_(ctx) {
+  if (!binding || !ir::has(binding->base_flags, ir::UavFlags::RasterizerOrdered)) return;
+  const bool buffer =
+      binding->kind == ir::ResourceKind::RawBuffer || binding->kind == ir::ResourceKind::Structured;
+  memory_ = buffer ? ir::MemoryTypeMask::UavBuffer : ir::MemoryTypeMask::UavImage;
+  ctx_.emit(ir::Op::RovScopedLockBegin(memory_, ir::RovScope::Pixel));
+}
+
+RovLock::~RovLock() {
+  if (memory_ != ir::MemoryTypeMask(0)) ctx_.emit(ir::Op::RovScopedLockEnd(memory_));
+}
+
 ir::SsaDef add_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k) {
   if (k == 0) return value;
   if (is_constant(ctx, value, ir::kU32))

@@ -21,6 +21,8 @@
 //   (robustBufferAccess2 + robustImageAccess2, which every D3D-on-Vulkan layer enables) and
 //   emits no bounds checks of its own. TGSM accesses are not checked either (D3D leaves
 //   out-of-range TGSM access undefined).
+// - Rasterizer-ordered UAVs: each access sits between RovScopedLockBegin (RovScope::Pixel) and
+//   RovScopedLockEnd; merging them into one interlock per invocation is the backend's business.
 // - UAV flags: globallycoherent -> Coherent, _rov -> RasterizerOrdered, and from the accesses
 //   seen while converting: ReadOnly (never written), WriteOnly (never read), FixedFormat (typed
 //   UAV used with atomics). The DclUav op is rewritten in place when the usage grows.
@@ -120,6 +122,20 @@ ir::SsaDef load_counter(ConvertContext& ctx, const Instruction& inst, const Oper
                         ResourceBinding& binding);
 // Records a UAV access and rewrites the DclUav flags when they change.
 void note_uav_usage(ConvertContext& ctx, ResourceBinding& binding, std::uint8_t usage);
+
+// Brackets one access to a rasterizer-ordered UAV (_rov) with RovScopedLockBegin/End, as the
+// RasterizerOrdered flag promises; does nothing for other bindings or null.
+class RovLock {
+ public:
+  RovLock(ConvertContext& ctx, const ResourceBinding* binding);
+  ~RovLock();
+  RovLock(const RovLock&) = delete;
+  RovLock& operator=(const RovLock&) = delete;
+
+ private:
+  ConvertContext& ctx_;
+  ir::MemoryTypeMask memory_ = ir::MemoryTypeMask(0);
+};
 
 // Integer helpers that fold constants (addresses are often immediates).
 ir::SsaDef add_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k);

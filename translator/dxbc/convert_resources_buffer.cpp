@@ -70,6 +70,7 @@ void convert_load(ConvertContext& ctx, const Instruction& inst, bool structured)
   DwordAccess a;
   if (!open_access(ctx, inst, res_op, structured, a)) return;
   if (res_op.type == OperandType::Uav) note_uav_usage(ctx, *a.binding, uav_usage::kRead);
+  RovLock lock(ctx, res_op.type == OperandType::Uav ? a.binding : nullptr);
   load_address(ctx, ops, a);
   const Operand& dst = ops.dst(0);
 
@@ -114,6 +115,7 @@ void convert_store(ConvertContext& ctx, const Instruction& inst, bool structured
     return;
   }
   if (res_op.type == OperandType::Uav) note_uav_usage(ctx, *a.binding, uav_usage::kWrite);
+  RovLock lock(ctx, res_op.type == OperandType::Uav ? a.binding : nullptr);
   load_address(ctx, ops, a);
   // Component c of the write mask goes to dword c after the address.
   const Vec4 values = ctx.load_src(ops.src(structured ? 2 : 1), res_op.mask, ScalarType::U32);
@@ -222,6 +224,7 @@ void convert_atomic(ConvertContext& ctx, const Instruction& inst, ir::AtomicOp a
   }
   const bool lds = res_op.type == OperandType::ThreadGroupSharedMemory;
   SsaDef desc;
+  RovLock lock(ctx, lds ? nullptr : res);
   if (!lds) {
     note_uav_usage(ctx, *res, uav_usage::kAtomic);
     desc = load_descriptor(ctx, inst, res_op, *res);

@@ -253,6 +253,7 @@ void convert_ld_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
   if (!uav) return;
   note_uav_usage(ctx, *uav, uav_usage::kRead);
+  RovLock lock(ctx, uav);
   SsaDef desc = load_descriptor(ctx, inst, uav_op, *uav);
   if (!desc) return;
   const ImageShape shape = image_shape(uav->kind);
@@ -277,6 +278,7 @@ void convert_store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
   if (!uav) return;
   note_uav_usage(ctx, *uav, uav_usage::kWrite);
+  RovLock lock(ctx, uav);
   SsaDef desc = load_descriptor(ctx, inst, uav_op, *uav);
   if (!desc) return;
   const ImageShape shape = image_shape(uav->kind);
