@@ -130,6 +130,41 @@ TEST(D3d9Convert, PixelShader11TexAndCoissue) {
   EXPECT_NE(r.text.find("\"TexCoord\""), std::string::npos) << r.text;
 }
 
+TEST(D3d9Convert, PixelShader14PhaseAndBem) {
+  // ps_1_4: texcrd r0.xyz, t0; texld r1, t1; phase; bem r2.xy, r0, r1; texkill c0 is not
+  // allowed in 1.4, so: mov r0, r2
+  Result r =
+      convert({0xFFFF0104, 64, dst(R, 0, 0x7), src(A, 0), 66, dst(R, 1), src(A, 1), 0xFFFD, 89,
+               dst(R, 2, 0x3), src(R, 0), src(R, 1), 1, dst(R, 0), src(R, 2), 0x0000FFFF});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_TRUE(r.has("ImageSample")) << r.text;
+  EXPECT_NE(r.text.find("DclCbv vec4<f32>[16] %2 0 3 1"), std::string::npos) << r.text; // bumpenv
+  EXPECT_TRUE(r.has("OutputStore")) << r.text;
+}
+
+TEST(D3d9Convert, PixelShader11TextureMatrixSpecular) {
+  // ps_1_1: tex t0; texm3x3pad t1, t0; texm3x3pad t2, t0; texm3x3spec t3, t0, c0; mov r0, t3
+  Result r = convert({0xFFFF0101, 66, dst(A, 0), 73, dst(A, 1), src(A, 0), 73, dst(A, 2), src(A, 0),
+                      76, dst(A, 3), src(A, 0), src(C, 0), 1, dst(R, 0), src(A, 3), 0x0000FFFF});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_TRUE(r.has("DclSrv f32 %2 0 3 1 ImageCube")) << r.text;
+  EXPECT_TRUE(r.has("DclSrv f32 %2 0 0 1 Image2D")) << r.text;
+  EXPECT_TRUE(r.has("FDiv")) << r.text; // the reflection divides by dot(N, N)
+  // A texm3x3tex without its pad rows is rejected by name.
+  Result bad = convert({0xFFFF0101, 66, dst(A, 0), 74, dst(A, 1), src(A, 0), 0x0000FFFF});
+  ASSERT_FALSE(bad.status);
+  EXPECT_NE(bad.status.message().find("texm3x3tex"), std::string::npos) << bad.status.message();
+}
+
+TEST(D3d9Convert, TexkillOfAConstant) {
+  // ps_2_0: texkill c0 (HLSL clip() of a uniform); mov oC0, c1
+  Result r =
+      convert({0xFFFF0200, ins(65, 1), dst(C, 0), ins(1, 2), dst(OC, 0), src(C, 1), 0x0000FFFF});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_TRUE(r.has("Demote")) << r.text;
+  EXPECT_TRUE(r.has("FLt")) << r.text;
+}
+
 TEST(D3d9Convert, RepWithDefi) {
   // vs_3_0: dcl_position v0; dcl_position o0; defi i0, 3,0,0,0; mov r0, v0;
   // rep i0; add r0, r0, c0; endrep; mov o0, r0

@@ -100,7 +100,6 @@ std::uint32_t model_float_registers(Model m) {
 void State::reset() {
   error.clear();
   entry = function = first_label = {};
-  cbv_float = cbv_int = cbv_bool = cbv_bump = {};
   desc_float = desc_int = desc_bool = desc_bump = {};
   float_count = 0;
   srv.fill({});
@@ -132,7 +131,8 @@ void State::reset() {
 bool State::scan() {
   const auto& list = program->instructions;
   std::uint32_t max_float = 0;
-  bool any_float = false, relative_float = false;
+  bool any_float = false;
+  relative_float = false;
   std::fill(label_pos.begin(), label_pos.end(), 0u);
   for (std::uint32_t i = 0; i < list.size(); ++i) {
     const Instruction& ins = list[i];
@@ -211,30 +211,23 @@ SsaDef State::tmp(ir::Type type) {
   return b->add(ir::Op::DclTmp(type, entry));
 }
 
+// The constant banks are declared on first use, their descriptor loaded right after the entry
+// label so that it dominates every use.
+SsaDef State::bank(SsaDef& desc, std::uint32_t reg, ir::ScalarType scalar, std::uint32_t count) {
+  if (desc) return desc;
+  SsaDef dcl =
+      b->add(ir::Op::DclCbv(b->types().make_array(ir::vec(scalar, 4), count), entry, 0u, reg, 1u));
+  if (options.debug_names)
+    b->add(ir::Op::DebugName(dcl, reg == 0 ? "c" : reg == 1 ? "i" : reg == 2 ? "b" : "bumpenv"));
+  desc = b->add_after(first_label, ir::Op::DescriptorLoad(ir::Type(scalar), dcl, u32(0)));
+  return desc;
+}
+
 bool State::declare_constants() {
-  ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
-  SsaDef zero = u32(0);
-  // Descriptor loads sit right after the entry label so they dominate every use.
-  SsaDef at = first_label;
-  if (float_count) {
-    cbv_float = b->add(ir::Op::DclCbv(b->types().make_array(v4f, float_count), entry, 0u, 0u, 1u));
-    if (options.debug_names) b->add(ir::Op::DebugName(cbv_float, "c"));
-    at = desc_float = b->add_after(at, ir::Op::DescriptorLoad(ir::kF32, cbv_float, zero));
-  }
-  cbv_int = b->add(ir::Op::DclCbv(b->types().make_array(ir::vec(ir::ScalarType::I32, 4), 16), entry,
-                                  0u, 1u, 1u));
-  at = desc_int = b->add_after(at, ir::Op::DescriptorLoad(ir::kI32, cbv_int, zero));
-  cbv_bool = b->add(
-      ir::Op::DclCbv(b->types().make_array(ir::vec(ir::ScalarType::U32, 4), 1), entry, 0u, 2u, 1u));
-  at = desc_bool = b->add_after(at, ir::Op::DescriptorLoad(ir::kU32, cbv_bool, zero));
-  if (pixel && (model_bit(model) & models::Ps1All)) {
-    cbv_bump = b->add(ir::Op::DclCbv(b->types().make_array(v4f, 16), entry, 0u, 3u, 1u));
-    at = desc_bump = b->add_after(at, ir::Op::DescriptorLoad(ir::kF32, cbv_bump, zero));
-  }
-  after_decls = at;
+  const ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
   // Relative reads that land on def'd registers return the def (as D3D9 does): a constant copy
   // of the def'd range and a flag per register.
-  if (def_limit && float_count) {
+  if (def_limit && relative_float) {
     std::uint32_t n = def_limit;
     def_operands.resize(std::size_t(n) * 4);
     flag_operands.resize(n);

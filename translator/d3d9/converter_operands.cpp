@@ -103,7 +103,8 @@ SsaDef State::load_float_const(const Instruction& ins, const SourceParam& s) {
   const ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
   if (!s.relative) {
     if (reg < def_limit && (float_defined[reg / 8] & (1u << (reg % 8)))) return {};
-    return emit(ir::Op::BufferLoad(v4f, desc_float, u32(reg), 16u));
+    return emit(ir::Op::BufferLoad(v4f, bank(desc_float, 0, ir::ScalarType::F32, float_count),
+                                   u32(reg), 16u));
   }
   SsaDef rel = relative_index(ins, s.rel_type, s.rel_component);
   if (!rel) return {};
@@ -112,7 +113,8 @@ SsaDef State::load_float_const(const Instruction& ins, const SourceParam& s) {
   // Out-of-range reads return 0, as D3D9 does.
   SsaDef in_range = emit(ir::Op::ULt(index, u32(float_count)));
   SsaDef clamped = emit(ir::Op::UMin(ir::kU32, index, u32(float_count - 1)));
-  SsaDef v = emit(ir::Op::BufferLoad(v4f, desc_float, clamped, 16u));
+  SsaDef v = emit(
+      ir::Op::BufferLoad(v4f, bank(desc_float, 0, ir::ScalarType::F32, float_count), clamped, 16u));
   SsaDef zero = b->add(ir::Op::Constant(v4f, 0.0f, 0.0f, 0.0f, 0.0f));
   v = emit(ir::Op::Select(v4f, in_range, v, zero));
   if (def_array) {
@@ -132,13 +134,15 @@ SsaDef State::int_const(const Instruction& ins, unsigned index, unsigned c) {
     fail(ins, "integer constant register out of range");
     return {};
   }
-  SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::I32, 4), desc_int, u32(index), 16u));
+  SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::I32, 4),
+                                     bank(desc_int, 1, ir::ScalarType::I32, 16), u32(index), 16u));
   return emit(ir::Op::CompositeExtract(ir::kI32, v, u32(c)));
 }
 
 SsaDef State::bool_const(unsigned index) {
   if (bool_defined & (1u << index)) return b->constant_bool(bool_values & (1u << index));
-  SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::U32, 4), desc_bool, u32(0), 16u));
+  SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::U32, 4),
+                                     bank(desc_bool, 2, ir::ScalarType::U32, 1), u32(0), 16u));
   SsaDef w = emit(ir::Op::CompositeExtract(ir::kU32, v, u32(0)));
   return emit(ir::Op::INe(emit(ir::Op::IAnd(ir::kU32, w, u32(1u << index))), u32(0)));
 }

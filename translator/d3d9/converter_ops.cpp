@@ -183,19 +183,21 @@ bool State::emit_texkill(const Instruction& ins) {
   const bool ps1 = model_bit(model) & models::Ps1All;
   const std::uint8_t mask = ps1 ? kXYZ : ins.dst.write_mask;
   SsaDef any;
+  Vec4 value;
+  const bool coords = ins.dst.type == RegisterType::Address && (model_bit(model) & models::Ps1Tex);
+  if (!coords) {
+    // The destination token names the register tested (any readable one, c# included).
+    SourceParam s{};
+    s.index = ins.dst.index;
+    s.type = ins.dst.type;
+    s.modifier = SourceModifier::None;
+    s.swizzle = kIdentitySwizzle;
+    if (!read_src(ins, s, mask, value)) return false;
+  }
   for (unsigned c = 0; c < 4; ++c) {
     if (!(mask & (1u << c))) continue;
-    SsaDef v;
-    if (ins.dst.type == RegisterType::Address && (model_bit(model) & models::Ps1Tex)) {
-      v = texcoord(ins.dst.index, c); // ps_1_1-1_3 texkill tests the texture coordinates
-    } else {
-      SourceParam s{};
-      s.index = ins.dst.index;
-      s.type = ins.dst.type;
-      s.modifier = SourceModifier::None;
-      s.swizzle = kIdentitySwizzle;
-      v = read_raw(ins, s, c);
-    }
+    // ps_1_1-1_3 texkill tests the texture coordinates.
+    SsaDef v = coords ? texcoord(ins.dst.index, c) : value.c[c];
     if (!v) return false;
     SsaDef lt = emit(ir::Op::FLt(v, f32(0.0f)));
     any = any ? emit(ir::Op::BOr(any, lt)) : lt;

@@ -30,8 +30,9 @@ bool State::emit_ps1_texture(const Instruction& ins) {
     return dot(t, m, 3);
   };
   auto bump = [&](unsigned i) {
-    SsaDef v = emit(
-        ir::Op::BufferLoad(ir::vec(ir::ScalarType::F32, 4), desc_bump, u32(2 * stage + i), 16u));
+    SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::F32, 4),
+                                       bank(desc_bump, 3, ir::ScalarType::F32, 16),
+                                       u32(2 * stage + i), 16u));
     return v;
   };
   auto extract = [&](SsaDef v, unsigned c) {

@@ -72,9 +72,9 @@ struct State {
 
   // Declarations.
   SsaDef entry, function, first_label;
-  SsaDef cbv_float, cbv_int, cbv_bool, cbv_bump;
   SsaDef desc_float, desc_int, desc_bool, desc_bump; // DescriptorLoads, emitted up front
   std::uint32_t float_count = 0;                     // registers in the float CBV
+  bool relative_float = false;                       // c[a0.x + n] or c[aL + n] somewhere
   std::array<SsaDef, kMaxSamplers> srv{}, sampler{};
   std::array<TextureType, kMaxSamplers> sampler_type{};
 
@@ -126,6 +126,7 @@ struct State {
   bool scan();
   bool declare_io(const Instruction& ins);
   bool declare_constants();
+  SsaDef bank(SsaDef& desc, std::uint32_t reg, ir::ScalarType scalar, std::uint32_t count);
   SsaDef varying(bool output, Usage usage, unsigned index, bool centroid, const Instruction& ins);
   SsaDef position_output();
   bool bind_implicit_output(const Instruction& ins, unsigned slot);
