@@ -78,6 +78,11 @@ Executor::~Executor() = default;
 
 void Executor::run_file(const TestFile& file, const std::string& model, int only_section,
                         std::vector<CaseResult>& out) {
+  run_file(file, model, only_section, [&](const CaseResult& r) { out.push_back(r); });
+}
+
+void Executor::run_file(const TestFile& file, const std::string& model, int only_section,
+                        const std::function<void(const CaseResult&)>& report) {
   const auto replay_it = file.replay.find(model);
   if (replay_it == file.replay.end()) return;
   const ModelReplay& plan = replay_it->second;
@@ -108,10 +113,15 @@ void Executor::run_file(const TestFile& file, const std::string& model, int only
     result.included = info->included;
     const auto settle = [&](const CommandResult& r) {
       if (r.kind == CommandResult::Kind::Ok || result.outcome != Outcome::Pass) return;
+      // One printable line: messages quote translator output (names, reflection strings).
+      std::string message = r.message;
+      for (char& ch : message)
+        if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)
+          ch = '?';
       result.outcome = r.kind == CommandResult::Kind::Fail       ? Outcome::Fail
                        : r.kind == CommandResult::Kind::Rejected ? Outcome::Rejected
                                                                  : Outcome::Skipped;
-      result.message = r.message;
+      result.message = std::move(message);
     };
     if (!broken) settle(CommandResult::fail("state section failed: " + broken.message()));
     for (const std::string& capability : info->capabilities)
@@ -130,7 +140,7 @@ void Executor::run_file(const TestFile& file, const std::string& model, int only
         r.message = "line " + std::to_string(line) + ": " + r.message;
       settle(r);
     }
-    if (only_section < 0 || section.index == unsigned(only_section)) out.push_back(result);
+    if (only_section < 0 || section.index == unsigned(only_section)) report(result);
   }
 }
 
@@ -300,6 +310,21 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
             {input.location, e.slot, vk_format(e.format), slot_offsets[e.slot]});
     }
     slot_offsets[e.slot] += size;
+  }
+  if (!d3d9) {
+    // D3D11 refuses an input layout that leaves a vertex shader input unfed; here it would
+    // read undefined values, so say which input it is (often a reflection naming problem).
+    for (const SignatureElement& input : vs->inputs) {
+      if (input.builtin != ~0u) continue;
+      const bool fed = std::any_of(input_layout.begin(), input_layout.end(), [&](const auto& e) {
+        return strcasecmp(input.semantic.c_str(), e.semantic.c_str()) == 0 &&
+               input.semantic_index == e.semantic_index;
+      });
+      if (!fed)
+        return CommandResult::fail(
+            "vertex shader input '" + input.semantic + std::to_string(input.semantic_index) +
+            "' (location " + std::to_string(input.location) + ") has no [input layout] element");
+    }
   }
   for (std::uint32_t slot = 0; slot < slot_offsets.size(); ++slot) {
     if (slot_offsets[slot] == 0) continue;

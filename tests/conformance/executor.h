@@ -7,6 +7,7 @@
 #include "tests/conformance/shader_source.h"
 #include "tests/vulkan/vulkan_graphics.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ class Executor {
 
   void run_file(const TestFile& file, const std::string& model, int only_section,
                 std::vector<CaseResult>& out);
+  // The same, handing each result over as soon as its case ends.
+  void run_file(const TestFile& file, const std::string& model, int only_section,
+                const std::function<void(const CaseResult&)>& report);
 
  private:
   struct Replay;

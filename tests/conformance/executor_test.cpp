@@ -6,9 +6,11 @@
 #include "tests/conformance/runner.h"
 #include "tests/support/shared_data.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -87,7 +89,7 @@ TEST_F(ExecutorTest, RejectionsAreReportedWithTheTranslatorsMessage) {
   options.test = "abs";
   options.print_failures = false;
   std::ostringstream progress;
-  const RunSummary summary = run_package(options, *context_, source, progress);
+  const RunSummary summary = run_package(options, context_.get(), source, progress);
   ASSERT_FALSE(summary.results.empty());
   for (const CaseResult& r : summary.results) {
     EXPECT_EQ(r.outcome, Outcome::Rejected) << r.id;
@@ -95,6 +97,35 @@ TEST_F(ExecutorTest, RejectionsAreReportedWithTheTranslatorsMessage) {
   }
   EXPECT_EQ(summary.passed, 0u);
   EXPECT_GT(summary.failed, 0u);
+}
+
+class CrashOnTranslate final : public ShaderSource {
+ public:
+  const char* name() const override { return "crash"; }
+  Status translate(std::span<const std::uint8_t>, StageProgram&) override { std::abort(); }
+};
+
+TEST_F(ExecutorTest, IsolatedRunsSurviveACrashAndBlameTheCaseThatWasRunning) {
+  CrashOnTranslate source;
+  RunOptions options;
+  options.package = package_;
+  options.test = "abs";
+  options.models = {"sm4", "sm5"};
+  options.isolate = true;
+  options.print_failures = false;
+  std::ostringstream progress;
+  const RunSummary summary = run_package(options, nullptr, source, progress);
+  ASSERT_GE(summary.results.size(), 4u);
+  std::map<std::string, unsigned> died, not_run;
+  for (const CaseResult& r : summary.results) {
+    EXPECT_EQ(r.outcome, Outcome::Fail) << r.id;
+    if (r.message.find("process died") == 0) ++died[r.model];
+    if (r.message.find("not run: process died") == 0) ++not_run[r.model];
+  }
+  // One child per model: its first case is blamed, the others did not run.
+  EXPECT_EQ(died["sm4"], 1u);
+  EXPECT_EQ(died["sm5"], 1u);
+  EXPECT_EQ(died["sm4"] + not_run["sm4"] + died["sm5"] + not_run["sm5"], summary.results.size());
 }
 
 class Vkd3dExecutorTest : public ExecutorTest {
@@ -142,7 +173,7 @@ TEST_F(Vkd3dExecutorTest, AWrongExpectationFailsAndNamesThePixel) {
   options.models = {"sm4"};
   options.print_failures = false;
   std::ostringstream progress;
-  const RunSummary summary = run_package(options, *context_, vkd3d_, progress);
+  const RunSummary summary = run_package(options, context_.get(), vkd3d_, progress);
   std::filesystem::remove_all(copy);
   bool seen = false;
   for (const CaseResult& r : summary.results) {
@@ -202,7 +233,7 @@ TEST_F(Vkd3dExecutorTest, ReferenceTranslatorPassesTheVerifiedDxbcCases) {
   options.models = {"sm4", "sm5"};
   options.print_failures = true;
   std::ostringstream progress;
-  const RunSummary summary = run_package(options, *context_, vkd3d_, progress);
+  const RunSummary summary = run_package(options, context_.get(), vkd3d_, progress);
   std::ostringstream report;
   print_summary(summary, report);
   std::cout << report.str();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 
 namespace {
 
@@ -25,6 +26,10 @@ constexpr const char* kUsage =
     "  --min-pass P     exit 1 only when fewer than P% of the verified cases pass (default:\n"
     "                   exit 1 when any verified case does not pass)\n"
     "  --quiet          no per-case failure lines\n"
+    "  --in-process     run everything on one Vulkan device in this process (faster; a driver\n"
+    "                   crash ends the run). Default: one child process per test file and\n"
+    "                   model, so a crash or a hang (--timeout S, default 120) fails only the\n"
+    "                   rest of that file\n"
     "  --skip-missing   exit 77 (ctest: skipped) when the package or a Vulkan device is absent\n"
     "The last line is 'N passed, N failed, N skipped' over verified cases (FORMAT.md).\n"
     "Exit: 0 all verified cases pass (or the --min-pass share); 1 otherwise; 2 usage or setup.\n";
@@ -39,6 +44,7 @@ int usage_error(const std::string& message) {
 int main(int argc, char** argv) {
   using namespace kiln::conformance;
   RunOptions options;
+  options.isolate = true;
   std::string json_path, translator = "kiln";
   double min_pass = -1;
   bool skip_missing = false;
@@ -52,10 +58,12 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--quiet") {
       options.print_failures = false;
+    } else if (arg == "--in-process") {
+      options.isolate = false;
     } else if (arg == "--skip-missing") {
       skip_missing = true;
     } else if (arg == "--model" || arg == "--test" || arg == "--case" || arg == "--json" ||
-               arg == "--translator" || arg == "--min-pass") {
+               arg == "--translator" || arg == "--min-pass" || arg == "--timeout") {
       if ((v = value()) == nullptr) return usage_error(arg + " needs a value");
       if (arg == "--model") {
         const std::string m = v;
@@ -70,6 +78,10 @@ int main(int argc, char** argv) {
         if (*end != '\0' || options.case_section < 0) return usage_error("bad --case number");
       } else if (arg == "--json") {
         json_path = v;
+      } else if (arg == "--timeout") {
+        char* end = nullptr;
+        options.timeout_seconds = unsigned(std::strtoul(v, &end, 10));
+        if (*end != '\0' || options.timeout_seconds == 0) return usage_error("bad --timeout");
       } else if (arg == "--translator") {
         translator = v;
       } else {
@@ -99,8 +111,9 @@ int main(int argc, char** argv) {
     return usage_error(options.package.string() + ": no tests/*/cases.json");
 
   std::string why_not;
-  auto context = kiln::vulkan::Context::create(why_not);
-  if (!context) {
+  std::unique_ptr<kiln::vulkan::Context> context;
+  if (!options.isolate) context = kiln::vulkan::Context::create(why_not);
+  if (!options.isolate && !context) {
     std::cerr << "kiln-conformance: no Vulkan device: " << why_not << "\n";
     return skip_missing ? kSkipped : 2;
   }
@@ -117,8 +130,13 @@ int main(int argc, char** argv) {
   } else {
     return usage_error("unknown translator '" + translator + "'");
   }
-  std::cout << "device: " << context->device_name() << "\n";
-  const RunSummary summary = run_package(options, *context, *source, std::cout);
+  if (context) std::cout << "device: " << context->device_name() << "\n";
+  const RunSummary summary = run_package(options, context.get(), *source, std::cout);
+  if (summary.results.empty() && !summary.load_errors.empty()) {
+    // Isolated children that could not make a device: same as having none here.
+    std::cerr << "kiln-conformance: nothing ran: " << summary.load_errors.front() << "\n";
+    return skip_missing ? kSkipped : 2;
+  }
   if (!json_path.empty()) {
     std::string error;
     if (!write_json(summary, json_path, error)) std::cerr << "kiln-conformance: " << error << "\n";

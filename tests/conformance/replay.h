@@ -75,7 +75,8 @@ struct Executor::Replay {
   unsigned clip_planes = 0; // enabled mask
 
   // Objects.
-  vulkan::Buffer uniform_buffer;
+  vulkan::Buffer uniform_buffer;                      // cb0: the script's uniform area
+  vulkan::Buffer zero_buffer;                         // every other constant buffer
   std::map<std::string, StageProgram> programs;       // blob path -> translation
   std::map<std::string, std::string> rejections;      // blob path -> message
   std::map<std::string, std::string> invalid_modules; // blob path -> validation message

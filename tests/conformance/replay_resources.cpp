@@ -261,6 +261,17 @@ CommandResult Executor::Replay::translate(const std::string& stage, const StageP
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(program.spirv.data()),
                std::streamsize(program.spirv.size() * 4));
+    std::ofstream text(path.string() + ".txt"); // what the executor binds it by
+    for (const ResourceBinding& r : program.resources)
+      text << "resource " << register_letter(r.register_class) << r.register_index << " space "
+           << r.space << " set " << r.set << " binding " << r.binding << " type "
+           << r.descriptor_type << " array " << r.array_size << "\n";
+    for (const SignatureElement& e : program.inputs)
+      text << "input " << e.semantic << e.semantic_index << " location " << e.location
+           << " builtin " << std::int64_t(e.builtin == ~0u ? -1 : e.builtin) << "\n";
+    for (const SignatureElement& e : program.outputs)
+      text << "output " << e.semantic << e.semantic_index << " location " << e.location
+           << " builtin " << std::int64_t(e.builtin == ~0u ? -1 : e.builtin) << "\n";
   }
   out = &(programs[key] = std::move(program));
   return CommandResult::ok();
@@ -350,8 +361,20 @@ CommandResult Executor::Replay::descriptor_writes(const std::vector<const StageP
     w.type = VkDescriptorType(b.descriptor_type);
     switch (b.register_class) {
     case ResourceBinding::Class::Cbv:
-      if (b.register_index != 0 || b.space != 0)
-        return CommandResult::skipped("constant buffer " + name + " (only cb0 is provided)");
+      if (b.register_index != 0 || b.space != 0) {
+        // Scripts fill only cb0 (FORMAT.md 6); others read zeros, which is what D3D9's
+        // integer and boolean constants (kiln's cb1/cb2) hold when never set.
+        if (zero_buffer.handle() == VK_NULL_HANDLE) {
+          if (Status s = vulkan::Buffer::create(context, kUniformBytes,
+                                                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                zero_buffer);
+              !s)
+            return CommandResult::fail(s.message());
+        }
+        w.buffer = zero_buffer.handle();
+        break;
+      }
       if (Status s = write_uniforms(); !s) return CommandResult::fail(s.message());
       w.buffer = uniform_buffer.handle();
       break;

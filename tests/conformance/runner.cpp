@@ -1,9 +1,12 @@
 #include "tests/conformance/runner.h"
 
+#include "tests/conformance/isolate.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 namespace kiln::conformance {
@@ -26,13 +29,20 @@ std::string reason_key(const std::string& message) {
 
 } // namespace
 
-RunSummary run_package(const RunOptions& options, vulkan::Context& context, ShaderSource& source,
+RunSummary run_package(const RunOptions& options, vulkan::Context* context, ShaderSource& source,
                        std::ostream& progress) {
   const auto start = std::chrono::steady_clock::now();
   RunSummary summary;
   summary.source = source.name();
   const std::vector<std::string>& models = options.models.empty() ? kModels : options.models;
-  Executor executor(context, source);
+  std::unique_ptr<Executor> executor;
+  if (!options.isolate) {
+    if (context == nullptr) {
+      summary.load_errors.push_back("no Vulkan context");
+      return summary;
+    }
+    executor = std::make_unique<Executor>(*context, source);
+  }
   std::vector<std::filesystem::path> folders = list_test_folders(options.package);
   if (!options.test.empty())
     folders.erase(std::remove_if(folders.begin(), folders.end(),
@@ -51,7 +61,17 @@ RunSummary run_package(const RunOptions& options, vulkan::Context& context, Shad
     unsigned file_pass = 0, file_verified = 0;
     for (const std::string& model : models) {
       std::vector<CaseResult> results;
-      executor.run_file(file, model, options.case_section, results);
+      if (executor) {
+        executor->run_file(file, model, options.case_section, results);
+      } else {
+        std::string setup_error;
+        results = run_file_isolated(file, model, options.case_section, source,
+                                    options.timeout_seconds, setup_error);
+        if (!setup_error.empty()) {
+          summary.load_errors.push_back(file.name + " (" + model + "): " + setup_error);
+          progress << "kiln-conformance: " << file.name << ": " << setup_error << "\n";
+        }
+      }
       for (const CaseResult& r : results) {
         if (r.verified) {
           ++file_verified;
@@ -142,7 +162,8 @@ bool write_json(const RunSummary& summary, const std::filesystem::path& path, st
                      {"probes_passed", r.probes_passed}});
   }
   std::ofstream out(path);
-  out << json.dump(1) << "\n";
+  // Messages quote translator output, which need not be UTF-8.
+  out << json.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (!out) {
     error = "cannot write " + path.string();
     return false;

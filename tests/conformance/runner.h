@@ -18,6 +18,10 @@ struct RunOptions {
   std::string test;                // a test folder name; empty: all
   int case_section = -1;           // with `test`: only this [test] section's case
   bool print_failures = true;      // one line per verified case that does not pass
+  // One child process per test file and model (isolate.h): a crash or hang costs a file's
+  // remaining cases, not the run. The context passed to run_package is then unused.
+  bool isolate = false;
+  unsigned timeout_seconds = 120; // per file and model, with `isolate`
 };
 
 struct RunSummary {
@@ -29,7 +33,8 @@ struct RunSummary {
   double seconds = 0;
 };
 
-RunSummary run_package(const RunOptions& options, vulkan::Context& context, ShaderSource& source,
+// `context` may be null with `options.isolate`.
+RunSummary run_package(const RunOptions& options, vulkan::Context* context, ShaderSource& source,
                        std::ostream& progress);
 
 // Table per model and outcome, skip and rejection reasons grouped, and the last line

@@ -264,6 +264,7 @@ Status dxbc_vertex_inputs(std::span<const std::uint8_t> bytecode,
     element.semantic_index = e.semantic_index;
     element.location = e.register_index;
     element.component_mask = e.mask;
+    if (e.system_value != 0) element.builtin = e.system_value; // D3D_NAME, not spv::BuiltIn
     out.push_back(std::move(element));
   }
   return Status::ok();
