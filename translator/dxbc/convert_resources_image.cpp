@@ -152,7 +152,13 @@ void convert_sample(ConvertContext& ctx, const Instruction& inst, const SampleLa
       ctx.fail(inst, "programmable offsets on a cube resource");
       return;
     }
-    offset = ctx.load_src_vector(ops.src(unsigned(l.offset)), shape.offset_dims, ScalarType::I32);
+    // D3D honours the low 6 bits of each offset, sign-extended ([-32, 31]).
+    const std::uint8_t mask = std::uint8_t((1u << shape.offset_dims) - 1);
+    Vec4 parts = ctx.load_src(ops.src(unsigned(l.offset)), mask, ScalarType::I32);
+    for (unsigned i = 0; i < shape.offset_dims; ++i)
+      parts[i] = ctx.emit(ir::Op::SBitExtract(ir::kI32, parts[i], ctx.constant_u32(0),
+                                              ctx.constant_u32(6)));
+    offset = ctx.make_vector(parts, mask, ScalarType::I32);
   }
   auto scalar = [&](std::int8_t at) {
     return at < 0 ? SsaDef() : ctx.load_src_scalar(ops.src(unsigned(at)), ScalarType::F32);

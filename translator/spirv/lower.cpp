@@ -73,6 +73,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.push_decls.clear();
   s.constant_vars.clear();
   s.xfb = false;
+  s.rov = s.rov_sample = s.block_is_first = false;
   s.push_var = 0;
   s.push_built = false;
   s.stage = ShaderStage::Count;
@@ -276,8 +277,8 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
     return Status::ok();
   case OpCode::DebugName:
     if (options.debug_names && o.operand(0).def() && ids[o.operand(0).def().id()]) {
-      char name[256];
-      ir::unpack_string(o.literals(), name, sizeof(name));
+      char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
+      ir::unpack_string(o.literals(), name, sizeof(name) - 1);
       mb.add_name(ids[o.operand(0).def().id()], name);
     }
     return Status::ok();
@@ -288,8 +289,8 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
   case OpCode::Semantic: {
     DeclInfo* d = decl(o.operand(0).def());
     if (d && d->signature >= 0) {
-      char name[256];
-      ir::unpack_string(o.literals().subspan(1), name, sizeof(name));
+      char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
+      ir::unpack_string(o.literals().subspan(1), name, sizeof(name) - 1);
       auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
       list[std::size_t(d->signature)].semantic = name;
       list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
