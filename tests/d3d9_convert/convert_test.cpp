@@ -283,6 +283,46 @@ TEST(D3d9Convert, Corpus) {
   EXPECT_GE(double(ok), 0.995 * double(files.size()));
 }
 
+// Damaged shaders (random bytes changed, deterministic seed): a clean rejection or IR that
+// validates, never a crash (run it under ASan/UBSan: it is labelled SANITIZE-worthy).
+TEST(D3d9Convert, MutatedCorpusIsRejectedOrValid) {
+  auto dir = test::corpus_dir();
+  KILN_REQUIRE_DIR(dir, "corpus");
+  auto files = test::files_with_extension(dir / "d3d9", ".d3d9");
+  Converter converter;
+  ir::Builder builder;
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  std::size_t accepted = 0, rejected = 0;
+  for (const auto& f : files) {
+    const auto original = test::read_bytes(f);
+    if (original.size() < 12) continue;
+    for (int round = 0; round < 6; ++round) {
+      auto bytes = original;
+      const int changes = 1 + int(next() % 3);
+      for (int k = 0; k < changes; ++k)
+        bytes[4 + next() % (bytes.size() - 8)] = std::uint8_t(next()); // keep version and end
+      builder.reset();
+      Status s = converter.convert(bytes, {}, builder);
+      if (!s) {
+        ++rejected;
+        EXPECT_FALSE(s.message().empty());
+        continue;
+      }
+      ++accepted;
+      Status v = ir::validate(builder);
+      EXPECT_TRUE(v) << f << " round " << round << ": " << v.message();
+    }
+  }
+  std::printf("mutated: %zu accepted (IR validated), %zu rejected\n", accepted, rejected);
+  EXPECT_GT(accepted + rejected, 0u);
+}
+
 // The converter's output through the pass pipeline (validated after every pass): the scoped
 // form it emits is what the passes accept.
 TEST(D3d9Convert, CorpusThroughPasses) {

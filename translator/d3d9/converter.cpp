@@ -181,23 +181,30 @@ bool State::scan() {
       }
     }
     // m4x4 and friends read consecutive registers after src1.
+    unsigned extra_rows = 0;
     switch (ins.opcode) {
     case Opcode::M4x4:
     case Opcode::M3x4:
-      max_float +=
-          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 3 : 0;
+      extra_rows = 3;
       break;
     case Opcode::M4x3:
     case Opcode::M3x3:
-      max_float +=
-          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 2 : 0;
+      extra_rows = 2;
       break;
     case Opcode::M3x2:
-      max_float +=
-          is_float_const(ins.src[1].type) && float_register(ins.src[1]) == max_float ? 1 : 0;
+      extra_rows = 1;
       break;
     default:
       break;
+    }
+    if (extra_rows && is_float_const(ins.src[1].type))
+      max_float = std::max(max_float, float_register(ins.src[1]) + extra_rows);
+    if (ins.opcode == Opcode::TexKill && is_float_const(ins.dst.type)) { // texkill c#
+      SourceParam d{};
+      d.index = ins.dst.index;
+      d.type = ins.dst.type;
+      any_float = true;
+      max_float = std::max(max_float, float_register(d));
     }
   }
   if (any_float) {
