@@ -1,6 +1,7 @@
 // Pass pipeline micro-benchmarks. BM_Build* builds the scoped-form program alone (subtract it);
 // BM_Pipeline* builds and runs every pass, with each pass's mean time as a counter (ns).
 #include "translator/d3d9/converter.h"
+#include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
 #include "translator/passes/cfg_cleanup.h"
 #include "translator/passes/constant_fold.h"
@@ -172,36 +173,38 @@ void BM_PerPass(benchmark::State& state) {
 }
 BENCHMARK(BM_PerPass)->Arg(1)->Arg(8)->Arg(64);
 
-// The D3D9 corpus (../shared/corpus/d3d9 or $KILN_CORPUS_DIR/d3d9): per shader, the front end
-// alone (ConvertOnly) and the front end plus every pass (ConvertAndPasses); the difference is
-// the passes' share. Time is per shader (the mean over the corpus).
-std::vector<std::vector<std::uint8_t>> load_d3d9_corpus() {
+// The corpus (../shared/corpus or $KILN_CORPUS_DIR): per shader, the front end alone
+// (FrontEnd) and the front end plus every pass (FrontEndAndPasses); the difference is the
+// passes' share. ns/shader is the mean over the corpus, warm (one Builder, Converter and
+// Pipeline reused).
+std::vector<std::vector<std::uint8_t>> load_corpus(const char* kind) {
   std::vector<std::vector<std::uint8_t>> files;
   const char* env = std::getenv("KILN_CORPUS_DIR");
   std::filesystem::path dir = env ? std::filesystem::path(env) : std::filesystem::path(KILN_CORPUS);
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir / "d3d9", ec)) {
-    if (entry.path().extension() != ".d3d9") continue;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / kind, ec)) {
+    if (entry.path().extension() != std::string(".") + kind) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   return files;
 }
 
-void corpus_run(benchmark::State& state, bool passes) {
-  static const auto files = load_d3d9_corpus();
+template <typename Converter, typename Options>
+void corpus_run(benchmark::State& state, const std::vector<std::vector<std::uint8_t>>& files,
+                bool passes) {
   if (files.empty()) {
     state.SkipWithError("no corpus");
     return;
   }
   Builder b;
-  kiln::d3d9::Converter converter;
+  Converter converter;
   kiln::passes::Pipeline pipeline;
   std::size_t shaders = 0;
   for (auto _ : state) {
     for (const auto& bytes : files) {
       b.reset();
-      if (!converter.convert(bytes, {}, b)) continue;
+      if (!converter.convert(bytes, Options{}, b)) continue;
       if (passes) benchmark::DoNotOptimize(pipeline.run(b, {}).is_ok());
       ++shaders;
     }
@@ -210,14 +213,30 @@ void corpus_run(benchmark::State& state, bool passes) {
   state.counters["ns/shader"] = benchmark::Counter(
       double(shaders), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-void BM_D3d9Corpus_ConvertOnly(benchmark::State& state) {
-  corpus_run(state, false);
+const std::vector<std::vector<std::uint8_t>>& d3d9_files() {
+  static const auto files = load_corpus("d3d9");
+  return files;
 }
-void BM_D3d9Corpus_ConvertAndPasses(benchmark::State& state) {
-  corpus_run(state, true);
+const std::vector<std::vector<std::uint8_t>>& dxbc_files() {
+  static const auto files = load_corpus("dxbc");
+  return files;
 }
-BENCHMARK(BM_D3d9Corpus_ConvertOnly)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D3d9Corpus_ConvertAndPasses)->Unit(benchmark::kMillisecond);
+void BM_D3d9Corpus_FrontEnd(benchmark::State& state) {
+  corpus_run<kiln::d3d9::Converter, kiln::d3d9::ConvertOptions>(state, d3d9_files(), false);
+}
+void BM_D3d9Corpus_FrontEndAndPasses(benchmark::State& state) {
+  corpus_run<kiln::d3d9::Converter, kiln::d3d9::ConvertOptions>(state, d3d9_files(), true);
+}
+void BM_DxbcCorpus_FrontEnd(benchmark::State& state) {
+  corpus_run<kiln::dxbc::Converter, kiln::dxbc::ConvertOptions>(state, dxbc_files(), false);
+}
+void BM_DxbcCorpus_FrontEndAndPasses(benchmark::State& state) {
+  corpus_run<kiln::dxbc::Converter, kiln::dxbc::ConvertOptions>(state, dxbc_files(), true);
+}
+BENCHMARK(BM_D3d9Corpus_FrontEnd)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_D3d9Corpus_FrontEndAndPasses)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DxbcCorpus_FrontEnd)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DxbcCorpus_FrontEndAndPasses)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -11,6 +11,8 @@ using ir::SsaDef;
 namespace {
 // Bounds the blocks x globals table (4 bytes per entry).
 constexpr std::uint64_t kMaxTableEntries = 1u << 25;
+// In the table while a block's predecessors are being read (never a real id).
+constexpr SsaDef kMarker(0xffffffffu);
 } // namespace
 
 Status SsaConstruction::run(ir::Builder& b) {
@@ -221,9 +223,18 @@ void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
 }
 
 SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t block) {
-  SsaDef& slot = table_[std::size_t(block) * global_count_ + global];
-  if (slot) return slot;
+  std::size_t at = std::size_t(block) * global_count_ + global;
+  SsaDef slot = table_[at];
   ir::Type type = var_type_[global_var_[global]];
+  if (slot == kMarker) {
+    // A cycle came back to a block whose predecessors are being read: it needs a phi after
+    // all; the frame that set the marker fills its operands.
+    SsaDef phi = b.add_after(blocks_.label(block), Op::Phi(type));
+    phis_.push_back({phi, block});
+    table_[at] = phi;
+    return phi;
+  }
+  if (slot) return slot;
   if (!sealed_[block]) {
     SsaDef phi = b.add_after(blocks_.label(block), Op::Phi(type));
     phis_.push_back({phi, block});
@@ -239,12 +250,33 @@ SsaDef SsaConstruction::read(ir::Builder& b, std::uint32_t global, std::uint32_t
   } else if (preds.size() == 1) {
     value = read(b, global, preds[0]);
   } else {
-    value = b.add_after(blocks_.label(block), Op::Phi(type));
-    phis_.push_back({value, block});
-    table_[std::size_t(block) * global_count_ + global] = value; // breaks cycles
-    fill_phi(b, value, global, block);
+    // Braun's marker: read the predecessors first and create a phi only when they disagree
+    // (most merges see the same value from every side) or when a cycle needs one.
+    table_[at] = kMarker;
+    std::size_t start = operands_.size();
+    SsaDef first;
+    bool same = true;
+    for (std::uint32_t p : preds) {
+      SsaDef v = read(b, global, p);
+      operands_.push_back(ir::Operand(blocks_.label(p)));
+      operands_.push_back(ir::Operand(v));
+      if (!first)
+        first = v;
+      else if (v != first)
+        same = false;
+    }
+    SsaDef placed = table_[at];
+    if (placed == kMarker && same) {
+      value = first;
+    } else {
+      value = placed != kMarker ? placed : b.add_after(blocks_.label(block), Op::Phi(type));
+      if (placed == kMarker) phis_.push_back({value, block});
+      std::span<const ir::Operand> ops(operands_.data() + start, operands_.size() - start);
+      b.rewrite_op(value, Op::with_operands(OpCode::Phi, type, ops, std::uint32_t(ops.size())));
+    }
+    operands_.resize(start);
   }
-  table_[std::size_t(block) * global_count_ + global] = value;
+  table_[at] = value;
   return value;
 }
 
