@@ -193,6 +193,12 @@ Status ConstantFold::run(ir::Builder& b) {
       if (!folded) continue;
       std::uint32_t bits = *folded;
       if (type.scalar_type() == ScalarType::F32 && std::isnan(f(bits))) bits = 0x7fc00000u;
+      // Devices may flush f32 denormals (D3D allows it): leave arithmetic that meets one.
+      bool arithmetic = code == OpCode::FAdd || code == OpCode::FSub || code == OpCode::FMul;
+      auto denormal = [](std::uint32_t v) {
+        return (v & 0x7f800000u) == 0 && (v & 0x007fffffu) != 0;
+      };
+      if (arithmetic && (denormal(bits) || denormal(values[0]) || denormal(values[1]))) continue;
       result = b.add(Op::Constant(type, bits));
     }
     forward_.resize(b.id_limit());
