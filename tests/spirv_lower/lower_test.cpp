@@ -51,6 +51,8 @@ TEST(SpirvLower, PixelShaderSamplingAndIo) {
     %40 = OutputStore void %9 null %38
     %41 = CompositeExtract f32 %35 %13
     %42 = FLt bool %41 %16
+    %46 = Select vec4<f32> %42 %31 %27
+    %47 = OutputStore void %5 null %46
     %43 = Demote void
     %44 = Return void null
 %45 = FunctionEnd void
@@ -411,11 +413,45 @@ TEST(SpirvLower, SwitchLoopAndSelection) {
   EXPECT_EQ(count_lines(out.text, "OpPhi"), 1);
 }
 
+TEST(SpirvLower, SampleCountAndRasterizerOrderedViews) {
+  const char* ir = R"(
+%1 = EntryPoint void %20 Pixel
+%2 = DclInputBuiltIn u32 %1 SampleCount 0
+%3 = DclUav u32 %1 0 1 1 Image2D RasterizerOrdered
+%4 = DclInputBuiltIn vec4<f32> %1 Position 0
+%5 = Constant u32 0
+%20 = Function void
+  %21 = Label void None
+    %22 = InputLoad u32 %2 null
+    %23 = InputLoad f32 %4 %5
+    %24 = ConvertFtoI u32 %23
+    %25 = CompositeConstruct vec2<u32> %24 %24
+    %26 = DescriptorLoad u32 %3 %5
+    %27 = RovScopedLockBegin void UavImage Pixel
+    %28 = ImageLoad vec4<u32> %26 null null %25 null null
+    %29 = CompositeExtract u32 %28 %5
+    %30 = IAdd u32 %29 %22
+    %31 = CompositeConstruct vec4<u32> %30 %30 %30 %30
+    %32 = ImageStore void %26 null %25 %31
+    %33 = RovScopedLockEnd void UavImage
+    %34 = Return void null
+%35 = FunctionEnd void
+)";
+  Lowered out;
+  lower_and_validate(ir, out);
+  const std::string& s = out.text;
+  EXPECT_EQ(count_lines(s, "OpSpecConstant %"), 1) << s;
+  EXPECT_EQ(count_lines(s, "SpecId 1263271937"), 1); // kSampleCountSpecId
+  EXPECT_EQ(count_lines(s, "OpBeginInvocationInterlockEXT"), 1);
+  EXPECT_EQ(count_lines(s, "OpEndInvocationInterlockEXT"), 1);
+  EXPECT_EQ(count_lines(s, "PixelInterlockOrderedEXT"), 1);
+}
+
 TEST(SpirvLower, RejectsWhatItCannotExpress) {
   Lowered out;
   Status st = lower_only(R"(
-%1 = EntryPoint void %20 Pixel
-%2 = DclInputBuiltIn u32 %1 SampleCount 0
+%1 = EntryPoint void %20 Geometry
+%2 = DclInputBuiltIn u32 %1 GsVertexCountIn 0
 %20 = Function void
   %21 = Label void None
     %22 = Return void null
@@ -423,7 +459,7 @@ TEST(SpirvLower, RejectsWhatItCannotExpress) {
 )",
                          SpirvTarget::Vulkan13, out);
   ASSERT_FALSE(st);
-  EXPECT_NE(st.message().find("SampleCount"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("GsVertexCountIn"), std::string::npos) << st.message();
 
   st = lower_only(R"(
 %1 = EntryPoint void %20 Pixel

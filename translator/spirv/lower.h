@@ -19,6 +19,10 @@ class Builder;
 
 namespace kiln::spirv {
 
+// SV_SampleCount has no SPIR-V built-in: it reads this specialization constant (default 1),
+// which the layer specializes with the render target's sample count.
+constexpr std::uint32_t kSampleCountSpecId = 0x4b4c0001u;
+
 struct LowerOptions {
   std::uint32_t spirv_version = 0x00010600; // 1.3 for Vulkan 1.1, 1.5 for 1.2, 1.6 for 1.3
   bool debug_names = false;                 // emit OpName/OpMemberName from DebugName ops

@@ -35,6 +35,7 @@ Status Lowering::State::lower_cf(ir::OpView o) {
     for (std::uint32_t i = 0; i < o.ref_count(); ++i)
       params.emplace_back(o.operand(i).def().id(), mb.function_parameter(param_types[i]));
     current_function = def;
+    block_is_first = true;
     return Status::ok();
   }
   case OpCode::FunctionEnd:
@@ -64,6 +65,9 @@ Status Lowering::State::lower_cf(ir::OpView o) {
   }
   case OpCode::Label:
     mb.label(id_for(def));
+    if (block_is_first && rov && id_for(current_function) == entry_function)
+      mb.op_void(spv::OpBeginInvocationInterlockEXT, {});
+    block_is_first = false;
     block_construct =
         o.literals().empty() ? ir::Construct::None : o.literals()[0].literal_enum<ir::Construct>();
     block_merge = o.ref_count() > 0 ? o.operand(0).def() : ir::SsaDef();
@@ -105,6 +109,8 @@ Status Lowering::State::lower_cf(ir::OpView o) {
     mb.op_void(spv::OpUnreachable, {});
     return Status::ok();
   case OpCode::Return: {
+    if (rov && id_for(current_function) == entry_function)
+      mb.op_void(spv::OpEndInvocationInterlockEXT, {});
     emit_merge(false);
     ir::SsaDef value = o.operand_count() ? o.operand(0).def() : ir::SsaDef();
     if (!value) {

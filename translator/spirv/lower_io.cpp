@@ -12,6 +12,7 @@ namespace {
 // X(ir built-in, spv built-in, SPIR-V scalar, components, forced array size, needs an array)
 // `Unsupported` marks built-ins SPIR-V has no variable for.
 constexpr spv::BuiltIn kUnsupported = spv::BuiltInMax;
+constexpr spv::BuiltIn kSpecConstant = spv::BuiltIn(spv::BuiltInMax - 1);
 #define KILN_SPIRV_BUILTINS(X)                                                                     \
   X(Position, spv::BuiltInPosition, F32, 4, 0, false)                                              \
   X(ClipDistance, spv::BuiltInClipDistance, F32, 1, 0, true)                                       \
@@ -28,7 +29,7 @@ constexpr spv::BuiltIn kUnsupported = spv::BuiltInMax;
   X(TessCoord, spv::BuiltInTessCoord, F32, 3, 0, false)                                            \
   X(TessFactorInner, spv::BuiltInTessLevelInner, F32, 1, 2, true)                                  \
   X(TessFactorOuter, spv::BuiltInTessLevelOuter, F32, 1, 4, true)                                  \
-  X(SampleCount, kUnsupported, I32, 1, 0, false)                                                   \
+  X(SampleCount, kSpecConstant, U32, 1, 0, false)                                                  \
   X(SampleId, spv::BuiltInSampleId, I32, 1, 0, false)                                              \
   X(SamplePosition, spv::BuiltInSamplePosition, F32, 2, 0, false)                                  \
   X(SampleMask, spv::BuiltInSampleMask, I32, 1, 0, true)                                           \
@@ -179,6 +180,16 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       what += " has no SPIR-V equivalent";
       return fail(def, what);
     }
+    if (info.builtin == kSpecConstant) {
+      if (!input) return fail(def, "output of an input-only built-in");
+      std::uint32_t one = 1;
+      d.constant_value = mb.spec_constant_with_id(
+          basic(info.scalar, 1), std::span<const std::uint32_t>(&one, 1), kSampleCountSpecId);
+      d.builtin_scalar = info.scalar;
+      d.builtin_components = 1;
+      ids[def.id()] = 0;
+      return Status::ok();
+    }
     spv::BuiltIn builtin = info.builtin;
     if (b == ir::BuiltIn::Position && input && stage == ShaderStage::Pixel)
       builtin = spv::BuiltInFragCoord;
@@ -310,6 +321,12 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
   DeclInfo* d = decl(o.operand(0).def());
   if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
     return fail(def, "I/O op on a non-I/O declaration");
+  if (d->constant_value) {
+    if (o.code() != OpCode::InputLoad || o.operand(1).def() || !o.type().is_scalar())
+      return fail(def, "unsupported access to a constant built-in");
+    bind(def, convert_basic(d->constant_value, ir::Type(d->builtin_scalar), o.type()), o.type());
+    return Status::ok();
+  }
   chain.clear();
   Pointee p;
   if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);

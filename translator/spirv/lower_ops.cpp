@@ -177,10 +177,18 @@ Status Lowering::State::lower_arith(ir::OpView o, bool& handled) {
     decorate_result(o, r);
     return Status::ok();
   }
-  case OpCode::Select:
+  case OpCode::Select: {
+    Id cond = v(0);
+    if (rt.is_vector() && vt(0).is_scalar() && mb.target() == SpirvTarget::Vulkan11) {
+      // Before SPIR-V 1.4 a vector select needs a condition vector of the same size.
+      Id parts[4] = {cond, cond, cond, cond};
+      cond = mb.op(spv::OpCompositeConstruct, basic(ir::ScalarType::Bool, rt.vector_size()),
+                   std::span<const std::uint32_t>(parts, rt.vector_size()));
+    }
     mb.op(spv::OpSelect, type(rt),
-          {v(0), value_as(o.operand(1).def(), rt), value_as(o.operand(2).def(), rt)}, id_for(def));
+          {cond, value_as(o.operand(1).def(), rt), value_as(o.operand(2).def(), rt)}, id_for(def));
     return Status::ok();
+  }
   case OpCode::ConvertFtoF:
     mb.op(spv::OpFConvert, type(rt), {v(0)}, id_for(def));
     return Status::ok();
@@ -312,6 +320,12 @@ Status Lowering::State::lower_arith(ir::OpView o, bool& handled) {
     if (mb.target() != SpirvTarget::Vulkan13)
       mb.require_extension("SPV_EXT_demote_to_helper_invocation");
     mb.op_void(spv::OpDemoteToHelperInvocation, {});
+    return Status::ok();
+  case OpCode::RovScopedLockBegin:
+  case OpCode::RovScopedLockEnd:
+    // The interlock spans the whole entry function (see State::rov); accesses inside it are
+    // ordered by the interlock itself.
+    if (!rov) return fail(def, "rasterizer-ordered lock without a rasterizer-ordered UAV");
     return Status::ok();
   case OpCode::CheckSparseAccess:
     mb.require_capability(spv::CapabilitySparseResidency);

@@ -131,6 +131,16 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     rb.register_class = uav ? ResourceBinding::Class::Uav : ResourceBinding::Class::Srv;
     d.resource = o.operand(4).literal_enum<ir::ResourceKind>();
     if (uav) uav_flags = o.operand(5).literal_enum<ir::UavFlags>();
+    if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
+      if (stage != ShaderStage::Pixel)
+        return fail(def, "rasterizer-ordered UAV outside pixel shaders");
+      if (!rov) {
+        mb.require_extension("SPV_EXT_fragment_shader_interlock");
+        mb.require_capability(spv::CapabilityFragmentShaderPixelInterlockEXT);
+        mb.add_execution_mode(entry_function, spv::ExecutionModePixelInterlockOrderedEXT);
+      }
+      rov = true;
+    }
     if (is_buffer_kind(d.resource)) {
       rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       d.storage = spv::StorageClassStorageBuffer;

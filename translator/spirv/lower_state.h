@@ -49,6 +49,7 @@ struct DeclInfo {
   std::int32_t signature = -1; // index into reflection inputs/outputs
   Id spv_types[4] = {};        // built-ins: the variable's type with k innermost dims kept
   Id base_var = 0;             // VertexId/InstanceId: the BaseVertex/BaseInstance variable
+  Id constant_value = 0;       // built-ins SPIR-V lacks, read as a specialization constant
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -203,6 +204,11 @@ struct Lowering::State {
   // signedness, int/float).
   Id convert_basic(Id id, ir::Type from, ir::Type to);
   bool xfb = false;
+  // Rasterizer-ordered UAVs: the whole entry function runs inside one fragment interlock
+  // (begin after its first label, end before each of its returns).
+  bool rov = false;
+  bool rov_sample = false;
+  bool block_is_first = false;
 };
 
 // Scope/semantics shared by barriers and atomics.
