@@ -9,8 +9,10 @@
 #include "translator/ir/ir_validate.h"
 
 #include <cstdio>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <map>
+#include <random>
 #include <string>
 
 namespace kiln::dxbc {
@@ -108,6 +110,53 @@ TEST(DxbcResourcesCorpus, NoResourceOpcodeIsRejectedAndEveryProgramValidates) {
   for (const auto& [reason, n] : core_rejections) std::printf("    %5d %s\n", n, reason.c_str());
   EXPECT_TRUE(resource_rejections.empty());
   EXPECT_GT(with_resources, 0);
+}
+
+// Corpus shaders that use resources, with random dwords of their program chunk replaced or
+// bit-flipped: the converter must reject or convert without crashing, and whatever it converts
+// must validate or be rejected by the validator (never UB; run under ASan/UBSan in CI).
+TEST(DxbcResourcesCorpus, MangledResourceProgramsNeverCrashTheConverter) {
+  auto dir = kiln::test::corpus_dir();
+  KILN_REQUIRE_DIR(dir, "corpus");
+  auto files = kiln::test::files_with_extension(dir / "dxbc", ".dxbc");
+  Converter converter;
+  ir::Builder builder;
+  std::mt19937 rng(12345);
+  int mangled = 0, converted = 0;
+  for (const auto& path : files) {
+    const auto original = kiln::test::read_bytes(path);
+    builder.reset();
+    if (!converter.convert(original, {}, builder) || !uses_resources(builder)) continue;
+    // The program chunk: the last SHDR/SHEX tag in the file, then its size.
+    std::size_t at = 0;
+    for (std::size_t i = 0; i + 8 <= original.size(); i += 4)
+      if (!std::memcmp(&original[i], "SHEX", 4) || !std::memcmp(&original[i], "SHDR", 4)) at = i;
+    if (at == 0) continue;
+    const std::size_t first = at + 8 + 8, end = original.size() & ~std::size_t(3);
+    if (end <= first + 4) continue;
+    for (int round = 0; round < 12; ++round) {
+      auto bytes = original;
+      for (int n = 0; n < 1 + round % 3; ++n) {
+        const std::size_t word = first + 4 * (rng() % ((end - first) / 4));
+        std::uint32_t v;
+        std::memcpy(&v, &bytes[word], 4);
+        v = round % 2 ? std::uint32_t(rng()) : v ^ (1u << (rng() % 32));
+        std::memcpy(&bytes[word], &v, 4);
+      }
+      builder.reset();
+      const Status s = converter.convert(bytes, {}, builder);
+      ++mangled;
+      if (s) {
+        ++converted;
+        (void)ir::validate(builder);
+      } else {
+        EXPECT_EQ(s.message().find('\n'), std::string::npos) << path.filename();
+      }
+    }
+    if (mangled >= 4000) break;
+  }
+  std::printf("[ %d mangled programs, %d still converted\n", mangled, converted);
+  EXPECT_GT(mangled, 0);
 }
 
 } // namespace

@@ -180,6 +180,10 @@ bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declar
     return true;
   }
   const Operand& op = ctx.program().operands_of(inst)[0];
+  if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2)) {
+    ctx.fail(inst, "declaration operand without an immediate register");
+    return true;
+  }
   ResourceClass operand_class;
   if (!resource_class_of(op.type, operand_class) || operand_class != cls) {
     ctx.fail(inst, "declares a register of the wrong type");
