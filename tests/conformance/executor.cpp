@@ -197,7 +197,7 @@ CommandResult Executor::Replay::run(const Command& c, CaseResult& result) {
     flat_shading = c.flag;
     return CommandResult::ok();
   case K::PointSize:
-    point_size = !(c.floats[0] == 1.0f);
+    point_size = true; // size, and the [min, max] clamp, have to be applied by the VS
     return CommandResult::ok();
   case K::PointSprite:
     point_sprite = c.flag;
@@ -352,7 +352,8 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
 
   key += std::to_string(int(pipeline.topology)) + ":" + std::to_string(d.patch_size) + ":" +
          std::to_string(int(depth_func)) + ":" + std::to_string(sample_mask) + ":" +
-         std::to_string(pipeline.viewport_count) + ":" + std::to_string(push_bytes) + "|";
+         std::to_string(pipeline.viewport_count) + ":" + std::to_string(push_bytes) + ":" +
+         std::to_string(int(fixed_function && flat_shading)) + "|";
   for (const auto& a : pipeline.vertex_attributes)
     key += std::to_string(a.location) + "," + std::to_string(a.binding) + "," +
            std::to_string(a.format) + "," + std::to_string(a.offset) + ";";
