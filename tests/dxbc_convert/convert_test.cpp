@@ -414,6 +414,25 @@ TEST(DxbcConvert, DoublesUseTwoComponentsPerValue) {
   expect_pipeline_ok(r);
 }
 
+TEST(DxbcConvert, MovcWithNegatedTempIsAFloatSelect) {
+  // movc r0.x, r0.x, r0.y, -r0.y: the modifier makes it a float move (not an integer negate)
+  std::uint32_t neg_y = operand_token(OT::Temp, kComp4, select1(1), 1, 0, 0, 0, true);
+  auto w = pixel()
+               .inst(Opcode::Movc, {dst(OT::Temp, 1), 0, src1(OT::Temp, 0), 0, src1(OT::Temp, 1), 0,
+                                    neg_y, 1u /* neg */ | 1u << 6, 0})
+               .inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, src(OT::Temp), 0})
+               .inst(Opcode::Ret, {})
+               .finish();
+  Result r;
+  CONVERT_OK(w, r);
+  EXPECT_EQ(r.count(OpCode::INeg), 0u) << r.text();
+  ASSERT_EQ(r.count(OpCode::FNeg), 1u) << r.text();
+  auto sel = r.of(OpCode::Select);
+  ASSERT_EQ(sel.size(), 1u);
+  EXPECT_EQ(sel[0].type(), ir::kF32);
+  expect_pipeline_ok(r);
+}
+
 TEST(DxbcConvert, UnsupportedFeaturesAreNamed) {
   auto sub = pixel()
                  .inst(Opcode::Call, {operand_token(OT::Label, kComp0, 0, 1), 0})

@@ -202,7 +202,10 @@ bool Alu::special() {
   }
   case Opcode::Movc: {
     Vec4 cond = src(1, m, U);
-    ScalarType t = inst_.saturate() ? F : natural_type(ctx_, ops_[2]);
+    // Neg/abs modifiers on a source make the move a float one.
+    bool modified =
+        ops_[2].modifier != OperandModifier::None || ops_[3].modifier != OperandModifier::None;
+    ScalarType t = inst_.saturate() || modified ? F : natural_type(ctx_, ops_[2]);
     if (t == ScalarType::Unknown) t = natural_type(ctx_, ops_[3]);
     if (t == ScalarType::Unknown) t = U;
     Vec4 a = src(2, m, t), b = src(3, m, t), out{};
