@@ -54,6 +54,12 @@ void for_each_successor(const ir::OpView& term, F&& f) {
   }
 }
 
+// The first op after the leading declarations (where functions start), or null.
+inline ir::SsaDef first_code_op(const ir::Builder& b) {
+  ir::OpRange code = b.code();
+  return code.begin() == code.end() ? ir::SsaDef() : (*code.begin()).def();
+}
+
 // The blocks of one function in program order with their terminators and predecessors.
 class BlockTable {
  public:

@@ -29,9 +29,11 @@ bool is_scoped_marker(OpCode c) {
 
 Status ScopedToStructured::run(ir::Builder& b) {
   dropped_.clear();
-  for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
+  // Functions follow the declarations; each one's FunctionEnd leads to the next.
+  for (SsaDef fn = first_code_op(b); fn; fn = b.next(fn)) {
     if (b.op(fn).code() != OpCode::Function) continue;
     if (Status s = run_function(b, fn); !s) return s;
+    fn = function_end_;
   }
   if (!dropped_.empty()) {
     // Unreachable code removed; a value of it that is still referenced becomes Undef.
@@ -82,6 +84,7 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
     if (code == OpCode::FunctionEnd) {
       if (!frames_.empty()) return Status::error(at("construct not closed", frames_.back().begin));
       if (cur_) b.add_before(d, Op::Return(b.op(function).type(), SsaDef()));
+      function_end_ = d;
       return Status::ok();
     }
     if (code == OpCode::Label) {

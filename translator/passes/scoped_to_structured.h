@@ -50,6 +50,7 @@ class ScopedToStructured {
   std::vector<ir::SsaDef> dropped_;  // values removed as unreachable
   std::vector<ir::SsaDef> forward_;  // dropped value -> Undef, should anything still use it
   ir::SsaDef cur_;                   // label of the current block, null when unreachable
+  ir::SsaDef function_end_;          // FunctionEnd of the function run_function finished
 };
 
 } // namespace kiln::passes

@@ -33,9 +33,11 @@ Status SsaConstruction::run(ir::Builder& b) {
   entry_read_in_.assign(var_type_.size(), 0);
   function_bit_ = 1;
   saw_call_ = false;
-  for (SsaDef fn = b.first(); fn; fn = b.next(fn)) {
+  for (SsaDef fn = first_code_op(b); fn; fn = b.next(fn)) {
     if (b.op(fn).code() != OpCode::Function) continue;
     if (Status s = run_function(b, fn); !s) return s;
+    fn = blocks_.function_end(); // functions follow one another
+    if (!fn) break;
     function_bit_ = function_bit_ << 1 | (function_bit_ >> 31); // functions past 32 share bits
   }
   // With calls, a temp one function reads before writing it and another function writes would
@@ -117,7 +119,18 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       ir::OpView op = b.op(d);
       OpCode code = op.code();
       if (code != OpCode::TmpLoad && code != OpCode::TmpStore) {
-        if (code == OpCode::FunctionCall) saw_call_ = true;
+        if (code == OpCode::FunctionCall) {
+          saw_call_ = true;
+        } else if (code == OpCode::ConsumeAs) {
+          // A load resolved to a value of the very type asked for: the ConsumeAs goes in the
+          // same patch walk as the load, sparing type resolution a walk.
+          SsaDef v = op.operand(0).def();
+          SsaDef value = resolve(v);
+          if (value != v && b.op(value).type() == op.type()) {
+            forward_[d.id()] = value;
+            removed_.push_back(d);
+          }
+        }
         continue;
       }
       SsaDef tmp = op.operand(0).def();
