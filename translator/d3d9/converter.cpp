@@ -448,6 +448,15 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
   for (const Instruction& ins : list)
     if (ins.opcode == Opcode::Dcl && !declare_io(ins)) return Status::error(error);
 
+  // Every output register written anywhere gets its declaration and temps now, so a `ret`
+  // inside flow control stores all of them.
+  for (const Instruction& ins : list) {
+    unsigned slot;
+    if (!ins.has_dst() || ins.dst.relative || !output_slot(ins.dst, slot)) continue;
+    if (model != Model::Vs3 && !bind_implicit_output(ins, slot)) return Status::error(error);
+    for (unsigned c = 0; c < 4; ++c)
+      if ((ins.dst.write_mask & (1u << c)) && (slot != kSlotDepth || c == 0)) out_reg(slot, c);
+  }
   std::uint32_t main_end = std::uint32_t(list.size());
   if (!emit_range(0, main_end, false)) return Status::error(error);
   if (!control.empty())
