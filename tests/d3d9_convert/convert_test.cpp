@@ -92,6 +92,7 @@ TEST(D3d9Convert, VertexTransformAndColour) {
   EXPECT_NE(r.text.find("\"Color\""), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("\"TexCoord\""), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("vec4<f32>[5]"), std::string::npos) << r.text; // c0..c4
+  EXPECT_TRUE(r.has("FClamp")) << r.text; // oD0 is clamped to [0, 1] before SM3
 }
 
 TEST(D3d9Convert, LegacyMultiplyIsAnOption) {

@@ -389,12 +389,16 @@ bool State::bind_implicit_output(const Instruction& ins, unsigned slot) {
 
 // The outputs' final values: stored at the end of main (and before an early return).
 void State::emit_output_stores() {
+  const bool clamp_colours = !pixel && model != Model::Vs3;
   for (unsigned slot = 0; slot < kSlotCount; ++slot) {
     for (unsigned c = 0; c < 4; ++c) {
       SsaDef dcl = out_dcl[slot][c];
       SsaDef t = out_temps[slot][c];
       if (!dcl || !t) continue;
       SsaDef v = emit(ir::Op::TmpLoad(ir::kF32, t));
+      // vs_1_1-2_x colour outputs (oD#) are clamped to [0, 1] before interpolation.
+      if (clamp_colours && (slot == kSlotColor0 || slot == kSlotColor0 + 1))
+        v = emit(ir::Op::FClamp(ir::kF32, v, f32(0.0f), f32(1.0f)));
       if (b->op(dcl).type() == ir::kF32) {
         if (c == 0) emit(ir::Op::OutputStore(dcl, SsaDef(), v));
       } else {
