@@ -2,31 +2,7 @@
 
 namespace kiln::passes {
 
-bool BlockTable::build(const ir::Builder& b, ir::SsaDef function) {
-  labels_.clear();
-  terminators_.clear();
-  function_end_ = ir::SsaDef();
-  if (index_.size() < b.id_limit()) index_.resize(b.id_limit() + b.id_limit() / 2, kNone);
-  bool in_block = false;
-  for (ir::SsaDef d = b.next(function); d; d = b.next(d)) {
-    ir::OpView op = b.op(d);
-    ir::OpCategory cat = op.info().category;
-    if (cat == ir::OpCategory::Label) {
-      if (in_block) return false;
-      index_[d.id()] = std::uint32_t(labels_.size());
-      labels_.push_back(d);
-      terminators_.push_back(ir::SsaDef());
-      in_block = true;
-    } else if (cat == ir::OpCategory::Terminator) {
-      if (!in_block) return false;
-      terminators_.back() = d;
-      in_block = false;
-    } else if (cat == ir::OpCategory::FunctionEnd) {
-      function_end_ = d;
-      break;
-    }
-  }
-  if (in_block) return false;
+bool BlockTable::link(const ir::Builder& b) {
   std::uint32_t n = size();
   pred_offsets_.assign(n + 2, 0);
   last_pred_.assign(n, kNone);

@@ -67,7 +67,40 @@ class BlockTable {
 
   // Reads the function starting at `function`. Returns false when a block is malformed (a
   // Label without terminator, a branch to something that is no block of this function).
-  bool build(const ir::Builder& b, ir::SsaDef function);
+  // `visit(block, op)` sees every op inside a block but its Label and terminator, in order, so
+  // a pass can gather what it needs in the same walk.
+  template <typename Visit>
+  bool build(const ir::Builder& b, ir::SsaDef function, Visit&& visit) {
+    labels_.clear();
+    terminators_.clear();
+    function_end_ = ir::SsaDef();
+    if (index_.size() < b.id_limit()) index_.resize(b.id_limit() + b.id_limit() / 2, kNone);
+    bool in_block = false;
+    for (ir::SsaDef d = b.next(function); d; d = b.next(d)) {
+      ir::OpView op = b.op(d);
+      ir::OpCategory cat = op.info().category;
+      if (cat == ir::OpCategory::Label) {
+        if (in_block) return false;
+        index_[d.id()] = std::uint32_t(labels_.size());
+        labels_.push_back(d);
+        terminators_.push_back(ir::SsaDef());
+        in_block = true;
+      } else if (cat == ir::OpCategory::Terminator) {
+        if (!in_block) return false;
+        terminators_.back() = d;
+        in_block = false;
+      } else if (cat == ir::OpCategory::FunctionEnd) {
+        function_end_ = d;
+        break;
+      } else if (in_block) {
+        visit(std::uint32_t(labels_.size() - 1), op);
+      }
+    }
+    return !in_block && link(b);
+  }
+  bool build(const ir::Builder& b, ir::SsaDef function) {
+    return build(b, function, [](std::uint32_t, const ir::OpView&) {});
+  }
 
   std::uint32_t size() const { return std::uint32_t(labels_.size()); }
   ir::SsaDef label(std::uint32_t block) const { return labels_[block]; }
@@ -81,6 +114,8 @@ class BlockTable {
   ir::SsaDef function_end() const { return function_end_; }
 
  private:
+  bool link(const ir::Builder& b); // predecessors from the terminators
+
   std::vector<ir::SsaDef> labels_;
   std::vector<ir::SsaDef> terminators_;
   std::vector<std::uint32_t> index_; // by id

@@ -60,33 +60,36 @@ Status SsaConstruction::run(ir::Builder& b) {
 }
 
 Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
-  if (!blocks_.build(b, function))
-    return Status::error("ssa: malformed blocks in function %" + std::to_string(function.id()));
-  std::uint32_t nblocks = blocks_.size();
   std::uint32_t nvars = std::uint32_t(var_type_.size());
-  // Which temps are read in a block before being written there. A function of one block (no
-  // control flow) needs none of this: a read before any write is Undef.
-  bool straight = nblocks == 1;
+  // While the blocks are read: which temps are read in a block before being written there.
   stamp_.assign(nvars, 0);
   global_of_.assign(nvars, 0);
   global_var_.clear();
-  for (std::uint32_t blk = 0; blk < nblocks && !straight; ++blk) {
-    for (SsaDef d = blocks_.label(blk); d != blocks_.terminator(blk); d = b.next(d)) {
-      ir::OpView op = b.op(d);
-      if (op.code() != OpCode::TmpLoad && op.code() != OpCode::TmpStore) continue;
-      SsaDef v = op.operand(0).def();
-      std::uint32_t var = v.id() < var_of_.size() ? var_of_[v.id()] : 0;
-      if (!var)
-        return Status::error("ssa: temp access to a non-DclTmp at %" + std::to_string(d.id()));
-      --var;
-      if (op.code() == OpCode::TmpStore) {
-        stamp_[var] = blk + 1;
-      } else if (stamp_[var] != blk + 1 && !global_of_[var]) {
-        global_var_.push_back(var);
-        global_of_[var] = std::uint32_t(global_var_.size());
-      }
+  SsaDef bad;
+  bool built = blocks_.build(b, function, [&](std::uint32_t blk, const ir::OpView& op) {
+    OpCode code = op.code();
+    if (code != OpCode::TmpLoad && code != OpCode::TmpStore) return;
+    SsaDef v = op.operand(0).def();
+    std::uint32_t var = v.id() < var_of_.size() ? var_of_[v.id()] : 0;
+    if (!var) {
+      if (!bad) bad = op.def();
+      return;
     }
-  }
+    --var;
+    if (code == OpCode::TmpStore) {
+      stamp_[var] = blk + 1;
+    } else if (stamp_[var] != blk + 1 && !global_of_[var]) {
+      global_var_.push_back(var);
+      global_of_[var] = std::uint32_t(global_var_.size());
+    }
+  });
+  if (!built)
+    return Status::error("ssa: malformed blocks in function %" + std::to_string(function.id()));
+  if (bad) return Status::error("ssa: temp access to a non-DclTmp at %" + std::to_string(bad.id()));
+  std::uint32_t nblocks = blocks_.size();
+  // A function of one block (no control flow) needs no table: a read before any write is Undef.
+  bool straight = nblocks == 1;
+  if (straight) global_var_.clear();
   global_count_ = std::uint32_t(global_var_.size());
   if (std::uint64_t(nblocks) * global_count_ > kMaxTableEntries)
     return Status::error("ssa: too many blocks x temporaries (" + std::to_string(nblocks) + " x " +
@@ -145,7 +148,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
         if (!value) value = b.add(Op::Undef(var_type_[var]));
         stamp_[var] = blk + 1;
         local_[var] = value;
-        if (g) table_[std::size_t(blk) * global_count_ + g - 1] = value;
+        if (g && !straight) table_[std::size_t(blk) * global_count_ + g - 1] = value;
         removed_.push_back(d);
         continue;
       }
