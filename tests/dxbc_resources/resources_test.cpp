@@ -281,7 +281,7 @@ TEST(DxbcResources, GatherTakesItsComponentFromTheSamplerAndCompareGathersRed) {
   EXPECT_TRUE(gathers[1].operand(5).def()); // depth reference
   ir::OpView offset = r.def(gathers[1].operand(4).def());
   EXPECT_EQ(offset.type(), ir::vec(ir::ScalarType::I32, 2)); // programmable offset
-  EXPECT_EQ(r.count(OpCode::SBitExtract), 2u);                // its low 6 bits
+  EXPECT_EQ(r.count(OpCode::SBitExtract), 2u);               // its low 6 bits
 }
 
 TEST(DxbcResources, SparseFeedbackSamplesReturnAStructAndFeedTheSecondDestination) {

@@ -156,8 +156,8 @@ void convert_sample(ConvertContext& ctx, const Instruction& inst, const SampleLa
     const std::uint8_t mask = std::uint8_t((1u << shape.offset_dims) - 1);
     Vec4 parts = ctx.load_src(ops.src(unsigned(l.offset)), mask, ScalarType::I32);
     for (unsigned i = 0; i < shape.offset_dims; ++i)
-      parts[i] = ctx.emit(ir::Op::SBitExtract(ir::kI32, parts[i], ctx.constant_u32(0),
-                                              ctx.constant_u32(6)));
+      parts[i] = ctx.emit(
+          ir::Op::SBitExtract(ir::kI32, parts[i], ctx.constant_u32(0), ctx.constant_u32(6)));
     offset = ctx.make_vector(parts, mask, ScalarType::I32);
   }
   auto scalar = [&](std::int8_t at) {
