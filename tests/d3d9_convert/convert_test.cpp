@@ -284,6 +284,28 @@ TEST(D3d9Convert, Corpus) {
   EXPECT_GE(double(ok), 0.995 * double(files.size()));
 }
 
+// Hand-assembled shaders (tests/d3d9_convert/data) that exercise what the corpus has little of:
+// each converts, validates, and goes through the whole pass pipeline.
+TEST(D3d9Convert, CoverageShadersThroughPasses) {
+  auto files = test::files_with_extension(KILN_D3D9_TEST_DATA, ".d3d9");
+  ASSERT_GE(files.size(), 10u);
+  Converter converter;
+  passes::Pipeline pipeline;
+  passes::PipelineOptions options;
+  options.validate_each_pass = true;
+  ir::Builder builder;
+  for (const auto& f : files) {
+    auto bytes = test::read_bytes(f);
+    builder.reset();
+    Status s = converter.convert(bytes, {}, builder);
+    ASSERT_TRUE(s) << f << ": " << s.message();
+    Status v = ir::validate(builder);
+    ASSERT_TRUE(v) << f << ": " << v.message();
+    Status p = pipeline.run(builder, options);
+    EXPECT_TRUE(p) << f << ": " << p.message();
+  }
+}
+
 // Damaged shaders (random bytes changed, deterministic seed): a clean rejection or IR that
 // validates, never a crash (run it under ASan/UBSan: it is labelled SANITIZE-worthy).
 TEST(D3d9Convert, MutatedCorpusIsRejectedOrValid) {
