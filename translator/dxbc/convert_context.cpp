@@ -180,8 +180,24 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
           impl.label, Op::DescriptorLoad(ir::kF32, cb.dcl, ctx.constant_u32(0)));
     desc = cb.descriptor;
   }
+  Type v4 = ir::vec(ScalarType::F32, 4);
+  if (!op.has_relative(vec_dim) && desc == cb.descriptor && op.index[vec_dim] < cb.size) {
+    // Constant buffers do not change during an invocation: one load per vector and function,
+    // at the function's start (after the descriptor load it uses).
+    std::uint32_t at = op.index[vec_dim];
+    if (cb.stamps.size() < cb.size) {
+      cb.stamps.resize(cb.size, 0);
+      cb.vectors.resize(cb.size);
+    }
+    if (cb.stamps[at] != impl.function_stamp) {
+      cb.vectors[at] = ctx.builder().add_after(cb.descriptor,
+                                               Op::BufferLoad(v4, desc, ctx.constant_u32(at), 16u));
+      cb.stamps[at] = impl.function_stamp;
+    }
+    return cb.vectors[at];
+  }
   SsaDef index = ctx.load_index(op, vec_dim);
-  return ctx.emit(Op::BufferLoad(ir::vec(ScalarType::F32, 4), desc, index, 16u));
+  return ctx.emit(Op::BufferLoad(v4, desc, index, 16u));
 }
 
 // icb[...]: component `c` of the vector at the operand's index, as u32; zero out of bounds.

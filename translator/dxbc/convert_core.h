@@ -19,6 +19,10 @@ struct IoSlot {
   Shape shape = Shape::None;
   std::uint8_t element = 0; // vector component or array element
   bool per_vertex = false;  // the declaration is an array over vertices / control points
+  // Inputs do not change during an invocation: the first read in a function is hoisted to its
+  // start and reused (valid while stamp == Impl::function_stamp).
+  ir::SsaDef cached;
+  std::uint32_t stamp = 0;
 };
 
 // Register files addressed through IoSlots.
@@ -55,7 +59,11 @@ struct ConvertContext::Impl {
     ir::SsaDef descriptor; // DescriptorLoad at the current function's start, or null
     std::uint32_t lower = 0;
     std::uint32_t size = 0;
+    // vec4 loads at immediate indices, reused within a function (stamped like IoSlot).
+    std::vector<ir::SsaDef> vectors;
+    std::vector<std::uint32_t> stamps;
   };
+  std::uint32_t function_stamp = 1; // bumped for every function: invalidates the caches
   std::vector<Cbv> cbvs;
   ir::SsaDef icb; // Constant vec4<u32>[n]
   std::uint32_t icb_vectors = 0;
@@ -82,7 +90,7 @@ struct ConvertContext::Impl {
   void reset() {
     temps.clear();
     scratch.clear();
-    cbvs.clear();
+    for (Cbv& cb : cbvs) cb.dcl = cb.descriptor = {}; // keeps the caches' storage
     icb = {};
     icb_vectors = 0;
     for (auto& file : io) file.clear();

@@ -618,8 +618,19 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
   SsaDef addr = slot_address(ctx, op, *s, where.output);
   if (!ctx.ok()) return {};
   Type t = s->type == ScalarType::Bool ? ir::kBool : Type(s->type);
-  SsaDef v = where.output ? ctx.emit(Op::OutputLoad(t, s->dcl, addr))
-                          : ctx.emit(Op::InputLoad(t, s->dcl, addr));
+  SsaDef v;
+  bool cacheable = !where.output && !s->per_vertex;
+  if (cacheable && s->stamp == impl.function_stamp) {
+    v = s->cached;
+  } else if (cacheable) {
+    // The address is a constant (or null): the load can sit at the function's start.
+    v = ctx.builder().add_after(impl.label, Op::InputLoad(t, s->dcl, addr));
+    s->cached = v;
+    s->stamp = impl.function_stamp;
+  } else {
+    v = where.output ? ctx.emit(Op::OutputLoad(t, s->dcl, addr))
+                     : ctx.emit(Op::InputLoad(t, s->dcl, addr));
+  }
   if (ctx.program().type == ProgramType::Pixel && s->shape == IoSlot::Shape::Vector &&
       s->element == 3 && ctx.builder().op(s->dcl).code() == ir::OpCode::DclInputBuiltIn &&
       ctx.builder().op(s->dcl).operand(1).literal_u32() == std::uint32_t(BuiltIn::Position)) {

@@ -142,6 +142,7 @@ void Driver::open_function() {
   returned_ = false;
   // Per-function caches: descriptors are loaded at the function's start.
   for (auto& cb : impl_.cbvs) cb.descriptor = {};
+  ++impl_.function_stamp;
   impl_.control_point_id = {};
 }
 
@@ -284,7 +285,11 @@ bool Driver::declaration(const Instruction& inst) {
     }
     if (impl_.cbvs.size() <= id) impl_.cbvs.resize(id + 1);
     Type t = b_.types().make_array(ir::vec(ScalarType::F32, 4), size);
-    impl_.cbvs[id] = {b_.add(Op::DclCbv(t, e, d.space, lower, count)), {}, lower, size};
+    auto& cb = impl_.cbvs[id];
+    cb.dcl = b_.add(Op::DclCbv(t, e, d.space, lower, count));
+    cb.descriptor = {};
+    cb.lower = lower;
+    cb.size = size;
     return true;
   }
   case Opcode::DclGlobalFlags:
