@@ -4,7 +4,25 @@
 // is documented in docs/pipeline.md.
 //
 // A Lowering is per worker: it owns a ModuleBuilder and dense id maps that keep their
-// capacity between shaders.
+// capacity between shaders. One walk over the IR emits everything (lower_*.cpp):
+//
+//   lower.cpp            driver, declarations, execution modes, entry point (HS: one entry that
+//                        calls the control-point function, barriers, then runs the patch-
+//                        constant function in invocation 0)
+//   lower_types.cpp      types (explicit layout for blocks), constants, casts, address walking
+//   lower_io.cpp         inputs/outputs and built-ins (KILN_SPIRV_BUILTINS: SPIR-V type each
+//                        built-in needs; loads and stores convert to and from the IR's type)
+//   lower_resources.cpp  CBV/SRV/UAV/sampler/counter/LDS/scratch/push-data declarations
+//   lower_memory.cpp     loads, stores and atomics through access chains
+//   lower_images.cpp     sample, gather, fetch, read/write, queries, image atomics, sparse
+//   lower_ops.cpp        arithmetic (KILN_SPIRV_DIRECT_OPS table), conversions, composites,
+//                        derivatives, barriers, demote
+//   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
+//
+// Choices a layer must know: D3D's SV_VertexID / SV_InstanceID subtract BaseVertex /
+// BaseInstance; SV_IsFrontFace read as an integer is ~0u / 0; SV_SampleCount reads the
+// specialization constant kSampleCountSpecId; a shader with rasterizer-ordered UAVs runs its
+// whole entry function inside one fragment-shader interlock; FMad is an unfused mul + add.
 
 #include "translator/common/reflection.h"
 #include "translator/common/status.h"

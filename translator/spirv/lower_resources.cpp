@@ -254,10 +254,13 @@ void Lowering::State::build_push_block() {
   if (push_built) return;
   push_built = true;
   if (push_decls.empty()) return;
-  std::vector<Id> members;
-  members.reserve(push_decls.size());
-  for (std::uint32_t i : push_decls) members.push_back(type_layout(decls[i].ir_type, true));
-  Id block = mb.type_struct(members);
+  constant_stack.clear();
+  for (std::uint32_t i : push_decls) {
+    Id member = type_layout(decls[i].ir_type, true);
+    constant_stack.push_back(member);
+  }
+  Id block = mb.type_struct(constant_stack);
+  constant_stack.clear();
   mb.decorate(block, spv::DecorationBlock);
   std::uint32_t r = 0;
   for (const ResourceBinding& rb : reflection->resources) {

@@ -78,6 +78,7 @@ struct Lowering::State {
   std::vector<DeclInfo> decls;
   std::vector<Id> interface; // entry point interface
   std::vector<std::uint32_t> scratch_words;
+  std::vector<Id> constant_stack; // constant arrays being built (lower_types.cpp)
 
   // Type caches: basic types by handle bits, aggregates by (handle, dims kept, layout).
   Id basic_types[128] = {};

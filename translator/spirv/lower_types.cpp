@@ -218,10 +218,17 @@ struct ConstantBuilder {
       return s.mb.constant_composite(s.type_dims(type, 0, false),
                                      std::span<const Id>(members, v.member_count()));
     }
+    // Elements go on the shared scratch stack (inner levels push and pop above them).
     std::uint32_t count = v.dims[dims - 1];
-    std::vector<Id> parts(count);
-    for (std::uint32_t i = 0; i < count; ++i) parts[i] = element(dims - 1);
-    return s.mb.constant_composite(s.type_dims(type, dims, false), parts);
+    const std::size_t start = s.constant_stack.size();
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Id e = element(dims - 1);
+      s.constant_stack.push_back(e);
+    }
+    Id id = s.mb.constant_composite(s.type_dims(type, dims, false),
+                                    std::span<const Id>(s.constant_stack.data() + start, count));
+    s.constant_stack.resize(start);
+    return id;
   }
 };
 } // namespace
