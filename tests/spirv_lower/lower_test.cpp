@@ -151,12 +151,15 @@ TEST(SpirvLower, GeometryShaderStreamsAndEmit) {
 %8 = DclOutput vec4<f32> %1 1 0 0
 %9 = DclInputBuiltIn u32 %1 PrimitiveId 0
 %10 = DclOutputBuiltIn u32 %1 Layer 0
+%14 = DclInputBuiltIn u32 %1 GsVertexCountIn 0
 %11 = Constant u32 0
 %12 = Constant u32 1
 %13 = Constant u32 2
 %20 = Function void
   %21 = Label void None
-    %22 = InputLoad u32 %9 null
+    %37 = InputLoad u32 %14 null
+    %38 = InputLoad u32 %9 null
+    %22 = IAdd u32 %38 %37
     %23 = InputLoad vec4<f32> %5 %11
     %24 = InputLoad vec4<f32> %6 %11
     %25 = OutputStore void %7 null %23
@@ -183,6 +186,7 @@ TEST(SpirvLower, GeometryShaderStreamsAndEmit) {
   EXPECT_EQ(count_lines(s, "OutputTriangleStrip"), 1);
   EXPECT_EQ(count_lines(s, "OpExecutionMode %"), 4); // Triangles, strip, vertices, invocations
   EXPECT_EQ(count_lines(s, "BuiltIn Layer"), 1);
+  EXPECT_EQ(count_lines(s, "OpIAdd"), 1); // PrimitiveId + GsVertexCountIn (a constant 3)
 }
 
 TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
@@ -450,8 +454,8 @@ TEST(SpirvLower, SampleCountAndRasterizerOrderedViews) {
 TEST(SpirvLower, RejectsWhatItCannotExpress) {
   Lowered out;
   Status st = lower_only(R"(
-%1 = EntryPoint void %20 Geometry
-%2 = DclInputBuiltIn u32 %1 GsVertexCountIn 0
+%1 = EntryPoint void %20 Vertex
+%2 = DclOutputBuiltIn u32 %1 SampleCount 0
 %20 = Function void
   %21 = Label void None
     %22 = Return void null
@@ -459,7 +463,7 @@ TEST(SpirvLower, RejectsWhatItCannotExpress) {
 )",
                          SpirvTarget::Vulkan13, out);
   ASSERT_FALSE(st);
-  EXPECT_NE(st.message().find("GsVertexCountIn"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("DclOutputBuiltIn"), std::string::npos) << st.message();
 
   st = lower_only(R"(
 %1 = EntryPoint void %20 Pixel

@@ -73,6 +73,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.push_decls.clear();
   s.constant_vars.clear();
   s.xfb = false;
+  s.gs_input_vertices = 0;
   s.rov = s.rov_sample = s.block_is_first = false;
   s.push_var = 0;
   s.push_built = false;
@@ -188,18 +189,23 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
     switch (o.operand(1).literal_enum<ir::PrimitiveType>()) {
     case ir::PrimitiveType::Point:
       mode = spv::ExecutionModeInputPoints;
+      gs_input_vertices = 1;
       break;
     case ir::PrimitiveType::Line:
       mode = spv::ExecutionModeInputLines;
+      gs_input_vertices = 2;
       break;
     case ir::PrimitiveType::Triangle:
       mode = spv::ExecutionModeTriangles;
+      gs_input_vertices = 3;
       break;
     case ir::PrimitiveType::LineAdj:
       mode = spv::ExecutionModeInputLinesAdjacency;
+      gs_input_vertices = 4;
       break;
     case ir::PrimitiveType::TriangleAdj:
       mode = spv::ExecutionModeInputTrianglesAdjacency;
+      gs_input_vertices = 6;
       break;
     default:
       return fail(o.def(), "geometry input primitive not expressible in SPIR-V");

@@ -13,6 +13,7 @@ namespace {
 // `Unsupported` marks built-ins SPIR-V has no variable for.
 constexpr spv::BuiltIn kUnsupported = spv::BuiltInMax;
 constexpr spv::BuiltIn kSpecConstant = spv::BuiltIn(spv::BuiltInMax - 1);
+constexpr spv::BuiltIn kVertexCount = spv::BuiltIn(spv::BuiltInMax - 2);
 #define KILN_SPIRV_BUILTINS(X)                                                                     \
   X(Position, spv::BuiltInPosition, F32, 4, 0, false)                                              \
   X(ClipDistance, spv::BuiltInClipDistance, F32, 1, 0, true)                                       \
@@ -22,7 +23,7 @@ constexpr spv::BuiltIn kSpecConstant = spv::BuiltIn(spv::BuiltInMax - 1);
   X(PrimitiveId, spv::BuiltInPrimitiveId, I32, 1, 0, false)                                        \
   X(Layer, spv::BuiltInLayer, I32, 1, 0, false)                                                    \
   X(ViewportIndex, spv::BuiltInViewportIndex, I32, 1, 0, false)                                    \
-  X(GsVertexCountIn, kUnsupported, I32, 1, 0, false)                                               \
+  X(GsVertexCountIn, kVertexCount, U32, 1, 0, false)                                               \
   X(GsInstanceId, spv::BuiltInInvocationId, I32, 1, 0, false)                                      \
   X(TessControlPointCountIn, spv::BuiltInPatchVertices, I32, 1, 0, false)                          \
   X(TessControlPointId, spv::BuiltInInvocationId, I32, 1, 0, false)                                \
@@ -180,6 +181,13 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       what += " has no SPIR-V equivalent";
       return fail(def, what);
     }
+    if (info.builtin == kVertexCount) {
+      if (!input || stage != ShaderStage::Geometry)
+        return fail(def, "GsVertexCountIn outside geometry shader inputs");
+      d.gs_vertex_count = true;
+      d.builtin_scalar = info.scalar;
+      return Status::ok();
+    }
     if (info.builtin == kSpecConstant) {
       if (!input) return fail(def, "output of an input-only built-in");
       std::uint32_t one = 1;
@@ -321,6 +329,10 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
   DeclInfo* d = decl(o.operand(0).def());
   if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
     return fail(def, "I/O op on a non-I/O declaration");
+  if (d->gs_vertex_count) {
+    if (!gs_input_vertices) return fail(def, "vertex count without an input primitive");
+    d->constant_value = const_u32(gs_input_vertices);
+  }
   if (d->constant_value) {
     if (o.code() != OpCode::InputLoad || o.operand(1).def() || !o.type().is_scalar())
       return fail(def, "unsupported access to a constant built-in");

@@ -45,11 +45,12 @@ struct DeclInfo {
   std::uint32_t builtin = ~0u;                         // spv::BuiltIn for built-ins
   ir::ScalarType builtin_scalar = ir::ScalarType::F32; // what SPIR-V wants for the built-in
   std::uint8_t builtin_components = 1;
-  std::uint32_t member = 0;    // push data: member index in the push block
-  std::int32_t signature = -1; // index into reflection inputs/outputs
-  Id spv_types[4] = {};        // built-ins: the variable's type with k innermost dims kept
-  Id base_var = 0;             // VertexId/InstanceId: the BaseVertex/BaseInstance variable
-  Id constant_value = 0;       // built-ins SPIR-V lacks, read as a specialization constant
+  std::uint32_t member = 0;     // push data: member index in the push block
+  std::int32_t signature = -1;  // index into reflection inputs/outputs
+  Id spv_types[4] = {};         // built-ins: the variable's type with k innermost dims kept
+  Id base_var = 0;              // VertexId/InstanceId: the BaseVertex/BaseInstance variable
+  Id constant_value = 0;        // built-ins SPIR-V lacks, read as a specialization constant
+  bool gs_vertex_count = false; // GsVertexCountIn: the input primitive's vertex count
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -205,6 +206,7 @@ struct Lowering::State {
   // signedness, int/float).
   Id convert_basic(Id id, ir::Type from, ir::Type to);
   bool xfb = false;
+  std::uint32_t gs_input_vertices = 0; // from SetGsInputPrimitive
   // Rasterizer-ordered UAVs: the whole entry function runs inside one fragment interlock
   // (begin after its first label, end before each of its returns).
   bool rov = false;
