@@ -248,6 +248,53 @@ TEST_F(PassPipeline, SwitchWithSharedCasesFallThroughAndDefault) {
   EXPECT_EQ(b.op(phi).ref_count(), 4u); // from the case 1/2 block and from default
 }
 
+TEST_F(PassPipeline, SwitchFallThroughAroundDefaultAndContinueInLoop) {
+  // loop { switch (x) { case 1: r6 = 1 (falls) default: r6 += 1 (falls) case 2: out = r6;
+  // continue } }: the merges after the switch and the loop are unreachable.
+  run(R"(%21 = TmpStore void %6 %10
+%22 = ScopedLoop void %40
+%23 = InputLoad f32 %3 null
+%24 = ConvertFtoI u32 %23
+%25 = ScopedSwitch void %34 %24
+%26 = ScopedSwitchCase void %25 1
+%27 = TmpStore void %6 %11
+%28 = ScopedSwitchDefault void %25
+%29 = TmpLoad unknown %6
+%30 = ConsumeAs u32 %29
+%31 = IAdd u32 %30 %11
+%32 = TmpStore void %6 %31
+%33 = ScopedSwitchCase void %25 2
+%41 = TmpLoad unknown %6
+%42 = ConsumeAs u32 %41
+%43 = OutputStore void %5 null %42
+%35 = ScopedLoopContinue void %22
+%34 = ScopedEndSwitch void %25
+%36 = TmpLoad unknown %6
+%37 = ConsumeAs u32 %36
+%38 = OutputStore void %5 null %37
+%39 = ScopedLoopBreak void %22
+%40 = ScopedEndLoop void %22)");
+  auto switches = find_ops(b, OpCode::Switch);
+  ASSERT_EQ(switches.size(), 1u) << ir::print(b);
+  ir::OpView sw = b.op(switches[0]);
+  ASSERT_EQ(sw.ref_count(), 6u);
+  SsaDef def_label = sw.operand(1).def(), case1 = sw.operand(3).def(), case2 = sw.operand(5).def();
+  // Source order: case 1 block, default block, case 2 block, each falling into the next.
+  EXPECT_LT(case1.id(), def_label.id());
+  EXPECT_EQ(b.op(terminator_of(case1)).operand(0).def(), def_label);
+  EXPECT_EQ(b.op(terminator_of(def_label)).operand(0).def(), case2);
+  SsaDef header;
+  for (SsaDef l : find_ops(b, OpCode::Label))
+    if (construct(l) == Construct::StructuredLoop) header = l;
+  ASSERT_TRUE(header);
+  // case 2 continues the loop from inside the switch.
+  EXPECT_EQ(b.op(terminator_of(case2)).operand(0).def(), b.op(header).operand(1).def());
+  // The default block merges r6 from the case 1 block and from the switch header.
+  auto adds = find_ops(b, OpCode::IAdd);
+  ASSERT_EQ(adds.size(), 1u) << ir::print(b);
+  EXPECT_EQ(b.op(b.op(adds[0]).operand(0).def()).code(), OpCode::Phi) << ir::print(b);
+}
+
 TEST_F(PassPipeline, SwitchWithoutDefaultUsesMerge) {
   run(R"(%21 = ScopedSwitch void %25 %11
 %22 = ScopedSwitchCase void %21 0
