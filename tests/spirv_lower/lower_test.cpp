@@ -201,6 +201,8 @@ TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
 %8 = DclOutputBuiltIn f32[3] %1 TessFactorOuter 0
 %9 = DclOutputBuiltIn f32[1] %1 TessFactorInner 0
 %10 = DclOutput vec4<f32> %1 1 0 0
+%14 = DclOutputBuiltIn vec4<f32>[3] %1 Position 0
+%15 = DclOutputBuiltIn vec4<f32>[3] %1 Position 0
 %11 = Constant u32 0
 %12 = Constant u32 2
 %13 = Constant f32 4.0
@@ -209,6 +211,7 @@ TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
     %22 = InputLoad u32 %7 null
     %23 = InputLoad vec4<f32> %5 %22
     %24 = OutputStore void %6 %22 %23
+    %27 = OutputStore void %14 %22 %23
     %25 = Return void null
 %26 = FunctionEnd void
 %40 = Function void
@@ -217,7 +220,9 @@ TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
     %43 = OutputStore void %8 %12 %13
     %44 = OutputStore void %9 %11 %13
     %45 = OutputLoad vec4<f32> %6 %11
-    %46 = OutputStore void %10 null %45
+    %49 = OutputLoad vec4<f32> %15 %12
+    %50 = FAdd vec4<f32> %45 %49
+    %46 = OutputStore void %10 null %50
     %47 = Return void null
 %48 = FunctionEnd void
 )";
@@ -229,6 +234,9 @@ TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
   EXPECT_EQ(count_lines(s, "OpControlBarrier"), 1);
   EXPECT_EQ(count_lines(s, "BuiltIn TessLevelOuter"), 1);
   EXPECT_EQ(count_lines(s, "BuiltIn InvocationId"), 1);
+  // Both phases' Position declarations are one variable: the patch-constant phase reads what
+  // the control-point phase wrote.
+  EXPECT_EQ(count_lines(s, "BuiltIn Position"), 1);
   EXPECT_EQ(count_lines(s, "OutputVertices 3"), 1);
   EXPECT_EQ(count_lines(s, "SpacingFractionalOdd"), 1);
   EXPECT_EQ(count_lines(s, " Patch"), 3); // two tess factors and the patch constant

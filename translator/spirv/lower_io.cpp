@@ -109,6 +109,26 @@ Id Lowering::State::convert_basic(Id id, ir::Type from, ir::Type to) {
   return bitcast_id(id, from, to);
 }
 
+bool Lowering::State::reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type) {
+  // HS phases each declare what they touch: one SPIR-V variable per built-in / location.
+  for (std::size_t i = 0; i + 1 < decls.size(); ++i) {
+    const DeclInfo& e = decls[i];
+    if (e.kind != d.kind || e.is_builtin != d.is_builtin || !e.var) continue;
+    if (d.is_builtin ? e.builtin != d.builtin
+                     : (e.location != d.location || e.component != d.component))
+      continue;
+    if (e.var_type != var_type) continue;
+    DeclInfo copy = e;
+    copy.ir_type = d.ir_type;
+    copy.insert_index = d.insert_index;
+    std::copy(std::begin(d.spv_types), std::end(d.spv_types), std::begin(copy.spv_types));
+    d = copy;
+    ids[def.id()] = d.var;
+    return true;
+  }
+  return false;
+}
+
 Status Lowering::State::lower_io_decl(ir::OpView o) {
   using ir::OpCode;
   const ir::SsaDef def = o.def();
@@ -143,6 +163,10 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     std::uint32_t location = o.operand(1).literal_u32();
     std::uint32_t component = o.operand(2).literal_u32();
     if (component + element.vector_size() > 4) return fail(def, "component out of range");
+    d.location = location;
+    d.component = component;
+    if (reuse_io(d, def, type(t))) return Status::ok();
+    d.var_type = type(t);
     d.var = mb.global_variable(mb.type_pointer(d.storage, type(t)), d.storage);
     mb.decorate(d.var, spv::DecorationLocation, {location});
     if (component) mb.decorate(d.var, spv::DecorationComponent, {component});
@@ -230,6 +254,8 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       current = mb.type_array(current, const_u32(dims[i]));
       d.spv_types[i + 1] = current;
     }
+    if (reuse_io(d, def, current)) return Status::ok();
+    d.var_type = current;
     d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
     mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
     switch (b) {

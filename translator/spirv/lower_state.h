@@ -51,6 +51,8 @@ struct DeclInfo {
   Id base_var = 0;              // VertexId/InstanceId: the BaseVertex/BaseInstance variable
   Id constant_value = 0;        // built-ins SPIR-V lacks, read as a specialization constant
   bool gs_vertex_count = false; // GsVertexCountIn: the input primitive's vertex count
+  std::uint32_t location = ~0u, component = 0; // user I/O
+  Id var_type = 0;                             // I/O: the variable's pointee type
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -206,6 +208,8 @@ struct Lowering::State {
   // signedness, int/float).
   Id convert_basic(Id id, ir::Type from, ir::Type to);
   bool xfb = false;
+  // An I/O declaration equal to an earlier one (front ends declare per phase): reuse it.
+  bool reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type);
   std::uint32_t gs_input_vertices = 0; // from SetGsInputPrimitive
   // Rasterizer-ordered UAVs: the whole entry function runs inside one fragment interlock
   // (begin after its first label, end before each of its returns).
