@@ -390,6 +390,7 @@ bool State::bind_implicit_output(const Instruction& ins, unsigned slot) {
 // The outputs' final values: stored at the end of main (and before an early return).
 void State::emit_output_stores() {
   const bool clamp_colours = !pixel && model != Model::Vs3;
+  const bool ps1 = pixel && (model_bit(model) & models::Ps1All);
   for (unsigned slot = 0; slot < kSlotCount; ++slot) {
     for (unsigned c = 0; c < 4; ++c) {
       SsaDef dcl = out_dcl[slot][c];
@@ -397,7 +398,9 @@ void State::emit_output_stores() {
       if (!dcl || !t) continue;
       SsaDef v = emit(ir::Op::TmpLoad(ir::kF32, t));
       // vs_1_1-2_x colour outputs (oD#) are clamped to [0, 1] before interpolation.
-      if (clamp_colours && (slot == kSlotColor0 || slot == kSlotColor0 + 1))
+      // ps_1_x writes r0 saturated to the render target.
+      if ((clamp_colours && (slot == kSlotColor0 || slot == kSlotColor0 + 1)) ||
+          (ps1 && slot == kSlotTarget0))
         v = emit(ir::Op::FClamp(ir::kF32, v, f32(0.0f), f32(1.0f)));
       if (b->op(dcl).type() == ir::kF32) {
         if (c == 0) emit(ir::Op::OutputStore(dcl, SsaDef(), v));
@@ -460,6 +463,15 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
     if (model != Model::Vs3 && !bind_implicit_output(ins, slot)) return Status::error(error);
     for (unsigned c = 0; c < 4; ++c)
       if ((ins.dst.write_mask & (1u << c)) && (slot != kSlotDepth || c == 0)) out_reg(slot, c);
+  }
+  // vs_1_1-2_x: oD0/oD1 are always output, white where the shader does not write them (what
+  // a ps_2_x reading an unwritten colour sees on D3D9).
+  if (!pixel && model != Model::Vs3) {
+    for (unsigned slot : {unsigned(kSlotColor0), unsigned(kSlotColor0) + 1}) {
+      static const Instruction none{};
+      if (!bind_implicit_output(none, slot)) return Status::error(error);
+      for (unsigned c = 0; c < 4; ++c) out_reg(slot, c);
+    }
   }
   std::uint32_t main_end = std::uint32_t(list.size());
   if (!emit_range(0, main_end, false)) return Status::error(error);

@@ -63,8 +63,10 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
   SsaDef& t = out_temps[slot][c];
   if (!t) {
     t = tmp(ir::kF32);
-    // Outputs start at 0 so that partial or conditional writes store defined values.
-    b->add_after(first_label, ir::Op::TmpStore(t, f32(0.0f)));
+    // Outputs start at 0 (vertex colours at 1, D3D9's white) so that partial or conditional
+    // writes store defined values.
+    const bool colour = !pixel && (slot == kSlotColor0 || slot == kSlotColor0 + 1);
+    b->add_after(first_label, ir::Op::TmpStore(t, f32(colour ? 1.0f : 0.0f)));
   }
   return t;
 }
@@ -433,13 +435,15 @@ bool State::commit(const Instruction& ins, const Vec4& value) {
         if (!t) t = tmp(ir::kF32);
         target = t;
       } else {
-        // a0: mova rounds to nearest (floor(x + 0.5)); vs_1_1 mov floors.
+        // a0: mova rounds to nearest, ties to even (0.5 -> 0, 1.5 -> 2, as the conformance
+        // cases expect); vs_1_1 mov floors.
         SsaDef& t = addr[c];
         if (!t) t = tmp(ir::kI32);
         target = t;
         type = ir::kI32;
-        if (ins.opcode == Opcode::MovA) v = emit(ir::Op::FAdd(ir::kF32, v, f32(0.5f)));
-        v = emit(ir::Op::FRound(ir::kF32, v, ir::RoundMode::NegativeInf));
+        v = emit(ir::Op::FRound(ir::kF32, v,
+                                ins.opcode == Opcode::MovA ? ir::RoundMode::NearestEven
+                                                           : ir::RoundMode::NegativeInf));
         v = emit(ir::Op::ConvertFtoI(ir::kI32, v));
       }
       break;
