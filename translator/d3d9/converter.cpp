@@ -286,12 +286,13 @@ bool State::declare_io(const Instruction& ins) {
   case RegisterType::Sampler:
     if (d.index >= kMaxSamplers) return fail(ins, "sampler register out of range");
     switch (decl.texture_type) {
-    case TextureType::Tex2D:
     case TextureType::Cube:
     case TextureType::Volume:
       return use_sampler(ins, d.index, decl.texture_type);
     default:
-      return fail(ins, "sampler declaration of an unsupported texture type (1d or none)");
+      // D3D9 has no 1D textures (a "1D" texture is 2D with height 1) and dcl without a type
+      // means the SM1 default: both sample as 2D with the shader's (x, y).
+      return use_sampler(ins, d.index, TextureType::Tex2D);
     }
   case RegisterType::Input:
     if (d.index >= kMaxInputs) return fail(ins, "input register out of range");
