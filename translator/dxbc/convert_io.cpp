@@ -285,6 +285,14 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
   auto& impl = ctx.impl();
   ir::Builder& b = ctx.builder();
   bool pixel = ctx.program().type == ProgramType::Pixel;
+  // Declared before (a hull fork phase declaring vocp the control point phase wrote): keep it.
+  bool all_declared = true;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (!(mask & (1u << c))) continue;
+    IoSlot* s = impl.slot(where.file, reg, c);
+    all_declared &= s && s->dcl;
+  }
+  if (all_declared) return;
   unsigned array_len = info.size;
   SsaDef* shared = nullptr;
   unsigned base = 0;
