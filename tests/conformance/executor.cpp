@@ -3,6 +3,7 @@
 #include "tests/conformance/replay.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <strings.h>
@@ -213,7 +214,7 @@ CommandResult Executor::Replay::run(const Command& c, CaseResult& result) {
   case K::DepthBounds:
     return CommandResult::skipped("depth-bounds (missing on lavapipe)");
   case K::Copy:
-    return CommandResult::skipped("copy command");
+    return copy(c.copy_source, c.copy_destination);
   }
   return CommandResult::skipped("unknown command");
 }
@@ -412,6 +413,37 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
   }
   draw_failed = false;
   return CommandResult::ok();
+}
+
+CommandResult Executor::Replay::copy(const std::string& from, const std::string& to) {
+  // "rtv 1", "srv 0", "uav 2", "vb 0" or "dsv" (FORMAT.md 4.4).
+  const auto resolve = [&](const std::string& name) -> GpuResource* {
+    static constexpr std::pair<const char*, ResourceKind> kKinds[] = {{"rtv", ResourceKind::Rtv},
+                                                                      {"srv", ResourceKind::Srv},
+                                                                      {"uav", ResourceKind::Uav},
+                                                                      {"vb", ResourceKind::Vb},
+                                                                      {"dsv", ResourceKind::Dsv}};
+    for (const auto& [word, kind] : kKinds) {
+      const std::size_t n = std::strlen(word);
+      if (name.compare(0, n, word) != 0) continue;
+      if (kind == ResourceKind::Dsv) return find(kind, 0);
+      char* end = nullptr;
+      const unsigned long slot = std::strtoul(name.c_str() + n, &end, 10);
+      if (end == name.c_str() + n || *end != '\0') return nullptr;
+      return find(kind, unsigned(slot));
+    }
+    return nullptr;
+  };
+  GpuResource* source = resolve(from);
+  GpuResource* destination = resolve(to);
+  if (source == nullptr || destination == nullptr)
+    return CommandResult::fail("copy " + from + " " + to + ": no such resource");
+  Status s = Status::error("copy between a buffer and a texture");
+  if (source->is_buffer() && destination->is_buffer())
+    s = vulkan::copy_buffer(context, source->buffer, destination->buffer);
+  else if (!source->is_buffer() && !destination->is_buffer())
+    s = destination->image.copy_from(source->image);
+  return s ? CommandResult::ok() : CommandResult::fail("copy: " + s.message());
 }
 
 CommandResult Executor::Replay::dispatch(const std::array<std::uint32_t, 3>& groups) {

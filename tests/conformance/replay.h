@@ -103,6 +103,7 @@ struct Executor::Replay {
   CommandResult run(const Command& command, CaseResult& result);
   CommandResult draw(const DrawCommand& draw);
   CommandResult dispatch(const std::array<std::uint32_t, 3>& groups);
+  CommandResult copy(const std::string& from, const std::string& to);
   CommandResult probe(const ProbeCommand& probe, CaseResult& result);
   // D3D9 alpha test around one draw: `before` holds the attachments' contents from before
   // the draw; pixels whose new render-target-0 alpha fails the test get them back.

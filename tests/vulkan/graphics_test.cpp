@@ -75,6 +75,34 @@ TEST_F(GraphicsTest, ClearColorWritesRawBits) {
   EXPECT_EQ(texel[3], 0x80000000u);
 }
 
+TEST_F(GraphicsTest, CopiesImagesAndBuffers) {
+  ImageDesc desc;
+  desc.format = VK_FORMAT_R32_UINT;
+  desc.width = 2, desc.height = 2;
+  desc.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+  Image a, b;
+  ASSERT_TRUE(Image::create(*context_, desc, a).is_ok());
+  ASSERT_TRUE(Image::create(*context_, desc, b).is_ok());
+  const std::uint32_t texels[4] = {1, 2, 3, 4};
+  ASSERT_TRUE(a.upload({reinterpret_cast<const std::uint8_t*>(texels), 16}).is_ok());
+  ASSERT_TRUE(b.copy_from(a).is_ok());
+  std::vector<std::uint8_t> out;
+  ASSERT_TRUE(b.read(0, 0, out).is_ok());
+  ASSERT_EQ(out.size(), 16u);
+  EXPECT_EQ(std::memcmp(out.data(), texels, 16), 0);
+  desc.width = 3;
+  Image wider;
+  ASSERT_TRUE(Image::create(*context_, desc, wider).is_ok());
+  EXPECT_FALSE(wider.copy_from(a).is_ok());
+
+  Buffer x, y;
+  ASSERT_TRUE(Buffer::create(*context_, 16, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, x).is_ok());
+  ASSERT_TRUE(Buffer::create(*context_, 8, VK_BUFFER_USAGE_TRANSFER_DST_BIT, y).is_ok());
+  x.write(std::span<const std::uint32_t>(texels));
+  ASSERT_TRUE(copy_buffer(*context_, x, y).is_ok());
+  EXPECT_EQ(y.read<std::uint32_t>(), (std::vector<std::uint32_t>{1, 2}));
+}
+
 // VS: position from location 0. FS: texel (1, 0) of a 2x1 texture times the first vec4 of a
 // uniform buffer.
 constexpr const char* kVertexShader = R"(

@@ -277,6 +277,43 @@ Status Image::clear_depth(float depth) {
   });
 }
 
+Status Image::copy_from(const Image& source) {
+  if (context_ == nullptr || source.context_ == nullptr)
+    return Status::error("copy between images that were not created");
+  const ImageDesc& s = source.desc_;
+  if (s.width != desc_.width || s.height != desc_.height || s.depth != desc_.depth ||
+      s.layers != desc_.layers || s.samples != desc_.samples ||
+      format_texel_size(s.format) != format_texel_size(desc_.format) || source.aspect() != aspect())
+    return Status::error("copy between images of different shapes or texel sizes");
+  std::vector<VkImageCopy> regions;
+  for (std::uint32_t level = 0; level < std::min(s.levels, desc_.levels); ++level) {
+    VkImageCopy region{};
+    region.srcSubresource = {aspect(), level, 0, s.layers};
+    region.dstSubresource = {aspect(), level, 0, desc_.layers};
+    region.extent = {mip(s.width, level), mip(s.height, level), mip(s.depth, level)};
+    regions.push_back(region);
+  }
+  const VolkDeviceTable& vk = context_->vk();
+  return context_->submit([&](VkCommandBuffer cmd) {
+    full_barrier(vk, cmd);
+    vk.vkCmdCopyImage(cmd, source.image_, VK_IMAGE_LAYOUT_GENERAL, image_, VK_IMAGE_LAYOUT_GENERAL,
+                      std::uint32_t(regions.size()), regions.data());
+    full_barrier(vk, cmd);
+  });
+}
+
+Status copy_buffer(Context& context, const Buffer& source, const Buffer& destination) {
+  if (source.handle() == VK_NULL_HANDLE || destination.handle() == VK_NULL_HANDLE)
+    return Status::error("copy between buffers that were not created");
+  const VkBufferCopy region{0, 0, std::min(source.size(), destination.size())};
+  const VolkDeviceTable& vk = context.vk();
+  return context.submit([&](VkCommandBuffer cmd) {
+    full_barrier(vk, cmd);
+    vk.vkCmdCopyBuffer(cmd, source.handle(), destination.handle(), 1, &region);
+    full_barrier(vk, cmd);
+  });
+}
+
 // ---- BufferView, Sampler --------------------------------------------------------------------
 
 BufferView& BufferView::operator=(BufferView&& other) noexcept {

@@ -48,6 +48,8 @@ class Image {
   // Clears every level and layer: colour as four raw 32-bit patterns, or depth.
   Status clear_color(const std::uint32_t bits[4]);
   Status clear_depth(float depth);
+  // Copies every level and layer of `source` (same extent, same texel size).
+  Status copy_from(const Image& source);
 
   // A view of one level and layer, for attachments (created once, kept with the image).
   VkImageView attachment_view() const { return attachment_view_; }
@@ -229,6 +231,9 @@ Status draw(Context& context, const DrawDesc& desc);
 Status dispatch(Context& context, const ComputeProgram& program,
                 const DescriptorBinding& descriptors, std::span<const std::uint8_t> push_constants,
                 std::uint32_t x, std::uint32_t y, std::uint32_t z);
+
+// Copies min(source, destination) bytes between two buffers.
+Status copy_buffer(Context& context, const Buffer& source, const Buffer& destination);
 
 // Whole-range memory barrier: all earlier writes visible to all later accesses.
 void full_barrier(const VolkDeviceTable& vk, VkCommandBuffer cmd);
