@@ -142,8 +142,10 @@ struct Lowering::State {
   Id basic(ir::ScalarType s, unsigned n);
   Id basic(ir::Type t) { return basic(t.scalar_type(), t.vector_size()); }
   std::uint32_t scalar_size(ir::ScalarType s) const;
-  std::uint32_t layout_size(ir::Type t); // explicit layout size of a type
-  Id constant(ir::SsaDef def);           // a Constant op
+  std::uint32_t layout_size(ir::Type t) const; // explicit layout size of a type
+  // The size of `v`'s element with its `dims` innermost array dimensions.
+  std::uint32_t layout_size(const ir::TypeView& v, unsigned dims) const;
+  Id constant(ir::SsaDef def); // a Constant op
   Id const_u32(std::uint32_t v) { return mb.constant_u32(v); }
   Id const_scalar(ir::ScalarType s, std::uint64_t bits);
   Id splat_constant(ir::Type t, std::uint64_t bits); // scalar or vector of one value

@@ -89,8 +89,9 @@ std::uint32_t round_up(std::uint32_t v, std::uint32_t a) {
 }
 } // namespace
 
-std::uint32_t Lowering::State::layout_size(ir::Type t) {
-  ir::TypeView v = ir->types().view(t);
+std::uint32_t Lowering::State::layout_size(const ir::TypeView& v, unsigned dims) const {
+  // std430-like: members at their alignment, the struct (or basic type) rounded up to its
+  // largest alignment, times the kept array dimensions.
   std::uint32_t size = 0, align = 1;
   for (unsigned m = 0; m < v.member_count(); ++m) {
     ir::Type mt = v.member(m);
@@ -100,8 +101,13 @@ std::uint32_t Lowering::State::layout_size(ir::Type t) {
     align = std::max(align, a);
   }
   size = round_up(size, align);
-  for (unsigned d = 0; d < v.dim_count; ++d) size *= v.dims[d] ? v.dims[d] : 1;
+  for (unsigned d = 0; d < dims; ++d) size *= v.dims[d] ? v.dims[d] : 1;
   return size;
+}
+
+std::uint32_t Lowering::State::layout_size(ir::Type t) const {
+  ir::TypeView v = ir->types().view(t);
+  return layout_size(v, v.dim_count);
 }
 
 Id Lowering::State::type_layout(ir::Type t, bool explicit_layout) {
@@ -135,35 +141,15 @@ Id Lowering::State::type_dims(ir::Type t, unsigned dims, bool explicit_layout) {
     Id element = type_dims(t, dims - 1, explicit_layout);
     std::uint32_t count = v.dims[dims - 1];
     if (count == 0) {
-      result = explicit_layout ? mb.type_runtime_array(element) : 0;
-      if (!explicit_layout) result = mb.type_runtime_array(element);
+      result = mb.type_runtime_array(element);
     } else {
       Id length = const_u32(count);
       result =
           explicit_layout ? mb.type_array_unique(element, length) : mb.type_array(element, length);
     }
-    if (explicit_layout) {
-      // Stride: the element's size, elements of sized inner dims included.
-      std::uint32_t stride = 0;
-      {
-        std::uint32_t size = 0, align = 1;
-        for (unsigned m = 0; m < v.member_count(); ++m) {
-          ir::Type mt = v.member(m);
-          std::uint32_t s = scalar_size(mt.scalar_type());
-          std::uint32_t a = basic_align(s, mt.vector_size());
-          size = round_up(size, a) + s * mt.vector_size();
-          align = std::max(align, a);
-        }
-        if (v.member_count() == 1)
-          size = round_up(
-              size, basic_align(scalar_size(v.member(0).scalar_type()), v.member(0).vector_size()));
-        else
-          size = round_up(size, align);
-        for (unsigned d = 0; d + 1 < dims; ++d) size *= v.dims[d];
-        stride = size;
-      }
-      mb.decorate(result, spv::DecorationArrayStride, {stride});
-    }
+    // Stride: the element's size, its own sized inner dimensions included.
+    if (explicit_layout)
+      mb.decorate(result, spv::DecorationArrayStride, {layout_size(v, dims - 1)});
   }
   aggregates.push_back({t.bits(), std::uint16_t(dims), explicit_layout, result});
   return result;
