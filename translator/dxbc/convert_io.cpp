@@ -369,11 +369,13 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
     t = b.types().make_array(t, where.output ? std::max(impl.output_control_points, 1u)
                                              : std::max(impl.input_vertices, 1u));
   SsaDef dcl;
-  // Per-patch and per-vertex variables share one location space in Vulkan: patch constants
-  // (hull outputs of the fork/join phases, domain vpc#) sit above the 32 control point
-  // registers, the same way in both stages.
+  // Per-patch and per-vertex variables share one location space in Vulkan (spirv-val checks
+  // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
+  // constants (hull fork/join outputs, domain vpc#) sit at 16 + register, the same in both
+  // stages, above the 16 control point registers shaders use in practice. A shader using more
+  // is rejected by validation, never miswired.
   std::uint32_t location = reg;
-  if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 32;
+  if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 16;
   if (where.output) {
     dcl = b.add(Op::DclOutput(t, ctx.entry_point(), location, first, impl.gs_stream));
   } else {
