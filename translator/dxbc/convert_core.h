@@ -2,6 +2,25 @@
 // The core half's own state (ConvertContext::Impl) and the entry points of its files:
 // convert_context.cpp (operand API), convert_io.cpp (signatures, inputs, outputs, system
 // values), convert_alu.cpp (arithmetic), converter.cpp (driver, control flow, phases).
+//
+// What the IR it emits looks like (for the passes and the backend):
+// - r#: DclTmp per component, type Unknown, read through ConsumeAs; x#: DclScratch u32[n*c]
+//   (values cast to u32, index clamped); cb#: DclCbv vec4<f32>[size], one DescriptorLoad and
+//   one BufferLoad vec4 per immediate vector at the function's start; icb: read statically as
+//   constants, dynamically through a Constant vec4<u32>[n] with the index clamped and a
+//   select giving zero out of bounds.
+// - Inputs/outputs: one DclInput/DclOutput per dcl_* (vecN at location = register, component =
+//   first masked component; arrays over vertices for GS/HS/DS inputs and HS control point
+//   outputs), the scalar type from the signature; patch constants at location 16 + register.
+//   Inputs are loaded once per function at its start. Dynamically indexed v#/o# become
+//   selects / guarded stores over the declared registers.
+// - System values: DclInputBuiltIn/DclOutputBuiltIn. ClipDistance/CullDistance f32[n] (n
+//   from the signature), TessFactorOuter f32[4] / TessFactorInner f32[2], SampleMask u32[1],
+//   IsFrontFace/IsFullyCovered bool (read as ~0/0), thread ids vec3<u32>, TessCoord vec3<f32>;
+//   pixel-shader Position.w is turned into clip w (1 / FragCoord.w) by the front end.
+// - Hull shaders: EntryPoint(control point function, patch constant function); fork/join
+//   phases in order in the second, each with instance count > 1 a scoped loop over the
+//   instance id; no control point phase = a pass-through function from the input signature.
 
 #include "translator/dxbc/convert_context.h"
 #include "translator/dxbc/signature.h"
