@@ -280,6 +280,7 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
   const GpuResource* depth = find(ResourceKind::Dsv, 0);
   std::uint32_t width = depth ? depth->desc.width : ~0u, height = depth ? depth->desc.height : ~0u;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  std::uint32_t layers = ~0u;
   for (const auto& r : resources) {
     if (r->desc.kind != ResourceKind::Rtv) continue;
     if (r->desc.slot >= 8) return CommandResult::fail("render target slot above 7");
@@ -287,10 +288,10 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
       colors.resize(r->desc.slot + 1);
       color_formats.resize(r->desc.slot + 1, VK_FORMAT_UNDEFINED);
     }
-    if (r->desc.dim == ResourceDim::Tex2DArray)
-      return CommandResult::skipped("array render targets");
     colors[r->desc.slot].image = &r->image;
     color_formats[r->desc.slot] = vk_format(r->desc.format);
+    layers =
+        std::min(layers, r->desc.dim == ResourceDim::Tex2DArray ? r->desc.depth_or_layers : 1u);
     width = std::min(width, r->desc.width);
     height = std::min(height, r->desc.height);
     samples = VkSampleCountFlagBits(std::max(1u, r->desc.samples));
@@ -392,6 +393,7 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
   draw.depth = depth ? &depth->image : nullptr;
   draw.vertex_buffers = vertex_buffers;
   draw.render_area = {{0, 0}, {width, height}};
+  draw.layer_count = layers == ~0u || depth ? 1 : layers; // the depth target has one layer
   // D3D orientation (y down) through a negative viewport height; sm2/sm3 add D3D9's
   // half-pixel offset.
   const float shift = d3d9 ? 0.5f : 0.0f;

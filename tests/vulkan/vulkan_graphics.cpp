@@ -149,9 +149,12 @@ Status Image::create(Context& context, const ImageDesc& desc, Image& out) {
   view_info.subresourceRange = {out.aspect(), 0, desc.levels, 0, desc.layers};
   if (VkResult r = vk.vkCreateImageView(device, &view_info, nullptr, &out.view_); r != VK_SUCCESS)
     return vk_error("vkCreateImageView", r);
-  view_info.viewType =
-      desc.type == VK_IMAGE_TYPE_3D ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D;
-  view_info.subresourceRange = {out.aspect(), 0, 1, 0, 1};
+  // Attachments: level 0, every layer of an array (layered rendering), else layer 0.
+  const bool layered = desc.view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  view_info.viewType = desc.type == VK_IMAGE_TYPE_3D ? VK_IMAGE_VIEW_TYPE_3D
+                       : layered                     ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+                                                     : VK_IMAGE_VIEW_TYPE_2D;
+  view_info.subresourceRange = {out.aspect(), 0, 1, 0, layered ? desc.layers : 1};
   if (desc.type != VK_IMAGE_TYPE_3D &&
       (desc.usage &
        (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT))) {

@@ -51,7 +51,8 @@ class Image {
   // Copies every level and layer of `source` (same extent, same texel size).
   Status copy_from(const Image& source);
 
-  // A view of one level and layer, for attachments (created once, kept with the image).
+  // The view attachments use (created once, kept with the image): level 0, and layer 0 or,
+  // for a 2D array, every layer.
   VkImageView attachment_view() const { return attachment_view_; }
   VkImageView view() const { return view_; }
   VkImage handle() const { return image_; }
@@ -222,6 +223,7 @@ struct DrawDesc {
   std::vector<VkBuffer> vertex_buffers; // indexed by binding; VK_NULL_HANDLE allowed for gaps
   std::vector<VkViewport> viewports;
   VkRect2D render_area{};
+  std::uint32_t layer_count = 1; // layered rendering into array attachments
   std::uint32_t vertex_count = 0, instance_count = 1;
 };
 

@@ -181,7 +181,7 @@ Status draw(Context& context, const DrawDesc& desc) {
   }
   auto rendering = make_struct<VkRenderingInfo>(VK_STRUCTURE_TYPE_RENDERING_INFO);
   rendering.renderArea = desc.render_area;
-  rendering.layerCount = 1;
+  rendering.layerCount = std::max(1u, desc.layer_count);
   rendering.colorAttachmentCount = std::uint32_t(colors.size());
   rendering.pColorAttachments = colors.data();
   rendering.pDepthAttachment = desc.depth != nullptr ? &depth : nullptr;
