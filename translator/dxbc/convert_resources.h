@@ -16,6 +16,14 @@
 //   u32); raw buffers as u32[], structured ones as u32[stride/4][]; TGSM as u32[n] or
 //   u32[stride/4][n] (DclLds). Raw and structured accesses are per dword (scalar u32 loads and
 //   stores, dword addresses), so byte addresses are shifted right by 2.
+// - Typed buffers are texel buffers: ld/ld_uav_typed/store_uav_typed use BufferLoad/BufferStore
+//   at the element index, atomics use ImageAtomic with the index as the coordinate (the SPIR-V
+//   form is OpImageTexelPointer either way). Atomics take the resource's element type (u32 for
+//   raw, structured and TGSM); the AtomicOp carries signedness. imm_atomic_consume returns the
+//   decremented count (CounterAtomic Dec returns the old one, so 1 is subtracted).
+// - sampleinfo/samplepos on `rasterizer` read DclInputBuiltIn SampleCount (the backend maps it
+//   to a specialization constant); samplepos indexes a constant table of the D3D standard
+//   patterns (1/2/4/8/16 samples), (0, 0) for an out-of-range sample index.
 // - Out-of-bounds reads (ld, ld_uav_typed, buffer loads) must return zero and out-of-bounds
 //   writes must be dropped, as D3D requires: kiln relies on Vulkan robustness for that
 //   (robustBufferAccess2 + robustImageAccess2, which every D3D-on-Vulkan layer enables) and
