@@ -170,7 +170,7 @@ bool Alu::table(const AluRow& row) {
 }
 
 // The type a typeless move reads its source as: temporaries stay untyped.
-ScalarType natural_type(const ConvertContext& ctx, const Operand& op) {
+ScalarType natural_type(const Operand& op) {
   switch (op.type) {
   case OperandType::Temp:
     return ScalarType::Unknown;
@@ -181,7 +181,6 @@ ScalarType natural_type(const ConvertContext& ctx, const Operand& op) {
   case OperandType::IndexableTemp:
     return ScalarType::U32;
   default:
-    (void)ctx;
     return ScalarType::U32;
   }
 }
@@ -192,7 +191,7 @@ bool Alu::special() {
   switch (code) {
   case Opcode::Mov: {
     const Operand& s = ops_[1];
-    ScalarType t = natural_type(ctx_, s);
+    ScalarType t = natural_type(s);
     if (s.modifier != OperandModifier::None || inst_.saturate() || precise_) t = F;
     bool to_temp = ops_[0].type == OperandType::Temp;
     if (t == ScalarType::Unknown && !to_temp) t = U;
@@ -205,8 +204,8 @@ bool Alu::special() {
     // Neg/abs modifiers on a source make the move a float one.
     bool modified =
         ops_[2].modifier != OperandModifier::None || ops_[3].modifier != OperandModifier::None;
-    ScalarType t = inst_.saturate() || modified ? F : natural_type(ctx_, ops_[2]);
-    if (t == ScalarType::Unknown) t = natural_type(ctx_, ops_[3]);
+    ScalarType t = inst_.saturate() || modified ? F : natural_type(ops_[2]);
+    if (t == ScalarType::Unknown) t = natural_type(ops_[3]);
     if (t == ScalarType::Unknown) t = U;
     Vec4 a = src(2, m, t), b = src(3, m, t), out{};
     for (unsigned i = 0; i < 4; ++i) {

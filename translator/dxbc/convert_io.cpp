@@ -259,7 +259,6 @@ struct IoTarget {
 IoTarget target_of(ConvertContext& ctx, OperandType type) {
   auto& impl = ctx.impl();
   bool hull = ctx.program().type == ProgramType::Hull;
-  bool domain = ctx.program().type == ProgramType::Domain;
   switch (type) {
   case OperandType::Input:
   case OperandType::InputControlPoint:
@@ -273,7 +272,6 @@ IoTarget target_of(ConvertContext& ctx, OperandType type) {
     if (hull && impl.hull_patch_phase) return {IoFile::PatchOutput, true, false, &impl.pcsg};
     return {IoFile::Output, true, hull, &impl.osgn};
   default:
-    (void)domain;
     return {IoFile::Special, is_output_operand(type), false, nullptr};
   }
 }

@@ -484,11 +484,6 @@ bool Driver::flow(const Instruction& inst) {
         phase_done_ = true; // the rest of this phase is unreachable
         return true;
       }
-      if (!hull_ || !function_open_) {
-        b_.add(Op::Return(ir::kVoid, SsaDef()));
-        returned_ = true;
-        return true;
-      }
       b_.add(Op::Return(ir::kVoid, SsaDef()));
       returned_ = true;
       return true;
@@ -632,7 +627,7 @@ Status Driver::run() {
 
 Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
                           ir::Builder& builder) {
-  (void)options;
+  (void)options; // debug names: Semantic ops are always emitted; nothing else yet
   State& s = *state_;
   if (Status st = parse_container(bytecode, s.container, {.verify_checksum = false}); !st)
     return st;
