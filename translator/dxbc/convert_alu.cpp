@@ -536,8 +536,19 @@ bool Alu::special() {
     ScalarType t = code == Opcode::Dtof ? F : code == Opcode::Dtoi ? I : U;
     for (unsigned l = 0; l < 2; ++l) {
       if (!(lanes & (1u << l)) || !a[l]) continue;
-      out[l] = code == Opcode::Dtof ? op(Op::ConvertFtoF(ir::kF32, a[l]))
-                                    : op(Op::ConvertFtoI(Type(t), a[l]));
+      if (code == Opcode::Dtof) {
+        out[l] = op(Op::ConvertFtoF(ir::kF32, a[l]));
+        continue;
+      }
+      // Clamped to the integer range (exact in f64); NaN gives 0 (NClamp picks the low end,
+      // which is 0 for dtou and selected away for dtoi).
+      bool sgn = code == Opcode::Dtoi;
+      Type d(D);
+      SsaDef lo = ctx_.builder().add(Op::Constant(d, sgn ? -2147483648.0 : 0.0));
+      SsaDef hi = ctx_.builder().add(Op::Constant(d, sgn ? 2147483647.0 : 4294967295.0));
+      SsaDef v = op(Op::ConvertFtoI(Type(t), op(Op::FClamp(d, a[l], lo, hi))));
+      if (sgn) v = op(Op::Select(ir::kI32, op(Op::FIsNan(a[l])), ctx_.constant_i32(0), v));
+      out[l] = v;
     }
     store(0, out, t);
     return true;
