@@ -10,6 +10,7 @@
 #include "translator/ir/ir_validate.h"
 #include "translator/passes/pipeline.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -437,6 +438,95 @@ TEST(DxbcConvert, MovcWithNegatedTempIsAFloatSelect) {
   auto sel = r.of(OpCode::Select);
   ASSERT_EQ(sel.size(), 1u);
   EXPECT_EQ(sel[0].type(), ir::kF32);
+  expect_pipeline_ok(r);
+}
+
+struct SigElement {
+  const char* name;
+  std::uint32_t index, system_value, component_type, reg;
+  std::uint8_t mask;
+};
+
+// An ISGN/OSGN/PCSG chunk payload (24-byte elements, names after them).
+std::vector<std::uint8_t> signature(std::initializer_list<SigElement> elements) {
+  std::vector<std::uint8_t> out(8 + 24 * elements.size());
+  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
+  put(0, std::uint32_t(elements.size()));
+  put(4, 8);
+  std::size_t i = 0;
+  for (const SigElement& e : elements) {
+    const std::size_t at = 8 + 24 * i++;
+    put(at, std::uint32_t(out.size()));
+    put(at + 4, e.index);
+    put(at + 8, e.system_value);
+    put(at + 12, e.component_type);
+    put(at + 16, e.reg);
+    out[at + 20] = e.mask;
+    out[at + 21] = e.mask;
+    out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
+  }
+  while (out.size() % 4) out.push_back(0);
+  return out;
+}
+
+TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
+  ProgramBuilder p(ProgramType::Hull, 5, 0);
+  p.inst(Opcode::HsDecls, {});
+  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
+  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
+  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+  p.inst(Opcode::HsForkPhase, {});
+  p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 1), 0, 20}); // tri inside
+  p.inst(Opcode::Mov, {dst(OT::Output, 1), 0, imm1(), f(1)});
+  p.inst(Opcode::Ret, {});
+  auto io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}, {"TEXCOORD", 0, 0, 3, 1, 0x3}});
+  auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                               {fourcc('I', 'S', 'G', 'N'), io},
+                               {fourcc('O', 'S', 'G', 'N'), io}});
+  Converter converter;
+  Result r;
+  r.status = converter.convert(bytes, {}, r.b);
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_TRUE(ir::validate(r.b)) << r.text();
+  auto entry = r.of(OpCode::EntryPoint);
+  ASSERT_EQ(entry.size(), 1u);
+  ASSERT_EQ(entry[0].ref_count(), 2u);
+  // The control point function copies position (4 components) and TEXCOORD0 (2), indexed by
+  // the invocation's control point id.
+  ir::SsaDef cp = entry[0].operand(0).def();
+  std::size_t stores = 0, loads = 0;
+  for (ir::SsaDef d = r.b.next(cp); d && r.b.op(d).code() != OpCode::FunctionEnd; d = r.b.next(d)) {
+    stores += r.b.op(d).code() == OpCode::OutputStore;
+    loads += r.b.op(d).code() == OpCode::InputLoad;
+  }
+  EXPECT_EQ(stores, 6u);
+  EXPECT_EQ(loads, 1u + 6u); // the control point id, then the copied components
+  EXPECT_EQ(r.count(OpCode::DclInputBuiltIn), 2u);  // Position[3], TessControlPointId
+  EXPECT_EQ(r.count(OpCode::DclOutputBuiltIn), 2u); // Position[3], TessFactorInner
+  for (ir::OpView d : r.of(OpCode::DclOutput)) EXPECT_TRUE(d.type().is_aggregate());
+  expect_pipeline_ok(r);
+}
+
+TEST(DxbcConvert, DynamicallyIndexedInputsSelectAmongDeclaredRegisters) {
+  // mov o0.xyzw, v[r0.x + 1].xyzw with v1..v3 declared
+  ProgramBuilder p(ProgramType::Pixel, 5, 0);
+  for (std::uint32_t reg = 1; reg <= 3; ++reg)
+    p.inst(Opcode::DclInputPs, {decl(OT::Input, 0xf), reg}, 2u << 11);
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 0});
+  p.inst(Opcode::DclTemps, {1});
+  p.inst(Opcode::DclIndexRange, {decl(OT::Input, 0xf), 1, 3});
+  p.inst(Opcode::Mov,
+         {dst(OT::Output, 0xf), 0, operand_token(OT::Input, kComp4, swizzle(0, 1, 2, 3), 1, 3), 1,
+          src1(OT::Temp, 0), 0});
+  p.inst(Opcode::Ret, {});
+  Result r;
+  CONVERT_OK(p.finish(), r);
+  EXPECT_TRUE(ir::validate(r.b)) << r.text();
+  EXPECT_EQ(r.count(OpCode::InputLoad), 12u); // 3 registers x 4 components
+  EXPECT_EQ(r.count(OpCode::Select), 12u);
+  EXPECT_EQ(r.count(OpCode::OutputStore), 4u);
   expect_pipeline_ok(r);
 }
 
