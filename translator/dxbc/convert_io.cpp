@@ -412,6 +412,10 @@ void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask) {
 
 } // namespace
 
+// Beyond every D3D limit (32 input registers, 32 x 32 control-point registers) with room to
+// spare; larger numbers come from damaged bytecode and would size the per-register tables.
+constexpr std::uint32_t kMaxIoRegister = 1024;
+
 Status read_signatures(ConvertContext& ctx) {
   auto& impl = ctx.impl();
   const Container& c = ctx.container();
@@ -424,6 +428,14 @@ Status read_signatures(ConvertContext& ctx) {
     if (Status s = parse_signature(c.output, impl.osgn); !s) return s;
   if (c.patch_constant.present())
     if (Status s = parse_signature(c.patch_constant, impl.pcsg); !s) return s;
+  // Signatures drive declarations on their own (the hull pass-through phase), so their
+  // register numbers get the same bound as dcl_input/dcl_output operands.
+  for (const auto* sig : {&impl.isgn, &impl.osgn, &impl.pcsg})
+    for (const SignatureElement& e : *sig)
+      // Pixel outputs without a register (depth, coverage, stencil) carry ~0 and a name >= 64.
+      if (e.register_index >= kMaxIoRegister && !(e.register_index == ~0u && e.system_value >= 64))
+        return Status::error("signature element " + std::string(e.semantic_name) + " in register " +
+                             std::to_string(e.register_index) + ": register out of range");
   return Status::ok();
 }
 
@@ -454,7 +466,7 @@ bool convert_io_declaration(ConvertContext& ctx, const Instruction& inst, const 
   // The register is the last index (v[vertices][reg], vicp[cp][reg], o#, vpc#).
   if (op.index_dimension == 0) return true;
   std::uint32_t reg = op.index[op.index_dimension - 1];
-  if (reg >= 1024) {
+  if (reg >= kMaxIoRegister) {
     ctx.fail(inst, "register index out of range");
     return true;
   }
