@@ -413,7 +413,8 @@ void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask) {
 } // namespace
 
 // Beyond every D3D limit (32 input registers, 32 x 32 control-point registers) with room to
-// spare; larger numbers come from damaged bytecode and would size the per-register tables.
+// spare; larger numbers come from damaged bytecode (or mean "no register" in a signature) and
+// must not size the per-register tables.
 constexpr std::uint32_t kMaxIoRegister = 1024;
 
 Status read_signatures(ConvertContext& ctx) {
@@ -428,14 +429,6 @@ Status read_signatures(ConvertContext& ctx) {
     if (Status s = parse_signature(c.output, impl.osgn); !s) return s;
   if (c.patch_constant.present())
     if (Status s = parse_signature(c.patch_constant, impl.pcsg); !s) return s;
-  // Signatures drive declarations on their own (the hull pass-through phase), so their
-  // register numbers get the same bound as dcl_input/dcl_output operands.
-  for (const auto* sig : {&impl.isgn, &impl.osgn, &impl.pcsg})
-    for (const SignatureElement& e : *sig)
-      // Pixel outputs without a register (depth, coverage, stencil) carry ~0 and a name >= 64.
-      if (e.register_index >= kMaxIoRegister && !(e.register_index == ~0u && e.system_value >= 64))
-        return Status::error("signature element " + std::string(e.semantic_name) + " in register " +
-                             std::to_string(e.register_index) + ": register out of range");
   return Status::ok();
 }
 
@@ -729,6 +722,8 @@ void io_hull_passthrough(ConvertContext& ctx) {
   IoTarget in{IoFile::Input, false, true, &impl.isgn};
   IoTarget out{IoFile::Output, true, true, &impl.osgn};
   for (const SignatureElement& e : impl.isgn) {
+    // Elements without a register (~0) or with a damaged one declare nothing here.
+    if (e.register_index >= kMaxIoRegister) continue;
     if (e.system_value && e.system_value < 64) {
       BuiltInInfo info;
       std::uint32_t code = tess_code_of_signature_name(e.system_value, e.semantic_index);

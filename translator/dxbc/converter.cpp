@@ -28,6 +28,38 @@ Converter::~Converter() = default;
 
 namespace {
 
+// The index dimensions a register file needs at least: the converter reads index[0] (and
+// index[1]) of these without looking at index_dimension, so damaged operand tokens that drop
+// the index are stopped here, once per instruction.
+unsigned required_index_dimension(OperandType type) {
+  switch (type) {
+  case OperandType::Temp:
+  case OperandType::Input:
+  case OperandType::Output:
+  case OperandType::Sampler:
+  case OperandType::Resource:
+  case OperandType::Uav:
+  case OperandType::ThreadGroupSharedMemory:
+  case OperandType::ImmediateConstantBuffer:
+  case OperandType::InputPatchConstant:
+  case OperandType::Stream:
+    return 1;
+  case OperandType::IndexableTemp:
+  case OperandType::ConstantBuffer:
+  case OperandType::InputControlPoint:
+  case OperandType::OutputControlPoint:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+bool operands_indexed(const Program& program, const Instruction& inst) {
+  for (const Operand& op : program.operands_of(inst))
+    if (op.index_dimension < required_index_dimension(op.type)) return false;
+  return true;
+}
+
 ShaderStage stage_of(ProgramType t) {
   switch (t) {
   case ProgramType::Pixel:
@@ -582,6 +614,10 @@ Status Driver::run() {
     ctx_.set_current(&inst);
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
     if (flags & opflag::Custom) continue;
+    if (!operands_indexed(p_, inst)) {
+      ctx_.fail(inst, "register operand without its register index");
+      return ctx_.take_status();
+    }
     if (flags & opflag::Phase) {
       if (!hull_) return Status::error("hull shader phase marker in a non-hull shader");
       begin_phase(inst);
