@@ -124,25 +124,46 @@ Vec4 swizzle_scalars(const SsaDef comps[4], const Operand& swizzle_op, std::uint
   return v;
 }
 
+// A t# resource and an s# sampler bound for sampling: both descriptors loaded and the image
+// shape known. False (after ctx.fail) when the operands are not a sampleable texture and a
+// sampler; `not_sampleable` names why a buffer or multisampled resource is refused.
+struct SampledImage {
+  ResourceBinding* resource = nullptr;
+  ImageShape shape;
+  SsaDef descriptor, sampler;
+};
+
+bool bind_sampled_image(ConvertContext& ctx, const Instruction& inst, const Operand& res_op,
+                        const Operand& smp_op, const char* not_sampleable, SampledImage& out) {
+  if (res_op.type != OperandType::Resource || smp_op.type != OperandType::Sampler) {
+    ctx.fail(inst, "expects a t# resource and an s# sampler");
+    return false;
+  }
+  ResourceBinding* res = find_binding(ctx, inst, res_op);
+  ResourceBinding* smp = res ? find_binding(ctx, inst, smp_op) : nullptr;
+  if (!smp) return false;
+  out.resource = res;
+  out.shape = image_shape(res->kind);
+  if (out.shape.buffer || out.shape.multisampled) {
+    ctx.fail(inst, not_sampleable);
+    return false;
+  }
+  out.descriptor = load_descriptor(ctx, inst, res_op, *res);
+  out.sampler = load_descriptor(ctx, inst, smp_op, *smp);
+  return out.descriptor && out.sampler;
+}
+
 void convert_sample(ConvertContext& ctx, const Instruction& inst, const SampleLayout& l) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(unsigned(l.resource));
   const Operand& smp_op = ops.src(unsigned(l.sampler));
-  if (res_op.type != OperandType::Resource || smp_op.type != OperandType::Sampler) {
-    ctx.fail(inst, "expects a t# resource and an s# sampler");
+  SampledImage image;
+  if (!bind_sampled_image(ctx, inst, res_op, smp_op,
+                          "cannot sample a buffer or multisampled resource", image))
     return;
-  }
-  ResourceBinding* res = find_binding(ctx, inst, res_op);
-  ResourceBinding* smp = res ? find_binding(ctx, inst, smp_op) : nullptr;
-  if (!smp) return;
-  const ImageShape shape = image_shape(res->kind);
-  if (shape.buffer || shape.multisampled) {
-    ctx.fail(inst, "cannot sample a buffer or multisampled resource");
-    return;
-  }
-  SsaDef desc = load_descriptor(ctx, inst, res_op, *res);
-  SsaDef sampler = load_descriptor(ctx, inst, smp_op, *smp);
-  if (!desc || !sampler) return;
+  const ResourceBinding* res = image.resource;
+  const ImageShape& shape = image.shape;
+  const SsaDef desc = image.descriptor, sampler = image.sampler;
 
   SsaDef coord, layer;
   load_coords(ctx, ops.src(unsigned(l.coord)), shape, ScalarType::F32, coord, layer);
@@ -442,24 +463,11 @@ void convert_samplepos(ConvertContext& ctx, const Instruction& inst) {
 void convert_lod(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(1);
-  const Operand& smp_op = ops.src(2);
-  if (res_op.type != OperandType::Resource || smp_op.type != OperandType::Sampler) {
-    ctx.fail(inst, "expects a t# resource and an s# sampler");
+  SampledImage image;
+  if (!bind_sampled_image(ctx, inst, res_op, ops.src(2), "lod needs a mipmapped texture", image))
     return;
-  }
-  ResourceBinding* res = find_binding(ctx, inst, res_op);
-  ResourceBinding* smp = res ? find_binding(ctx, inst, smp_op) : nullptr;
-  if (!smp) return;
-  const ImageShape shape = image_shape(res->kind);
-  if (shape.buffer || shape.multisampled) {
-    ctx.fail(inst, "lod needs a mipmapped texture");
-    return;
-  }
-  SsaDef desc = load_descriptor(ctx, inst, res_op, *res);
-  SsaDef sampler = load_descriptor(ctx, inst, smp_op, *smp);
-  if (!desc || !sampler) return;
-  SsaDef coord = ctx.load_src_vector(ops.src(0), shape.coords, ScalarType::F32);
-  SsaDef lod = ctx.emit(ir::Op::ImageComputeLod(desc, sampler, coord));
+  SsaDef coord = ctx.load_src_vector(ops.src(0), image.shape.coords, ScalarType::F32);
+  SsaDef lod = ctx.emit(ir::Op::ImageComputeLod(image.descriptor, image.sampler, coord));
   const SsaDef fzero = ctx.constant_f32(0.0f);
   // (clamped, unclamped, 0, 0), then the resource swizzle.
   const SsaDef comps[4] = {ctx.emit(ir::Op::CompositeExtract(ir::kF32, lod, ctx.constant_u32(0))),
