@@ -9,6 +9,7 @@
 //
 // One Program is reused throughout, as a translation worker would reuse it.
 
+#include "bench/micro_corpus.h"
 #include "translator/d3d9/converter.h"
 #include "translator/d3d9/reader.h"
 #include "translator/ir/ir.h"
@@ -29,26 +30,7 @@ namespace fs = std::filesystem;
 using Shader = std::vector<std::uint8_t>;
 
 const std::vector<Shader>& corpus() {
-  static const std::vector<Shader> shaders = [] {
-    fs::path dir;
-    if (const char* env = std::getenv("KILN_CORPUS_DIR"); env && *env)
-      dir = env;
-    else
-      dir = fs::path(KILN_SHARED_DIR) / "corpus";
-    dir /= "d3d9";
-    std::vector<fs::path> paths;
-    std::error_code ec;
-    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec))
-      if (it->path().extension() == ".d3d9") paths.push_back(it->path());
-    std::sort(paths.begin(), paths.end());
-    std::vector<Shader> loaded;
-    for (const fs::path& path : paths) {
-      std::ifstream in(path, std::ios::binary);
-      loaded.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    return loaded;
-  }();
+  static const std::vector<Shader> shaders = kiln::bench::load_micro_corpus("d3d9");
   return shaders;
 }
 

@@ -4,6 +4,7 @@
 //   DxbcConvertPerShader   median over shaders of each shader's median conversion time
 //   DxbcConvertCorpus      all shaders once per iteration (mean per shader, total)
 
+#include "bench/micro_corpus.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
 
@@ -22,26 +23,7 @@ namespace fs = std::filesystem;
 using Shader = std::vector<std::uint8_t>;
 
 const std::vector<Shader>& corpus() {
-  static const std::vector<Shader> shaders = [] {
-    fs::path dir;
-    if (const char* env = std::getenv("KILN_CORPUS_DIR"); env && *env)
-      dir = env;
-    else
-      dir = fs::path(KILN_SHARED_DIR) / "corpus";
-    dir /= "dxbc";
-    std::vector<fs::path> paths;
-    std::error_code ec;
-    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec))
-      if (it->path().extension() == ".dxbc") paths.push_back(it->path());
-    std::sort(paths.begin(), paths.end());
-    std::vector<Shader> loaded;
-    for (const fs::path& path : paths) {
-      std::ifstream in(path, std::ios::binary);
-      loaded.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    return loaded;
-  }();
+  static const std::vector<Shader> shaders = kiln::bench::load_micro_corpus("dxbc");
   return shaders;
 }
 
