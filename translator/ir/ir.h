@@ -301,32 +301,36 @@ struct OpRecord {
 };
 static_assert(sizeof(OpRecord) == 24);
 
-// A read-only view of an op stored in a Builder; valid until the builder changes the op.
+// A read-only view of an op stored in a Builder. It holds the builder and the id, not
+// pointers into the builder's pools, and looks the op up on every access: a view stays safe
+// across calls that grow the pools (add, rewrite_op), and reads what the op holds at the time
+// of the access. Spans it returns (operands(), literals()) point into the operand pool and, like
+// iterators into a vector, are valid only until the next call that adds or rewrites an op.
 class OpView {
  public:
   OpView() = default;
-  OpView(SsaDef def, const OpRecord* record, const Operand* operands)
-      : def_(def), record_(record), operands_(operands) {}
+  OpView(const Builder* builder, SsaDef def) : builder_(builder), def_(def) {}
 
-  explicit operator bool() const { return record_ != nullptr; }
+  explicit operator bool() const { return builder_ != nullptr; }
   SsaDef def() const { return def_; }
-  OpCode code() const { return record_->code; }
-  OpFlags flags() const { return OpFlags(record_->flags); }
-  Type type() const { return record_->type; }
-  std::uint32_t operand_count() const { return record_->operand_count; }
-  std::uint32_t ref_count() const { return record_->ref_count; }
-  bool is_ref(std::uint32_t i) const { return i < record_->ref_count; }
-  Operand operand(std::uint32_t i) const { return operands_[i]; }
-  std::span<const Operand> operands() const { return {operands_, record_->operand_count}; }
-  std::span<const Operand> literals() const { return operands().subspan(record_->ref_count); }
-  const OpInfo& info() const { return op_info(record_->code); }
-  // The op as a value, e.g. to modify and pass to Builder::rewrite_op.
+  OpCode code() const { return record().code; }
+  OpFlags flags() const { return OpFlags(record().flags); }
+  Type type() const { return record().type; }
+  std::uint32_t operand_count() const { return record().operand_count; }
+  std::uint32_t ref_count() const { return record().ref_count; }
+  bool is_ref(std::uint32_t i) const { return i < record().ref_count; }
+  inline Operand operand(std::uint32_t i) const;
+  inline std::span<const Operand> operands() const;
+  std::span<const Operand> literals() const { return operands().subspan(record().ref_count); }
+  const OpInfo& info() const { return op_info(record().code); }
+  // The op as a value, e.g. to modify and pass to Builder::rewrite_op. It points into the
+  // operand pool: pass it to the builder at once (the builder copes with its own pool).
   Op to_op() const { return Op::with_operands(code(), type(), operands(), ref_count(), flags()); }
 
  private:
+  inline const OpRecord& record() const;
+  const Builder* builder_ = nullptr;
   SsaDef def_;
-  const OpRecord* record_ = nullptr;
-  const Operand* operands_ = nullptr;
 };
 
 // Iterates a stretch of the program order. Removing the op an iterator points at is allowed.
@@ -414,10 +418,7 @@ class Builder {
   bool is_live(SsaDef def) const {
     return def.id() < ops_.size() && ops_[def.id()].code != OpCode::Count && def;
   }
-  OpView op(SsaDef def) const {
-    const OpRecord& r = ops_[def.id()];
-    return OpView(def, &r, operands_.data() + r.first_operand);
-  }
+  OpView op(SsaDef def) const { return OpView(this, def); }
   SsaDef first() const { return head_; }
   SsaDef last() const { return tail_; }
   SsaDef next(SsaDef def) const { return ops_[def.id()].next; }
@@ -465,6 +466,7 @@ class Builder {
 
  private:
   friend class OpIterator;
+  friend class OpView;
   OpRange range(SsaDef from, SsaDef to, OpCode filter, OpIterator::Stop stop) const {
     return {OpIterator(this, from, to, filter, stop), OpIterator(this, to, to, filter, stop)};
   }
@@ -499,6 +501,17 @@ class Builder {
   std::vector<std::uint32_t> use_offsets_; // CSR: users of id i are use_list_[off[i]..off[i+1])
   std::vector<SsaDef> use_list_;
 };
+
+inline const OpRecord& OpView::record() const {
+  return builder_->ops_[def_.id()];
+}
+inline Operand OpView::operand(std::uint32_t i) const {
+  return builder_->operands_[record().first_operand + i];
+}
+inline std::span<const Operand> OpView::operands() const {
+  const OpRecord& r = record();
+  return {builder_->operands_.data() + r.first_operand, r.operand_count};
+}
 
 inline OpView OpIterator::operator*() const {
   return builder_->op(cur_);
