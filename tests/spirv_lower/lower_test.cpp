@@ -498,5 +498,38 @@ TEST(SpirvLower, RejectsWhatItCannotExpress) {
   EXPECT_NE(st.message().find("Demote"), std::string::npos) << st.message();
 }
 
+// Built-ins outside the stages and directions Vulkan allows them in (damaged signatures) are
+// refused by name; the same declarations in their own stage lower.
+TEST(SpirvLower, RejectsBuiltInsOutsideTheirStages) {
+  struct Case {
+    const char* stage;
+    const char* decl;
+    const char* expect; // empty: must lower
+  } cases[] = {
+      {"Pixel", "DclInputBuiltIn u32 %1 VertexId", "VertexId is not an input of pixel"},
+      {"Vertex", "DclInputBuiltIn u32 %1 VertexId", ""},
+      {"Vertex", "DclOutputBuiltIn f32 %1 Depth", "Depth is not an output of vertex"},
+      {"Pixel", "DclOutputBuiltIn f32 %1 Depth", ""},
+      {"Compute", "DclInputBuiltIn bool %1 IsFrontFace", "IsFrontFace is not an input of compute"},
+  };
+  for (const Case& c : cases) {
+    std::string text = std::string("%1 = EntryPoint void %20 ") + c.stage + "\n%2 = " + c.decl +
+                       R"(
+%20 = Function void
+  %21 = Label void None
+    %22 = Return void null
+%23 = FunctionEnd void
+)";
+    Lowered out;
+    Status st = lower_only(text, SpirvTarget::Vulkan13, out);
+    if (!*c.expect) {
+      EXPECT_TRUE(st) << c.stage << ": " << st.message();
+      continue;
+    }
+    ASSERT_FALSE(st) << c.stage << " " << c.decl;
+    EXPECT_NE(st.message().find(c.expect), std::string::npos) << st.message();
+  }
+}
+
 } // namespace
 } // namespace kiln::test

@@ -127,8 +127,13 @@ class ConvertContext {
   ir::SsaDef function() const { return function_; }
   ResourceState& resources() { return *resources_; }
 
-  // Adds a code op at the cursor and returns its id.
-  ir::SsaDef emit(const ir::Op& op) { return builder_->add(op); }
+  // Adds a code op at the cursor and returns its id. An operand that could not be read (null
+  // where the op needs a value) fails the instruction.
+  ir::SsaDef emit(const ir::Op& op) {
+    if (ir::has_missing_reference(op)) [[unlikely]]
+      fail("an operand names no declaration");
+    return builder_->add(op);
+  }
   ir::SsaDef constant_u32(std::uint32_t v) { return builder_->constant_u32(v); }
   ir::SsaDef constant_i32(std::int32_t v) { return builder_->constant_i32(v); }
   ir::SsaDef constant_f32(float v) { return builder_->constant_f32(v); }

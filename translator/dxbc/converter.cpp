@@ -54,9 +54,19 @@ unsigned required_index_dimension(OperandType type) {
   }
 }
 
+// An operand and the relative-address operands inside its indices (the reader bounds their
+// nesting), all with the indices their register files need.
+bool operand_indexed(const Program& program, const Operand& op) {
+  if (op.index_dimension < required_index_dimension(op.type)) return false;
+  for (unsigned d = 0; d < op.index_dimension && d < 3; ++d)
+    if (op.has_relative(d) && !operand_indexed(program, program.relative[op.relative[d]]))
+      return false;
+  return true;
+}
+
 bool operands_indexed(const Program& program, const Instruction& inst) {
   for (const Operand& op : program.operands_of(inst))
-    if (op.index_dimension < required_index_dimension(op.type)) return false;
+    if (!operand_indexed(program, op)) return false;
   return true;
 }
 
@@ -343,7 +353,11 @@ bool Driver::declaration(const Instruction& inst) {
     return true;
   case Opcode::DclStream:
     impl_.gs_stream = ops[0].index[0];
-    if (impl_.gs_stream < 4) gs_stream_mask_ |= 1u << impl_.gs_stream;
+    if (impl_.gs_stream >= 4) {
+      ctx_.fail(inst, "stream index out of range");
+      return true;
+    }
+    gs_stream_mask_ |= 1u << impl_.gs_stream;
     return true;
   case Opcode::DclInputControlPointCount:
     impl_.input_vertices = d.value;
@@ -550,6 +564,10 @@ bool Driver::flow(const Instruction& inst) {
   case Opcode::CutStream:
   case Opcode::EmitThenCutStream: {
     std::uint32_t stream = ops.empty() ? 0 : ops[0].index[0];
+    if (stream >= 4) {
+      ctx_.fail(inst, "stream index out of range");
+      return true;
+    }
     bool emit = inst.opcode == Opcode::Emit || inst.opcode == Opcode::EmitThenCut ||
                 inst.opcode == Opcode::EmitStream || inst.opcode == Opcode::EmitThenCutStream;
     bool cut = inst.opcode == Opcode::Cut || inst.opcode == Opcode::EmitThenCut ||

@@ -287,6 +287,12 @@ class Op {
   std::vector<Operand> spill_;
 };
 
+// Whether a reference that must name an op is null: front ends check this as they emit, so a
+// declaration that could not be found (damaged bytecode) stops the translation instead of
+// leaving a hole in the IR. Value operands ('d' in the shape; the shape does not say which of
+// them are optional) and Scoped* markers (patched once their construct ends) may be null here.
+bool has_missing_reference(const Op& op);
+
 // Internal record of an op: 24 bytes, indexed by SsaDef id. Operands live in the Builder's
 // operand pool; program order is an intrusive doubly-linked list of ids.
 struct OpRecord {

@@ -79,6 +79,15 @@ Op& Op::set_operand(std::uint32_t i, Operand o) {
   return *this;
 }
 
+bool has_missing_reference(const Op& op) {
+  for (std::uint32_t i = 0; i < op.ref_count(); ++i)
+    if (!op.operand(i).def()) {
+      char letter = operand_letter(op.code(), i, op.ref_count());
+      if (letter != 'd' && letter != 'k') return true;
+    }
+  return false;
+}
+
 // ---- iteration -----------------------------------------------------------------------------
 
 OpRange Builder::declarations() const {

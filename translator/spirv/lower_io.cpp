@@ -9,46 +9,58 @@ namespace kiln::spirv {
 
 namespace {
 
-// X(ir built-in, spv built-in, SPIR-V scalar, components, forced array size, needs an array)
+// Stage masks for the table below: the stages where Vulkan allows a built-in as an input or
+// an output (the Vulkan spec's BuiltIn VUIDs). Anything else is refused by name instead of
+// becoming SPIR-V that no driver may accept.
+constexpr std::uint8_t stage_bit(ShaderStage s) {
+  return std::uint8_t(1u << unsigned(s));
+}
+constexpr std::uint8_t kV = stage_bit(ShaderStage::Vertex), kH = stage_bit(ShaderStage::Hull),
+                       kD = stage_bit(ShaderStage::Domain), kG = stage_bit(ShaderStage::Geometry),
+                       kP = stage_bit(ShaderStage::Pixel), kC = stage_bit(ShaderStage::Compute);
+constexpr std::uint8_t kNone = 0, kAll = kV | kH | kD | kG | kP | kC;
+
+// X(ir built-in, spv built-in, SPIR-V scalar, components, forced array size, needs an array,
+//   input stages, output stages)
 // `Unsupported` marks built-ins SPIR-V has no variable for.
 constexpr spv::BuiltIn kUnsupported = spv::BuiltInMax;
 constexpr spv::BuiltIn kSpecConstant = spv::BuiltIn(spv::BuiltInMax - 1);
 constexpr spv::BuiltIn kVertexCount = spv::BuiltIn(spv::BuiltInMax - 2);
 #define KILN_SPIRV_BUILTINS(X)                                                                     \
-  X(Position, spv::BuiltInPosition, F32, 4, 0, false)                                              \
-  X(ClipDistance, spv::BuiltInClipDistance, F32, 1, 0, true)                                       \
-  X(CullDistance, spv::BuiltInCullDistance, F32, 1, 0, true)                                       \
-  X(VertexId, spv::BuiltInVertexIndex, I32, 1, 0, false)                                           \
-  X(InstanceId, spv::BuiltInInstanceIndex, I32, 1, 0, false)                                       \
-  X(PrimitiveId, spv::BuiltInPrimitiveId, I32, 1, 0, false)                                        \
-  X(Layer, spv::BuiltInLayer, I32, 1, 0, false)                                                    \
-  X(ViewportIndex, spv::BuiltInViewportIndex, I32, 1, 0, false)                                    \
-  X(GsVertexCountIn, kVertexCount, U32, 1, 0, false)                                               \
-  X(GsInstanceId, spv::BuiltInInvocationId, I32, 1, 0, false)                                      \
-  X(TessControlPointCountIn, spv::BuiltInPatchVertices, I32, 1, 0, false)                          \
-  X(TessControlPointId, spv::BuiltInInvocationId, I32, 1, 0, false)                                \
-  X(TessCoord, spv::BuiltInTessCoord, F32, 3, 0, false)                                            \
-  X(TessFactorInner, spv::BuiltInTessLevelInner, F32, 1, 2, true)                                  \
-  X(TessFactorOuter, spv::BuiltInTessLevelOuter, F32, 1, 4, true)                                  \
-  X(SampleCount, kSpecConstant, U32, 1, 0, false)                                                  \
-  X(SampleId, spv::BuiltInSampleId, I32, 1, 0, false)                                              \
-  X(SamplePosition, spv::BuiltInSamplePosition, F32, 2, 0, false)                                  \
-  X(SampleMask, spv::BuiltInSampleMask, I32, 1, 0, true)                                           \
-  X(IsFrontFace, spv::BuiltInFrontFacing, Bool, 1, 0, false)                                       \
-  X(Depth, spv::BuiltInFragDepth, F32, 1, 0, false)                                                \
-  X(StencilRef, spv::BuiltInFragStencilRefEXT, I32, 1, 0, false)                                   \
-  X(GlobalThreadId, spv::BuiltInGlobalInvocationId, U32, 3, 0, false)                              \
-  X(LocalThreadId, spv::BuiltInLocalInvocationId, U32, 3, 0, false)                                \
-  X(LocalThreadIndex, spv::BuiltInLocalInvocationIndex, U32, 1, 0, false)                          \
-  X(WorkgroupId, spv::BuiltInWorkgroupId, U32, 3, 0, false)                                        \
-  X(IsFullyCovered, spv::BuiltInFullyCoveredEXT, Bool, 1, 0, false)
+  X(Position, spv::BuiltInPosition, F32, 4, 0, false, kH | kD | kG | kP, kV | kH | kD | kG)        \
+  X(ClipDistance, spv::BuiltInClipDistance, F32, 1, 0, true, kH | kD | kG | kP, kV | kH | kD | kG) \
+  X(CullDistance, spv::BuiltInCullDistance, F32, 1, 0, true, kH | kD | kG | kP, kV | kH | kD | kG) \
+  X(VertexId, spv::BuiltInVertexIndex, I32, 1, 0, false, kV, kNone)                                \
+  X(InstanceId, spv::BuiltInInstanceIndex, I32, 1, 0, false, kV, kNone)                            \
+  X(PrimitiveId, spv::BuiltInPrimitiveId, I32, 1, 0, false, kH | kD | kG | kP, kG)                 \
+  X(Layer, spv::BuiltInLayer, I32, 1, 0, false, kP, kV | kD | kG)                                  \
+  X(ViewportIndex, spv::BuiltInViewportIndex, I32, 1, 0, false, kP, kV | kD | kG)                  \
+  X(GsVertexCountIn, kVertexCount, U32, 1, 0, false, kG, kNone)                                    \
+  X(GsInstanceId, spv::BuiltInInvocationId, I32, 1, 0, false, kG, kNone)                           \
+  X(TessControlPointCountIn, spv::BuiltInPatchVertices, I32, 1, 0, false, kH | kD, kNone)          \
+  X(TessControlPointId, spv::BuiltInInvocationId, I32, 1, 0, false, kH, kNone)                     \
+  X(TessCoord, spv::BuiltInTessCoord, F32, 3, 0, false, kD, kNone)                                 \
+  X(TessFactorInner, spv::BuiltInTessLevelInner, F32, 1, 2, true, kH | kD, kH)                     \
+  X(TessFactorOuter, spv::BuiltInTessLevelOuter, F32, 1, 4, true, kH | kD, kH)                     \
+  X(SampleCount, kSpecConstant, U32, 1, 0, false, kAll, kNone)                                     \
+  X(SampleId, spv::BuiltInSampleId, I32, 1, 0, false, kP, kNone)                                   \
+  X(SamplePosition, spv::BuiltInSamplePosition, F32, 2, 0, false, kP, kNone)                       \
+  X(SampleMask, spv::BuiltInSampleMask, I32, 1, 0, true, kP, kP)                                   \
+  X(IsFrontFace, spv::BuiltInFrontFacing, Bool, 1, 0, false, kP, kNone)                            \
+  X(Depth, spv::BuiltInFragDepth, F32, 1, 0, false, kNone, kP)                                     \
+  X(StencilRef, spv::BuiltInFragStencilRefEXT, I32, 1, 0, false, kNone, kP)                        \
+  X(GlobalThreadId, spv::BuiltInGlobalInvocationId, U32, 3, 0, false, kC, kNone)                   \
+  X(LocalThreadId, spv::BuiltInLocalInvocationId, U32, 3, 0, false, kC, kNone)                     \
+  X(LocalThreadIndex, spv::BuiltInLocalInvocationIndex, U32, 1, 0, false, kC, kNone)               \
+  X(WorkgroupId, spv::BuiltInWorkgroupId, U32, 3, 0, false, kC, kNone)                             \
+  X(IsFullyCovered, spv::BuiltInFullyCoveredEXT, Bool, 1, 0, false, kP, kNone)
 
 struct BuiltInTable {
   BuiltInInfo entries[32] = {};
   constexpr BuiltInTable() {
-#define KILN_X(name, spv_builtin, scalar, components, fixed, needs_array)                          \
-  entries[std::size_t(ir::BuiltIn::name)] =                                                        \
-      BuiltInInfo{spv_builtin, ir::ScalarType::scalar, components, fixed, needs_array};
+#define KILN_X(name, spv_builtin, scalar, components, fixed, needs_array, inputs, outputs)         \
+  entries[std::size_t(ir::BuiltIn::name)] = BuiltInInfo{                                           \
+      spv_builtin, ir::ScalarType::scalar, components, fixed, needs_array, inputs, outputs};
     KILN_SPIRV_BUILTINS(KILN_X)
 #undef KILN_X
   }
@@ -199,6 +211,14 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     auto b = o.operand(1).literal_enum<ir::BuiltIn>();
     if (std::uint32_t(b) >= std::size(kBuiltIns.entries)) return fail(def, "unknown built-in");
     const BuiltInInfo& info = kBuiltIns.entries[std::size_t(b)];
+    if (!((input ? info.input_stages : info.output_stages) & stage_bit(stage))) {
+      std::string what = "built-in ";
+      what += builtin_name(b);
+      what += input ? " is not an input of " : " is not an output of ";
+      what += shader_stage_name(stage);
+      what += " shaders";
+      return fail(def, what);
+    }
     if (info.builtin == kUnsupported) {
       std::string what = "built-in ";
       what += builtin_name(b);

@@ -60,8 +60,10 @@ struct BuiltInInfo {
   spv::BuiltIn builtin;
   ir::ScalarType scalar;
   std::uint8_t components;
-  std::uint8_t fixed_array; // 0 = as the IR declares; else forced innermost array size
-  bool needs_array;         // SPIR-V wants an array even when the IR declares a scalar
+  std::uint8_t fixed_array;  // 0 = as the IR declares; else forced innermost array size
+  bool needs_array;          // SPIR-V wants an array even when the IR declares a scalar
+  std::uint8_t input_stages; // bit (1 << ShaderStage) per stage where Vulkan allows it
+  std::uint8_t output_stages;
 };
 
 struct Lowering::State {
