@@ -86,7 +86,7 @@ TEST(IrReference, NamesAreUniqueAndParse) {
   // Every shape letter is a reference letter, a literal letter or an enum letter.
   for (std::size_t i = 0; i < std::size_t(OpCode::Count); ++i) {
     for (char c : op_info(OpCode(i)).shape) {
-      bool known = std::string_view("dxeflpvioqbk0#$[]").find(c) != std::string_view::npos ||
+      bool known = std::string_view("dnxeflpvioqbk0#$[]").find(c) != std::string_view::npos ||
                    enum_table_for_letter(c) != nullptr;
       EXPECT_TRUE(known) << op_name(OpCode(i)) << " uses '" << c << "'";
     }

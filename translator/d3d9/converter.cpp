@@ -99,6 +99,7 @@ std::uint32_t model_float_registers(Model m) {
 
 void State::reset() {
   error.clear();
+  missing_operand = false;
   entry = function = first_label = {};
   desc_float = desc_int = desc_bool = desc_bump = {};
   float_count = 0;
@@ -429,6 +430,7 @@ bool State::emit_range(std::uint32_t begin, std::uint32_t end, bool subroutine) 
   while (i < end) {
     std::uint32_t next = i + 1;
     if (!emit_instruction(i, subroutine, next)) return false;
+    if (missing_operand) return fail(program->instructions[i], "an operand could not be read");
     if (next == kStop) return flush_pending();
     i = next;
   }

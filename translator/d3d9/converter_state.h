@@ -64,6 +64,7 @@ struct State {
   Model model = Model::Vs1;
   bool pixel = false;
   std::string error;
+  bool missing_operand = false; // set by emit(), turned into an error by emit_range()
 
   // Scratch kept between shaders.
   Program decoded;
@@ -147,7 +148,13 @@ struct State {
     return b->constant_u32(v);
   }
   SsaDef i32(std::int32_t v) { return b->constant_i32(v); }
-  SsaDef emit(const ir::Op& op) { return b->add(op); }
+  // Adds a code op. One missing a value it needs (a source that could not be read) fails the
+  // instruction being emitted (emit_range checks the flag).
+  SsaDef emit(const ir::Op& op) {
+    if (ir::has_missing_reference(op)) [[unlikely]]
+      missing_operand = true;
+    return b->add(op);
+  }
   SsaDef tmp(ir::Type type);
   SsaDef temp_reg(unsigned index, unsigned c);
   SsaDef out_reg(unsigned slot, unsigned c);

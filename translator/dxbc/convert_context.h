@@ -131,7 +131,7 @@ class ConvertContext {
   // where the op needs a value) fails the instruction.
   ir::SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
-      fail("an operand names no declaration");
+      fail("an operand could not be read");
     return builder_->add(op);
   }
   ir::SsaDef constant_u32(std::uint32_t v) { return builder_->constant_u32(v); }

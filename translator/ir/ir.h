@@ -287,10 +287,10 @@ class Op {
   std::vector<Operand> spill_;
 };
 
-// Whether a reference that must name an op is null: front ends check this as they emit, so a
-// declaration that could not be found (damaged bytecode) stops the translation instead of
-// leaving a hole in the IR. Value operands ('d' in the shape; the shape does not say which of
-// them are optional) and Scoped* markers (patched once their construct ends) may be null here.
+// Whether a reference the op's shape requires is null: front ends check this as they emit, so a
+// source that could not be read (damaged bytecode) stops the translation instead of leaving a
+// hole in the IR. Optional operands ('n' in the shape) may be null, and so may Scoped* markers
+// ('k'), which are patched once their construct ends.
 bool has_missing_reference(const Op& op);
 
 // Internal record of an op: 24 bytes, indexed by SsaDef id. Operands live in the Builder's

@@ -83,7 +83,7 @@ bool has_missing_reference(const Op& op) {
   for (std::uint32_t i = 0; i < op.ref_count(); ++i)
     if (!op.operand(i).def()) {
       char letter = operand_letter(op.code(), i, op.ref_count());
-      if (letter != 'd' && letter != 'k') return true;
+      if (letter != 'n' && letter != 'k') return true;
     }
   return false;
 }

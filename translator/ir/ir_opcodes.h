@@ -6,7 +6,8 @@
 // X(Name, Category, ReturnClass, "shape")
 //
 // Shape letters, one per operand, in the reference's order. Lower case = an SSA reference:
-//   d  a value (an op returning data; may be null)     x  any op (debug target, the UAV
+//   d  a value (an op returning data)   n  a value or null (an optional operand)
+//   x  any op (debug target, the UAV
 //      counter of CounterAtomic: a DclUavCounter or a descriptor)
 //   e  the EntryPoint     f  a Function      l  a Label     p  a DclParam
 //   v  a declaration (Dcl*)   i  a DclInput*   o  a DclOutput*   q  a DclUav
@@ -112,35 +113,35 @@ enum class ReturnClass : std::uint8_t {
   X(ParamLoad, Code, Any, "fp")                                                                    \
   X(TmpLoad, Code, Any, "v")                                                                       \
   X(TmpStore, Code, Void, "vd")                                                                    \
-  X(ScratchLoad, Code, Any, "vd")                                                                  \
-  X(ScratchStore, Code, Void, "vdd")                                                               \
-  X(LdsLoad, Code, Any, "vd")                                                                      \
-  X(LdsStore, Code, Void, "vdd")                                                                   \
-  X(PushDataLoad, Code, Any, "vd")                                                                 \
-  X(InputLoad, Code, Any, "id")                                                                    \
-  X(OutputLoad, Code, Any, "od")                                                                   \
-  X(OutputStore, Code, Any, "odd")                                                                 \
-  X(DescriptorLoad, Code, Any, "vd")                                                               \
-  X(BufferLoad, Code, Any, "dd0")                                                                  \
-  X(BufferStore, Code, Any, "ddd0")                                                                \
+  X(ScratchLoad, Code, Any, "vn")                                                                  \
+  X(ScratchStore, Code, Void, "vnd")                                                               \
+  X(LdsLoad, Code, Any, "vn")                                                                      \
+  X(LdsStore, Code, Void, "vnd")                                                                   \
+  X(PushDataLoad, Code, Any, "vn")                                                                 \
+  X(InputLoad, Code, Any, "in")                                                                    \
+  X(OutputLoad, Code, Any, "on")                                                                   \
+  X(OutputStore, Code, Any, "ond")                                                                 \
+  X(DescriptorLoad, Code, Any, "vn")                                                               \
+  X(BufferLoad, Code, Any, "dn0")                                                                  \
+  X(BufferStore, Code, Any, "dnd0")                                                                \
   X(BufferQuerySize, Code, U32, "d")                                                               \
-  X(MemoryLoad, Code, Any, "dd0")                                                                  \
-  X(MemoryStore, Code, Any, "ddd0")                                                                \
-  X(ConstantLoad, Code, Any, "dd")                                                                 \
+  X(MemoryLoad, Code, Any, "dn0")                                                                  \
+  X(MemoryStore, Code, Any, "dnd0")                                                                \
+  X(ConstantLoad, Code, Any, "dn")                                                                 \
   /* Atomics */                                                                                    \
-  X(LdsAtomic, Code, VoidOrScalar, "vddA")                                                         \
-  X(BufferAtomic, Code, VoidOrScalar, "dddA")                                                      \
-  X(ImageAtomic, Code, VoidOrScalar, "ddddA")                                                      \
+  X(LdsAtomic, Code, VoidOrScalar, "vnnA")                                                         \
+  X(BufferAtomic, Code, VoidOrScalar, "dnnA")                                                      \
+  X(ImageAtomic, Code, VoidOrScalar, "dndnA")                                                      \
   X(CounterAtomic, Code, VoidOrScalar, "xA")                                                       \
-  X(MemoryAtomic, Code, VoidOrScalar, "dddA")                                                      \
+  X(MemoryAtomic, Code, VoidOrScalar, "dnnA")                                                      \
   /* Images */                                                                                     \
-  X(ImageLoad, Code, Any, "dddddd")                                                                \
-  X(ImageStore, Code, Void, "dddd")                                                                \
-  X(ImageQuerySize, Code, Any, "dd")                                                               \
+  X(ImageLoad, Code, Any, "dnndnn")                                                                \
+  X(ImageStore, Code, Void, "dndd")                                                                \
+  X(ImageQuerySize, Code, Any, "dn")                                                               \
   X(ImageQueryMips, Code, U32, "d")                                                                \
   X(ImageQuerySamples, Code, U32, "d")                                                             \
-  X(ImageSample, Code, Any, "ddddddddddd")                                                         \
-  X(ImageGather, Code, Any, "dddddd0")                                                             \
+  X(ImageSample, Code, Any, "ddndnnnnnnn")                                                         \
+  X(ImageGather, Code, Any, "ddndnn0")                                                             \
   X(ImageComputeLod, Code, Vec2F32, "ddd")                                                         \
   /* Pointers */                                                                                   \
   X(Pointer, Code, Any, "dF")                                                                      \
@@ -149,14 +150,14 @@ enum class ReturnClass : std::uint8_t {
   X(FunctionEnd, FunctionEnd, Void, "")                                                            \
   X(FunctionCall, Code, Any, "f[d]")                                                               \
   X(EntryPoint, Declaration, Void, "[f]G")                                                         \
-  X(Return, Terminator, Any, "d")                                                                  \
+  X(Return, Terminator, Any, "n")                                                                  \
   /* Structured control flow */                                                                    \
   X(Label, Label, Void, "[l]C")                                                                    \
   X(Branch, Terminator, Void, "l")                                                                 \
   X(BranchConditional, Terminator, Void, "bll")                                                    \
   X(Switch, Terminator, Void, "dl[dl]")                                                            \
   X(Unreachable, Terminator, Void, "")                                                             \
-  X(Phi, Code, Any, "[ld]")                                                                        \
+  X(Phi, Code, Any, "[ln]")                                                                        \
   /* Scoped control flow */                                                                        \
   X(ScopedIf, Code, Void, "kb")                                                                    \
   X(ScopedElse, Code, Void, "k")                                                                   \
@@ -175,9 +176,9 @@ enum class ReturnClass : std::uint8_t {
   X(EmitVertex, Code, Void, "0")                                                                   \
   X(EmitPrimitive, Code, Void, "0")                                                                \
   X(Demote, Code, Void, "")                                                                        \
-  X(InterpolateAtCentroid, Code, Any, "id")                                                        \
-  X(InterpolateAtSample, Code, Any, "idd")                                                         \
-  X(InterpolateAtOffset, Code, Any, "idd")                                                         \
+  X(InterpolateAtCentroid, Code, Any, "in")                                                        \
+  X(InterpolateAtSample, Code, Any, "ind")                                                         \
+  X(InterpolateAtOffset, Code, Any, "ind")                                                         \
   X(DerivX, Code, Any, "dV")                                                                       \
   X(DerivY, Code, Any, "dV")                                                                       \
   X(RovScopedLockBegin, Code, Void, "YO")                                                          \

@@ -107,7 +107,8 @@ const char* ref_kind_error(char letter, const Builder& b, OpView target) {
   case 'k':
     return op_name(c).starts_with("Scoped") ? nullptr : "a Scoped* op";
   case 'b':
-  case 'd': {
+  case 'd':
+  case 'n': {
     // A sampler descriptor is void-typed (DclSampler returns void) yet is a value.
     bool value =
         (!target.type().is_void() || c == OpCode::DescriptorLoad) &&
@@ -216,7 +217,7 @@ class Validator {
       SsaDef target = op.operand(i).def();
       std::string which = "operand " + std::to_string(i);
       if (!target) {
-        if (letter == 'd') continue;
+        if (letter == 'n') continue;
         return fail(op, which + " must not be null");
       }
       if (!b_.is_live(target))
