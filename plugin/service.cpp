@@ -139,7 +139,7 @@ void CompileService::run(Job& job, Translator& translator) {
 }
 
 void CompileService::worker_main() {
-  Translator translator; // per-worker arenas, reused across jobs
+  Translator translator; // per-worker pools, reused across jobs
   for (;;) {
     queues_->available.wait();
     if (stopping_.load(std::memory_order_acquire)) return;

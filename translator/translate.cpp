@@ -1,6 +1,5 @@
 #include "translator/translate.h"
 
-#include "translator/common/arena.h"
 #include "translator/d3d9/converter.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
@@ -12,7 +11,6 @@ namespace kiln {
 // Everything one worker reuses between shaders: after warm-up a translation allocates only the
 // returned SPIR-V.
 struct Translator::Workspace {
-  Arena arena;
   ir::Builder builder;
   dxbc::Converter dxbc;
   d3d9::Converter d3d9;
@@ -66,7 +64,6 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   out.spirv.clear();
   out.diagnostics.clear();
   out.reflection = {};
-  workspace_->arena.reset();
 
   const InputInfo info = detect_input_kind(bytecode);
   out.kind = info.kind;

@@ -1,8 +1,9 @@
 #pragma once
 // The translator's C++ entry point: bytecode in, SPIR-V words and reflection out.
 //
-// A Translator is a per-worker object: it owns the arenas every translation allocates from and
-// resets them between shaders, so after warm-up a translation does not touch the heap except
+// A Translator is a per-worker object: it owns the pools every translation allocates from (the
+// IR builder's op and operand pools, the front ends' register tables, the lowering's scratch)
+// and resets them between shaders, so after warm-up a translation does not touch the heap except
 // for the returned SPIR-V. It is not thread-safe; use one per thread.
 
 #include "translator/common/input_kind.h"
@@ -66,7 +67,7 @@ class Translator {
                        const TranslateOptions& options, ir::Builder& builder);
   Status build_ir_to_spirv(const TranslateOptions& options, TranslateResult& out);
 
-  struct Workspace; // per-worker arenas and scratch state, reused across translations
+  struct Workspace; // per-worker pools and scratch state, reused across translations
   std::unique_ptr<Workspace> workspace_;
 };
 
