@@ -8,6 +8,7 @@
 
 #include "translator/common/input_kind.h"
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
 #include "translator/common/shader_stage.h"
 #include "translator/common/status.h"
 
@@ -36,6 +37,9 @@ struct TranslateOptions {
   SpirvTarget target = SpirvTarget::Vulkan13;
   // Emit OpName/OpMemberName from the bytecode's reflection data.
   bool debug_names = false;
+  // The layer's interface (bindings, push constants, stream output, parameters, ...); null:
+  // kiln's own model. Shared, never modified once built.
+  std::shared_ptr<const ShaderInterface> interface;
 };
 
 struct TranslateResult {

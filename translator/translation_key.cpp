@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <vector>
+
 namespace kiln {
 
 std::uint32_t encode_translate_options(const TranslateOptions& options) {
@@ -22,7 +24,13 @@ TranslationKey translation_key(std::span<const std::uint8_t> bytecode,
   // of the identity).
   const std::uint32_t option_words[] = {codegen_version, encode_translate_options(options)};
   // The options seed the hash of the bytecode: one pass over the bytes, no streaming state.
-  const XXH64_hash_t seed = XXH3_64bits(option_words, sizeof option_words);
+  XXH64_hash_t seed = XXH3_64bits(option_words, sizeof option_words);
+  if (options.interface) {
+    // The interface's canonical encoding (shader_interface.h) joins the seed.
+    thread_local std::vector<std::uint8_t> encoded; // reused: keying allocates nothing warm
+    options.interface->encode(encoded);
+    seed = XXH3_64bits_withSeed(encoded.data(), encoded.size(), seed);
+  }
   const XXH128_hash_t hash = XXH3_128bits_withSeed(bytecode.data(), bytecode.size(), seed);
   return {hash.low64, hash.high64};
 }

@@ -56,6 +56,8 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_SUBMIT_INFO = 3,
   KILN_STRUCTURE_TYPE_REFLECTION = 4,
   KILN_STRUCTURE_TYPE_STATS = 5,
+  KILN_STRUCTURE_TYPE_INTERFACE_INFO = 6,     /* kiln_interface.h; chained to submit or context */
+  KILN_STRUCTURE_TYPE_STREAM_OUTPUT_INFO = 7, /* kiln_interface.h; chained to the interface */
   KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 
@@ -64,6 +66,7 @@ typedef enum kiln_target_environment {
   KILN_TARGET_VULKAN_1_3 = 0, /* SPIR-V 1.6 (default) */
   KILN_TARGET_VULKAN_1_2 = 1, /* SPIR-V 1.5 */
   KILN_TARGET_VULKAN_1_1 = 2, /* SPIR-V 1.3 */
+  KILN_TARGET_VULKAN_1_0 = 3, /* SPIR-V 1.0 */
   KILN_TARGET_MAX_ENUM = 0x7fffffff
 } kiln_target_environment;
 
@@ -294,5 +297,8 @@ typedef kiln_result (*PFN_kiln_get_stats)(kiln_context*, kiln_stats*);
 #ifdef __cplusplus
 }
 #endif
+
+/* The interface description (bindings, push constants, stream output, parameters). */
+#include "kiln/kiln_interface.h"
 
 #endif /* KILN_KILN_H */

@@ -52,7 +52,7 @@ TEST(CacheFormat, ReflectionRejectsEveryTruncationAndAWrongVersion) {
 TEST(CacheFormat, OptionsRoundTripAndUnknownBitsAreRejected) {
   for (SpirvTarget target : {SpirvTarget::Vulkan11, SpirvTarget::Vulkan12, SpirvTarget::Vulkan13})
     for (bool names : {false, true}) {
-      TranslateOptions options{target, names}, decoded;
+      TranslateOptions options{target, names, nullptr}, decoded;
       ASSERT_TRUE(decode_options(encode_options(options), decoded));
       EXPECT_EQ(decoded.target, target);
       EXPECT_EQ(decoded.debug_names, names);

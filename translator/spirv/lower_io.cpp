@@ -12,9 +12,6 @@ namespace {
 // Stage masks for the table below: the stages where Vulkan allows a built-in as an input or
 // an output (the Vulkan spec's BuiltIn VUIDs). Anything else is refused by name instead of
 // becoming SPIR-V that no driver may accept.
-constexpr std::uint8_t stage_bit(ShaderStage s) {
-  return std::uint8_t(1u << unsigned(s));
-}
 constexpr std::uint8_t kV = stage_bit(ShaderStage::Vertex), kH = stage_bit(ShaderStage::Hull),
                        kD = stage_bit(ShaderStage::Domain), kG = stage_bit(ShaderStage::Geometry),
                        kP = stage_bit(ShaderStage::Pixel), kC = stage_bit(ShaderStage::Compute);

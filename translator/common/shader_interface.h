@@ -1,0 +1,176 @@
+#pragma once
+// The layer's interface description, as the translator takes it (the C ABI's
+// kiln_interface_info in include/kiln/kiln_interface.h is its public form; docs/abi.md is the
+// contract). It says where each D3D register lands (descriptor set and binding, push
+// constants, combined image/samplers), the form of buffer views and UAV counters, which
+// optional SPIR-V features the device has, dual-source blending, output swizzles, render-state
+// parameters, the D3D9 varying map and stream output.
+//
+// A translation with no interface (TranslateOptions::interface null) uses kiln's own model
+// (docs/pipeline.md, "Binding model"). An interface is immutable once built and shared between
+// the jobs that use it; its canonical encoding (encode()) is what the translation key hashes
+// and what the cache stores, so it is defined once, here.
+
+#include "kiln/kiln_interface.h"
+#include "translator/common/shader_stage.h"
+#include "translator/common/status.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+enum class DescriptorClass : std::uint8_t { Cbv, Srv, Uav, Sampler };
+
+// Bit (1 << ShaderStage) per stage; 0 = every stage.
+using StageMask = std::uint32_t;
+constexpr StageMask stage_bit(ShaderStage stage) {
+  return StageMask(1) << std::uint32_t(stage);
+}
+constexpr bool stage_visible(StageMask mask, ShaderStage stage) {
+  return mask == 0 || (mask & stage_bit(stage)) != 0;
+}
+
+constexpr std::uint32_t kRegistersUnbounded = KILN_REGISTERS_UNBOUNDED;
+constexpr std::uint32_t kNoSampler = KILN_NO_SAMPLER;
+constexpr std::uint32_t kNoRasterizedStream = KILN_NO_RASTERIZED_STREAM;
+
+struct BindingRange {
+  enum Flags : std::uint8_t { Buffer = KILN_BINDING_BUFFER, Image = KILN_BINDING_IMAGE,
+                              Array = KILN_BINDING_ARRAY };
+  enum class BufferForm : std::uint8_t { StorageBuffer, TexelBuffer };
+  DescriptorClass register_class = DescriptorClass::Cbv;
+  std::uint8_t flags = 0;
+  BufferForm buffer_form = BufferForm::StorageBuffer;
+  std::uint32_t space = 0;
+  std::uint32_t first_register = 0;
+  std::uint32_t register_count = 1; // or kRegistersUnbounded
+  StageMask stages = 0;
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+};
+
+struct PushConstantBuffer {
+  std::uint32_t space = 0;
+  std::uint32_t register_index = 0;
+  StageMask stages = 0;
+  std::uint32_t offset = 0; // bytes
+  std::uint32_t size = 0;   // bytes
+};
+
+struct CombinedSampler {
+  std::uint32_t resource_space = 0;
+  std::uint32_t resource_index = 0;
+  std::uint32_t sampler_space = 0;
+  std::uint32_t sampler_index = kNoSampler;
+  StageMask stages = 0;
+  std::uint8_t flags = 0; // BindingRange::Buffer / Image
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+};
+
+struct UavCounterBinding {
+  enum class Form : std::uint8_t { StorageBuffer, StorageTexelBuffer };
+  std::uint32_t space = 0;
+  std::uint32_t register_index = 0;
+  StageMask stages = 0;
+  Form form = Form::StorageBuffer;
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+  std::uint32_t offset = 0; // bytes, StorageBuffer form
+};
+
+// Optional SPIR-V features, numbered as kiln_extension.
+enum class Extension : std::uint8_t {
+  DemoteToHelperInvocation = KILN_EXTENSION_DEMOTE_TO_HELPER_INVOCATION,
+  StencilExport = KILN_EXTENSION_STENCIL_EXPORT,
+  ViewportIndexLayer = KILN_EXTENSION_VIEWPORT_INDEX_LAYER,
+  FragmentShaderInterlock = KILN_EXTENSION_FRAGMENT_SHADER_INTERLOCK,
+  FragmentFullyCovered = KILN_EXTENSION_FRAGMENT_FULLY_COVERED,
+  DescriptorIndexing = KILN_EXTENSION_DESCRIPTOR_INDEXING,
+  TransformFeedback = KILN_EXTENSION_TRANSFORM_FEEDBACK,
+  ShaderDrawParameters = KILN_EXTENSION_SHADER_DRAW_PARAMETERS,
+  Last = ShaderDrawParameters,
+};
+using ExtensionMask = std::uint32_t; // bit (1 << Extension)
+constexpr ExtensionMask extension_bit(Extension e) {
+  return ExtensionMask(1) << std::uint32_t(e);
+}
+constexpr ExtensionMask kAllExtensions = (extension_bit(Extension::Last) << 1) - 2;
+
+// Render-state parameters: one row per kiln_parameter_name (KILN_PARAMETER_LIST).
+enum class ParameterName : std::uint8_t {
+  None = 0,
+#define KILN_X(name, value, data_type) name = value,
+  KILN_PARAMETER_LIST(KILN_X)
+#undef KILN_X
+};
+enum class ParameterDataType : std::uint8_t { U32, F32, F32_VEC4 };
+constexpr ParameterDataType parameter_data_type(ParameterName name) {
+  switch (name) {
+#define KILN_X(name, value, data_type)                                                             \
+  case ParameterName::name: return ParameterDataType::data_type;
+    KILN_PARAMETER_LIST(KILN_X)
+#undef KILN_X
+  default: return ParameterDataType::U32;
+  }
+}
+
+struct ShaderParameter {
+  enum class Type : std::uint8_t { Immediate, SpecializationConstant };
+  ParameterName name = ParameterName::None;
+  Type type = Type::Immediate;
+  ParameterDataType data_type = ParameterDataType::U32;
+  // Immediate: the value's bits (u32, f32 bits, or four f32 bits). Specialization constant:
+  // value[0] is the id (F32_VEC4: ids value[0] .. value[0] + 3).
+  std::array<std::uint32_t, 4> value{};
+};
+
+struct VaryingLocation {
+  std::uint32_t usage = 0; // D3DDECLUSAGE
+  std::uint32_t usage_index = 0;
+  std::uint32_t location = 0;
+};
+
+struct StreamOutputElement {
+  std::uint32_t stream = 0;
+  std::string semantic; // empty: a gap of component_count components
+  std::uint32_t semantic_index = 0;
+  std::uint8_t component_index = 0;
+  std::uint8_t component_count = 0;
+  std::uint8_t output_slot = 0;
+};
+
+struct StreamOutput {
+  std::vector<StreamOutputElement> elements;
+  std::array<std::uint32_t, 4> buffer_strides{};
+  std::uint32_t rasterized_stream = 0; // or kNoRasterizedStream
+  bool enabled() const { return !elements.empty(); }
+};
+
+struct ShaderInterface {
+  std::vector<BindingRange> bindings;
+  std::vector<PushConstantBuffer> push_constant_buffers;
+  std::vector<CombinedSampler> combined_samplers;
+  std::vector<UavCounterBinding> uav_counters;
+  ExtensionMask extensions = 0;
+  bool dual_source_blending = false;
+  std::vector<std::uint32_t> output_swizzles; // per render target; 0x03020100 = identity
+  std::vector<ShaderParameter> parameters;
+  std::vector<VaryingLocation> varyings; // empty: kiln's own D3D9 varying table
+  StreamOutput stream_output;
+
+  // The parameter of that name, or null (its default applies).
+  const ShaderParameter* parameter(ParameterName name) const;
+
+  // The canonical byte encoding (little-endian words, lists in the order given): hashed into
+  // the translation key, stored in cache records so a stale entry can be translated again.
+  void encode(std::vector<std::uint8_t>& out) const;
+  // The inverse of encode(); an error for bytes encode() cannot produce.
+  static Status decode(std::span<const std::uint8_t> bytes, ShaderInterface& out);
+};
+
+} // namespace kiln
