@@ -27,7 +27,9 @@ TranslationKey translation_key(std::span<const std::uint8_t> bytecode,
   XXH64_hash_t seed = XXH3_64bits(option_words, sizeof option_words);
   if (options.interface) {
     // The interface's canonical encoding (shader_interface.h) joins the seed.
-    thread_local std::vector<std::uint8_t> encoded; // reused: keying allocates nothing warm
+    // A local buffer, not a thread_local one: a thread_local with a destructor in a library
+    // the host dlclose()s runs that destructor from unmapped code at thread exit.
+    std::vector<std::uint8_t> encoded;
     options.interface->encode(encoded);
     seed = XXH3_64bits_withSeed(encoded.data(), encoded.size(), seed);
   }
