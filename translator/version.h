@@ -6,7 +6,7 @@
 
 namespace kiln {
 
-inline constexpr const char* kVersionString = "0.1.0";
+inline constexpr const char* kVersionString = "0.2.0";
 inline constexpr std::uint32_t kCodegenVersion = 1;
 
 } // namespace kiln

@@ -1,0 +1,46 @@
+#pragma once
+// A vkd3d_shader_compile_info, read as kiln would translate it: the options and interface
+// description kiln needs, or the reason kiln cannot honour the request exactly (and so hands
+// it to the real library instead of answering approximately).
+
+#include "plugin/vkd3d_shader/real_library.h"
+#include "translator/translate.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace kiln::vkd3d {
+
+// Why a request went to the real library: X(enumerator, name in the stats line).
+#define KILN_VKD3D_FORWARD_REASONS(X)                                                              \
+  X(SourceType, "source-type")       /* not DXBC (TPF) */                                          \
+  X(TargetType, "target-type")       /* not SPIR-V binary */                                       \
+  X(Environment, "environment")      /* not a Vulkan environment kiln targets */                   \
+  X(EntryPoint, "entry-point")       /* an entry point name other than "main" */                   \
+  X(Extension, "extension")          /* a SPIR-V extension kiln does not know */                   \
+  X(Parameter, "parameter")          /* a shader parameter kiln does not know */                   \
+  X(Option, "option")                /* a compile option kiln does not know */                     \
+  X(Structure, "structure")          /* a chained structure kiln does not read */                  \
+  X(Binding, "binding")              /* a binding kiln cannot express */                           \
+  X(Translation, "translation")      /* kiln could not translate the shader */                     \
+  X(Unavailable, "kiln-unavailable") /* kiln's service could not start */
+
+enum class ForwardReason : std::uint8_t {
+#define KILN_X(name, text) name,
+  KILN_VKD3D_FORWARD_REASONS(KILN_X)
+#undef KILN_X
+      Count,
+};
+std::string_view forward_reason_name(ForwardReason reason);
+
+struct CompileRequest {
+  std::span<const std::uint8_t> bytecode;
+  TranslateOptions options;
+};
+
+// Fills `out` and returns true when kiln can translate the request exactly as asked; otherwise
+// returns false with `reason` set.
+bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest& out,
+                          ForwardReason& reason);
+
+} // namespace kiln::vkd3d

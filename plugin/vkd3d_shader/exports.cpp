@@ -1,0 +1,163 @@
+// The public functions of vkd3d_shader.h (API 1.2), exported under the VKD3D_1_0 version node
+// (vkd3d_shader.map) of a library named libvkd3d-shader.so.1. DXBC to SPIR-V is kiln's; the
+// rest goes to the real library (docs/vkd3d-shader.md). No exception leaves these functions:
+// kiln's side allocates only through the service, whose failures end in a forwarded call.
+
+#include "plugin/vkd3d_shader/library.h"
+#include "plugin/vkd3d_shader/signature.h"
+
+using kiln::vkd3d::ForwardScope;
+using kiln::vkd3d::Library;
+using kiln::vkd3d::RealLibrary;
+
+namespace {
+
+// Calls the real library's function `Member` (a RealLibrary function pointer) with this thread
+// marked as inside it; `unavailable` when the real library could not be loaded.
+template <auto Member, typename Result, typename... Args>
+Result forward(Result unavailable, Args... args) {
+  const RealLibrary& real = Library::instance().real();
+  if (!real.loaded()) return unavailable;
+  ForwardScope scope;
+  return (real.*Member)(args...);
+}
+
+template <auto Member, typename... Args>
+void forward_void(Args... args) {
+  const RealLibrary& real = Library::instance().real();
+  if (!real.loaded()) return;
+  ForwardScope scope;
+  (real.*Member)(args...);
+}
+
+constexpr int kUnavailable = VKD3D_ERROR_NOT_IMPLEMENTED;
+
+} // namespace
+
+extern "C" {
+#pragma GCC visibility push(default)
+
+const char* vkd3d_shader_get_version(unsigned int* major, unsigned int* minor) {
+  // The API level kiln implements; a call from inside the real library gets its own answer.
+  if (ForwardScope::active())
+    return forward<&RealLibrary::vkd3d_shader_get_version>("", major, minor);
+  if (major) *major = 1;
+  if (minor) *minor = 2;
+  return "vkd3d-shader 1.2 (kiln)";
+}
+
+const enum vkd3d_shader_source_type* vkd3d_shader_get_supported_source_types(unsigned int* count) {
+  static constexpr vkd3d_shader_source_type kDxbc[] = {VKD3D_SHADER_SOURCE_DXBC_TPF};
+  const RealLibrary& real = Library::instance().real();
+  if (real.loaded()) {
+    ForwardScope scope;
+    return real.vkd3d_shader_get_supported_source_types(count);
+  }
+  *count = 1;
+  return kDxbc;
+}
+
+const enum vkd3d_shader_target_type*
+vkd3d_shader_get_supported_target_types(enum vkd3d_shader_source_type source_type,
+                                        unsigned int* count) {
+  static constexpr vkd3d_shader_target_type kSpirv[] = {VKD3D_SHADER_TARGET_SPIRV_BINARY};
+  const RealLibrary& real = Library::instance().real();
+  if (real.loaded()) {
+    ForwardScope scope;
+    return real.vkd3d_shader_get_supported_target_types(source_type, count);
+  }
+  *count = source_type == VKD3D_SHADER_SOURCE_DXBC_TPF ? 1 : 0;
+  return kSpirv;
+}
+
+int vkd3d_shader_compile(const struct vkd3d_shader_compile_info* compile_info,
+                         struct vkd3d_shader_code* out, char** messages) {
+  if (ForwardScope::active() || !compile_info || !out)
+    return forward<&RealLibrary::vkd3d_shader_compile>(kUnavailable, compile_info, out, messages);
+  Library& library = Library::instance();
+  library.count_compile();
+  if (library.compile(*compile_info, *out)) {
+    if (messages) *messages = nullptr;
+    return VKD3D_OK;
+  }
+  return forward<&RealLibrary::vkd3d_shader_compile>(kUnavailable, compile_info, out, messages);
+}
+
+void vkd3d_shader_free_messages(char* messages) {
+  if (messages && !ForwardScope::active() && Library::instance().release(messages)) return;
+  forward_void<&RealLibrary::vkd3d_shader_free_messages>(messages);
+}
+
+void vkd3d_shader_free_shader_code(struct vkd3d_shader_code* code) {
+  if (code && code->code && !ForwardScope::active() && Library::instance().release(code->code))
+    return;
+  forward_void<&RealLibrary::vkd3d_shader_free_shader_code>(code);
+}
+
+int vkd3d_shader_parse_root_signature(const struct vkd3d_shader_code* dxbc,
+                                      struct vkd3d_shader_versioned_root_signature_desc* root,
+                                      char** messages) {
+  return forward<&RealLibrary::vkd3d_shader_parse_root_signature>(kUnavailable, dxbc, root,
+                                                                  messages);
+}
+
+void vkd3d_shader_free_root_signature(struct vkd3d_shader_versioned_root_signature_desc* root) {
+  forward_void<&RealLibrary::vkd3d_shader_free_root_signature>(root);
+}
+
+int vkd3d_shader_serialize_root_signature(
+    const struct vkd3d_shader_versioned_root_signature_desc* root, struct vkd3d_shader_code* dxbc,
+    char** messages) {
+  return forward<&RealLibrary::vkd3d_shader_serialize_root_signature>(kUnavailable, root, dxbc,
+                                                                      messages);
+}
+
+int vkd3d_shader_convert_root_signature(
+    struct vkd3d_shader_versioned_root_signature_desc* dst,
+    enum vkd3d_shader_root_signature_version version,
+    const struct vkd3d_shader_versioned_root_signature_desc* src) {
+  return forward<&RealLibrary::vkd3d_shader_convert_root_signature>(kUnavailable, dst, version,
+                                                                    src);
+}
+
+int vkd3d_shader_scan(const struct vkd3d_shader_compile_info* compile_info, char** messages) {
+  return forward<&RealLibrary::vkd3d_shader_scan>(kUnavailable, compile_info, messages);
+}
+
+void vkd3d_shader_free_scan_descriptor_info(struct vkd3d_shader_scan_descriptor_info* info) {
+  forward_void<&RealLibrary::vkd3d_shader_free_scan_descriptor_info>(info);
+}
+
+int vkd3d_shader_parse_input_signature(const struct vkd3d_shader_code* dxbc,
+                                       struct vkd3d_shader_signature* signature, char** messages) {
+  if (!ForwardScope::active() && dxbc && signature &&
+      kiln::vkd3d::parse_input_signature(Library::instance(), *dxbc, *signature)) {
+    if (messages) *messages = nullptr;
+    return VKD3D_OK;
+  }
+  return forward<&RealLibrary::vkd3d_shader_parse_input_signature>(kUnavailable, dxbc, signature,
+                                                                   messages);
+}
+
+// A lookup in the caller's structure, the same whichever library filled it.
+struct vkd3d_shader_signature_element*
+vkd3d_shader_find_signature_element(const struct vkd3d_shader_signature* signature,
+                                    const char* semantic_name, unsigned int semantic_index,
+                                    unsigned int stream_index) {
+  if (!signature || !semantic_name) return nullptr;
+  return kiln::vkd3d::find_signature_element(*signature, semantic_name, semantic_index,
+                                             stream_index);
+}
+
+void vkd3d_shader_free_shader_signature(struct vkd3d_shader_signature* signature) {
+  if (signature && signature->elements && !ForwardScope::active() &&
+      Library::instance().release(signature->elements)) {
+    signature->elements = nullptr;
+    signature->element_count = 0;
+    return;
+  }
+  forward_void<&RealLibrary::vkd3d_shader_free_shader_signature>(signature);
+}
+
+#pragma GCC visibility pop
+} // extern "C"

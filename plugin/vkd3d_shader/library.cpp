@@ -1,0 +1,116 @@
+#include "plugin/vkd3d_shader/library.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace kiln::vkd3d {
+
+namespace {
+
+bool env_is(const char* name, const char* value) {
+  const char* set = std::getenv(name);
+  return set && std::strcmp(set, value) == 0;
+}
+
+} // namespace
+
+Library& Library::instance() {
+  static Library library;
+  return library;
+}
+
+Library::Library() {
+  if (cache::cache_enabled_by_environment()) {
+    cache::CacheOptions options;
+    options.directory = cache::default_cache_directory();
+    if (!options.directory.empty()) {
+      options.diagnostics = [](std::string_view message) {
+        std::fprintf(stderr, "kiln vkd3d-shader: cache: %.*s\n", int(message.size()),
+                     message.data());
+      };
+      cache_ = cache::ShaderCache::open(options);
+      if (cache_) store_ = std::make_unique<CacheStore>(*cache_);
+    }
+  }
+  ServiceOptions options;
+  // Every request is waited on at once, and a waited-on job runs on the waiting thread, so
+  // the callers' own threads do the work; one worker is enough for the rest.
+  options.threads = 1;
+  options.store = store_.get();
+  service_ = std::make_unique<CompileService>(options);
+}
+
+Library::~Library() {
+  service_.reset();
+  if (env_is("KILN_VKD3D_SHADER_STATS", "1")) std::fprintf(stderr, "%s\n", stats_line().c_str());
+}
+
+bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& out) {
+  CompileRequest request;
+  ForwardReason reason = ForwardReason::Unavailable;
+  if (!service_ || !read_compile_request(info, request, reason)) {
+    count_forwarded(reason);
+    return false;
+  }
+  JobRef job = service_->submit(request.bytecode, request.options, Priority::High);
+  service_->wait(job, std::chrono::nanoseconds::max());
+  if (job->state.load(std::memory_order_acquire) != JobState::Done) {
+    count_forwarded(ForwardReason::Translation);
+    return false;
+  }
+  const std::vector<std::uint32_t>& spirv = job->result.spirv;
+  const std::size_t bytes = spirv.size() * sizeof(std::uint32_t);
+  void* code = allocate(bytes);
+  if (!code) {
+    count_forwarded(ForwardReason::Unavailable);
+    return false;
+  }
+  std::memcpy(code, spirv.data(), bytes);
+  out.code = code;
+  out.size = bytes;
+  by_kiln_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void Library::count_forwarded(ForwardReason reason) {
+  forwarded_[std::size_t(reason)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void* Library::allocate(std::size_t bytes) {
+  void* pointer = std::malloc(bytes ? bytes : 1);
+  if (!pointer) return nullptr;
+  std::lock_guard lock(allocations_mutex_);
+  allocations_.insert(pointer);
+  return pointer;
+}
+
+bool Library::release(const void* pointer) {
+  {
+    std::lock_guard lock(allocations_mutex_);
+    if (allocations_.erase(pointer) == 0) return false;
+  }
+  std::free(const_cast<void*>(pointer));
+  return true;
+}
+
+std::string Library::stats_line() const {
+  std::uint64_t forwarded = 0;
+  std::string reasons;
+  for (std::size_t i = 0; i < forwarded_.size(); ++i) {
+    const std::uint64_t count = forwarded_[i].load(std::memory_order_relaxed);
+    if (!count) continue;
+    forwarded += count;
+    if (!reasons.empty()) reasons += ", ";
+    reasons += forward_reason_name(ForwardReason(i));
+    reasons += " x" + std::to_string(count);
+  }
+  std::string line = "kiln vkd3d-shader: " + std::to_string(compiles_.load()) + " compiles, " +
+                     std::to_string(by_kiln_.load()) + " by kiln, " + std::to_string(forwarded) +
+                     " forwarded";
+  if (!reasons.empty()) line += " (" + reasons + ")";
+  return line;
+}
+
+} // namespace kiln::vkd3d

@@ -1,0 +1,215 @@
+// kiln's libvkd3d-shader.so.1, loaded by its path as a client would load it by SONAME: it
+// exports the vkd3d-shader 1.2 functions under VKD3D_1_0, translates DXBC to valid SPIR-V 1.0
+// under the client's interface, and forwards the rest to the system's library (whose own
+// internal calls must reach itself, not kiln: real_library.h).
+
+#include "plugin/vkd3d_shader/real_library.h"
+#include "tests/support/shared_data.h"
+#include "translator/spirv/validate.h"
+
+#include <cstring>
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace kiln::test {
+namespace {
+
+class Dropin : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("KILN_CACHE", "0", 1);
+    handle_ = dlopen(KILN_DROPIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle_, nullptr) << dlerror();
+#define KILN_X(name)                                                                               \
+  name = reinterpret_cast<PFN_##name>(dlvsym(handle_, #name, "VKD3D_1_0"));                        \
+  ASSERT_NE(name, nullptr) << #name " is not exported under VKD3D_1_0";
+    KILN_VKD3D_SHADER_FUNCTIONS(KILN_X)
+#undef KILN_X
+  }
+  void TearDown() override {
+    if (handle_) dlclose(handle_);
+  }
+
+  void* handle_ = nullptr;
+#define KILN_X(name) PFN_##name name = nullptr;
+  KILN_VKD3D_SHADER_FUNCTIONS(KILN_X)
+#undef KILN_X
+};
+
+TEST_F(Dropin, ReportsTheApiItImplements) {
+  unsigned major = 0, minor = 0;
+  const char* version = vkd3d_shader_get_version(&major, &minor);
+  EXPECT_EQ(major, 1u);
+  EXPECT_EQ(minor, 2u);
+  EXPECT_NE(std::string(version).find("kiln"), std::string::npos) << version;
+}
+
+TEST_F(Dropin, RootSignaturesRoundTripThroughTheSystemLibrary) {
+  vkd3d_shader_root_parameter parameter{};
+  parameter.parameter_type = VKD3D_SHADER_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+  parameter.u.constants = {2, 3, 4};
+  parameter.shader_visibility = VKD3D_SHADER_VISIBILITY_PIXEL;
+  vkd3d_shader_versioned_root_signature_desc desc{};
+  desc.version = VKD3D_SHADER_ROOT_SIGNATURE_VERSION_1_0;
+  desc.u.v_1_0.parameter_count = 1;
+  desc.u.v_1_0.parameters = &parameter;
+  vkd3d_shader_code dxbc{};
+  char* messages = nullptr;
+  ASSERT_EQ(vkd3d_shader_serialize_root_signature(&desc, &dxbc, &messages), VKD3D_OK);
+  vkd3d_shader_free_messages(messages);
+
+  vkd3d_shader_versioned_root_signature_desc parsed{};
+  messages = nullptr;
+  ASSERT_EQ(vkd3d_shader_parse_root_signature(&dxbc, &parsed, &messages), VKD3D_OK);
+  vkd3d_shader_free_messages(messages);
+  ASSERT_EQ(parsed.u.v_1_0.parameter_count, 1u);
+  const vkd3d_shader_root_parameter& back = parsed.u.v_1_0.parameters[0];
+  EXPECT_EQ(back.parameter_type, VKD3D_SHADER_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS);
+  EXPECT_EQ(back.u.constants.shader_register, 2u);
+  EXPECT_EQ(back.u.constants.register_space, 3u);
+  EXPECT_EQ(back.u.constants.value_count, 4u);
+  EXPECT_EQ(back.shader_visibility, VKD3D_SHADER_VISIBILITY_PIXEL);
+  vkd3d_shader_free_root_signature(&parsed);
+  vkd3d_shader_free_shader_code(&dxbc); // the system library's allocation, freed by it
+}
+
+TEST_F(Dropin, InputSignaturesMatchTheSystemLibrarysOnEveryConformanceShader) {
+  const auto dir = conformance_dir();
+  KILN_REQUIRE_DIR(dir, "../shared/conformance");
+  kiln::vkd3d::RealLibrary real;
+  ASSERT_TRUE(real.loaded()) << real.error();
+  std::size_t compared = 0;
+  for (const auto& path : files_with_extension(dir / "tests", ".dxbc")) {
+    const std::vector<std::uint8_t> bytes = read_bytes(path);
+    const vkd3d_shader_code dxbc{bytes.data(), bytes.size()};
+    vkd3d_shader_signature expected{}, kiln{};
+    char* messages = nullptr;
+    const int expected_result =
+        real.vkd3d_shader_parse_input_signature(&dxbc, &expected, &messages);
+    real.vkd3d_shader_free_messages(messages);
+    messages = nullptr;
+    const int kiln_result = vkd3d_shader_parse_input_signature(&dxbc, &kiln, &messages);
+    vkd3d_shader_free_messages(messages);
+    ASSERT_EQ(kiln_result, expected_result) << path;
+    // vkd3d-shader 1.2 reads ISGN chunks only and reports an ISG1 (minimum-precision) input
+    // signature as empty; kiln reads both, so only what vkd3d-shader sees is compared.
+    if (kiln_result == VKD3D_OK && expected.element_count != 0) {
+      ASSERT_EQ(kiln.element_count, expected.element_count) << path;
+      for (unsigned i = 0; i < kiln.element_count; ++i) {
+        const vkd3d_shader_signature_element &k = kiln.elements[i], &e = expected.elements[i];
+        EXPECT_STREQ(k.semantic_name, e.semantic_name) << path << " element " << i;
+        EXPECT_EQ(k.semantic_index, e.semantic_index) << path << " element " << i;
+        EXPECT_EQ(k.stream_index, e.stream_index) << path << " element " << i;
+        EXPECT_EQ(k.sysval_semantic, e.sysval_semantic) << path << " element " << i;
+        EXPECT_EQ(k.component_type, e.component_type) << path << " element " << i;
+        EXPECT_EQ(k.register_index, e.register_index) << path << " element " << i;
+        EXPECT_EQ(k.mask, e.mask) << path << " element " << i;
+        EXPECT_EQ(k.used_mask, e.used_mask) << path << " element " << i;
+        EXPECT_EQ(k.min_precision, e.min_precision) << path << " element " << i;
+        // Lookups agree, in either case spelling.
+        std::string upper = e.semantic_name;
+        for (char& c : upper) c = char(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+        EXPECT_EQ(vkd3d_shader_find_signature_element(&kiln, upper.c_str(), e.semantic_index,
+                                                      e.stream_index) -
+                      kiln.elements,
+                  real.vkd3d_shader_find_signature_element(&expected, upper.c_str(),
+                                                           e.semantic_index, e.stream_index) -
+                      expected.elements);
+      }
+      ++compared;
+    }
+    if (kiln_result == VKD3D_OK) {
+      vkd3d_shader_free_shader_signature(&kiln);
+      EXPECT_EQ(kiln.elements, nullptr);
+      real.vkd3d_shader_free_shader_signature(&expected);
+    }
+  }
+  EXPECT_GT(compared, 100u);
+}
+
+class DropinCompile : public Dropin {
+ protected:
+  void SetUp() override {
+    Dropin::SetUp();
+    const auto dir = conformance_dir();
+    KILN_REQUIRE_DIR(dir, "../shared/conformance");
+    // RWBuffer<uint> u1 and a constant buffer b0 read by a compute shader.
+    bytecode_ = read_bytes(dir / "tests/uav-atomics/2.cs.sm5.dxbc");
+    ASSERT_FALSE(bytecode_.empty());
+    bindings_[0] = {VKD3D_SHADER_DESCRIPTOR_TYPE_UAV, 0,        1, VKD3D_SHADER_VISIBILITY_ALL,
+                    VKD3D_SHADER_BINDING_FLAG_BUFFER, {2, 7, 1}};
+    push_constants_ = {0, 0, VKD3D_SHADER_VISIBILITY_ALL, 0, 16};
+    interface_.type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO;
+    interface_.bindings = bindings_;
+    interface_.binding_count = 1;
+    interface_.push_constant_buffers = &push_constants_;
+    interface_.push_constant_buffer_count = 1;
+    target_.type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO;
+    target_.next = &interface_;
+    target_.environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0;
+    info_.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
+    info_.next = &target_;
+    info_.source = {bytecode_.data(), bytecode_.size()};
+    info_.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+    info_.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+    info_.log_level = VKD3D_SHADER_LOG_ERROR;
+  }
+
+  std::vector<std::uint8_t> bytecode_;
+  vkd3d_shader_resource_binding bindings_[1]{};
+  vkd3d_shader_push_constant_buffer push_constants_{};
+  vkd3d_shader_interface_info interface_{};
+  vkd3d_shader_spirv_target_info target_{};
+  vkd3d_shader_compile_info info_{};
+};
+
+TEST_F(DropinCompile, DxbcBecomesValidSpirv10UnderTheClientsInterface) {
+  vkd3d_shader_code spirv{};
+  char* messages = nullptr;
+  ASSERT_EQ(vkd3d_shader_compile(&info_, &spirv, &messages), VKD3D_OK);
+  EXPECT_EQ(messages, nullptr); // kiln has nothing to say about a shader it translated
+  ASSERT_GE(spirv.size, 20u);
+  std::vector<std::uint32_t> words(spirv.size / 4);
+  std::memcpy(words.data(), spirv.code, words.size() * 4);
+  EXPECT_EQ(words[1], 0x00010300u) << "SPIR-V 1.0 for a Vulkan 1.0 environment";
+  const Status valid = validate_spirv(words, SpirvTarget::Vulkan11);
+  EXPECT_TRUE(valid) << valid.message();
+  vkd3d_shader_free_shader_code(&spirv); // kiln's allocation, freed by kiln
+}
+
+TEST_F(DropinCompile, RequestsWithoutAnInterfaceAreForwardedToTheSystemLibrary) {
+  // Without an interface vkd3d-shader uses a default layout of its own, which kiln does not
+  // reproduce: the system library translates it (and its own internal calls of exported
+  // functions, such as vkd3d_shader_scan, must reach itself).
+  target_.next = nullptr;
+  vkd3d_shader_code spirv{};
+  char* messages = nullptr;
+  ASSERT_EQ(vkd3d_shader_compile(&info_, &spirv, &messages), VKD3D_OK);
+  vkd3d_shader_free_messages(messages);
+  ASSERT_GE(spirv.size, 20u);
+  std::uint32_t magic = 0;
+  std::memcpy(&magic, spirv.code, 4);
+  EXPECT_EQ(magic, 0x07230203u);
+  vkd3d_shader_free_shader_code(&spirv); // the system library's allocation, freed by it
+}
+
+TEST_F(DropinCompile, TextTargetsAreForwarded) {
+  // Debian's vkd3d-shader is built without SPIR-V text output: the answer must be its own.
+  info_.target_type = VKD3D_SHADER_TARGET_SPIRV_TEXT;
+  vkd3d_shader_code text{};
+  char* messages = nullptr;
+  const int kiln_result = vkd3d_shader_compile(&info_, &text, &messages);
+  vkd3d_shader_free_messages(messages);
+  if (kiln_result == VKD3D_OK) vkd3d_shader_free_shader_code(&text);
+  kiln::vkd3d::RealLibrary real;
+  ASSERT_TRUE(real.loaded()) << real.error();
+  messages = nullptr;
+  vkd3d_shader_code real_text{};
+  EXPECT_EQ(kiln_result, real.vkd3d_shader_compile(&info_, &real_text, &messages));
+  real.vkd3d_shader_free_messages(messages);
+  if (real_text.code) real.vkd3d_shader_free_shader_code(&real_text);
+}
+
+} // namespace
+} // namespace kiln::test
