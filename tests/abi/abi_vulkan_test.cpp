@@ -8,6 +8,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include "tests/support/shared_data.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -38,7 +40,7 @@ class AbiVulkan : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     vulkan_ = vulkan::Context::create(why_not);
-    if (!vulkan_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!vulkan_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
     cache_dir_ =
         std::filesystem::temp_directory_path() / ("kiln-abi-vulkan-" + std::to_string(::getpid()));
     std::filesystem::remove_all(cache_dir_);

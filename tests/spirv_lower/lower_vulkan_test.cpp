@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include "tests/support/shared_data.h"
+
 #include <gtest/gtest.h>
 
 namespace kiln::test {
@@ -22,7 +24,7 @@ class LoweredCompute : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (context_ == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (context_ == nullptr) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   }
 
   // Lowers `ir`, binds t0 = `in` and u0 = output, dispatches kGroups groups.

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 
 namespace kiln::test {
 
@@ -18,6 +19,11 @@ std::filesystem::path locate(const char* env, const char* subdir) {
   return std::filesystem::is_directory(path, ec) ? path : std::filesystem::path();
 }
 } // namespace
+
+bool running_in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string_view(ci) == "true";
+}
 
 std::filesystem::path corpus_dir() { return locate("KILN_CORPUS_DIR", "corpus"); }
 std::filesystem::path conformance_dir() { return locate("KILN_CONFORMANCE_DIR", "conformance"); }

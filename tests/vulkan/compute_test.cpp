@@ -7,6 +7,8 @@
 #include "translator/spirv/module_builder.h"
 #include "translator/spirv/validate.h"
 
+#include "tests/support/shared_data.h"
+
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
@@ -34,7 +36,7 @@ class VulkanCompute : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (context_ == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (context_ == nullptr) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   }
 
   // Runs `words` over `in`, returns `out` (which starts zeroed).

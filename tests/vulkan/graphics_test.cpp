@@ -5,6 +5,8 @@
 #include "tests/vulkan/vulkan_graphics.h"
 
 #include <cstring>
+#include "tests/support/shared_data.h"
+
 #include <gtest/gtest.h>
 
 namespace kiln::vulkan {
@@ -15,7 +17,7 @@ class GraphicsTest : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = Context::create(why_not);
-    if (!context_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   }
   std::unique_ptr<Context> context_;
 };
