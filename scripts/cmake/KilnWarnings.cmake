@@ -1,9 +1,27 @@
 # Warnings and sanitizers for kiln's own targets (not for third-party sources such as volk.c).
 
 add_library(kiln_warnings INTERFACE)
-target_compile_options(kiln_warnings INTERFACE -Wall -Wextra -Wshadow=local -Wnon-virtual-dtor)
+target_compile_options(kiln_warnings INTERFACE -Wall -Wextra -Wnon-virtual-dtor)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang") # the fuzz build (scripts/fuzz)
+  target_compile_options(kiln_warnings INTERFACE -Wshadow-uncaptured-local)
+else()
+  target_compile_options(kiln_warnings INTERFACE -Wshadow=local)
+endif()
 if(KILN_WERROR)
   target_compile_options(kiln_warnings INTERFACE -Werror)
+endif()
+
+if(KILN_BUILD_FUZZERS)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "kiln: KILN_BUILD_FUZZERS needs clang (libFuzzer): configure with "
+                        "-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang, or use scripts/fuzz")
+  endif()
+  if(KILN_SANITIZE AND NOT KILN_SANITIZE STREQUAL "address,undefined")
+    message(FATAL_ERROR "kiln: KILN_BUILD_FUZZERS runs under ASan + UBSan; leave KILN_SANITIZE empty")
+  endif()
+  set(KILN_SANITIZE "address,undefined")
+  # Coverage for libFuzzer in every kiln object; only the fuzzer executables link its main.
+  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
 if(KILN_SANITIZE)
@@ -24,3 +42,12 @@ function(kiln_target_defaults target)
   target_link_libraries(${target} PRIVATE kiln_warnings)
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
 endfunction()
+
+# Checked IR views (translator/ir/ir.h, KILN_IR_CHECKS): spans into the builder's pools trip an
+# error when used after the pool changed. On in Debug and in every sanitizer or fuzzer build,
+# off in Release where the spans are plain std::span.
+if(KILN_SANITIZE)
+  add_compile_definitions(KILN_IR_CHECKS=1)
+else()
+  add_compile_definitions($<$<CONFIG:Debug>:KILN_IR_CHECKS=1>)
+endif()

@@ -137,6 +137,7 @@ bool State::scan() {
   std::fill(label_pos.begin(), label_pos.end(), 0u);
   for (std::uint32_t i = 0; i < list.size(); ++i) {
     const Instruction& ins = list[i];
+    if (!check_register_ranges(ins)) return false;
     switch (ins.opcode) {
     case Opcode::Def: {
       unsigned reg = ins.dst.index;
@@ -212,6 +213,62 @@ bool State::scan() {
     float_count = max_float + 1;
     if (relative_float) float_count = std::max(float_count, model_float_registers(model));
   }
+  return true;
+}
+
+// Register numbers the converter can hold, by register file: the sizes of the tables in
+// converter_state.h (files without a table take any 11-bit number; their readers range-check
+// what they need, such as c# against the constant bank).
+static unsigned register_limit(RegisterType type, bool pixel) {
+  switch (type) {
+  case RegisterType::Temp:
+    return kMaxTemps;
+  case RegisterType::Input:
+    return kMaxInputs;
+  case RegisterType::Address: // t# in pixel shaders, a0 in vertex shaders
+    return pixel ? kMaxTexRegs : 1;
+  case RegisterType::RastOut:
+    return 3;
+  case RegisterType::AttrOut:
+    return 2;
+  case RegisterType::TexCrdOut:
+    return kSlotTarget0 - kSlotTex0;
+  case RegisterType::ColorOut:
+    return kSlotDepth - kSlotTarget0;
+  case RegisterType::DepthOut:
+  case RegisterType::Loop:
+  case RegisterType::Predicate:
+    return 1;
+  case RegisterType::ConstInt:
+  case RegisterType::ConstBool:
+    return 32; // defi/defb immediates up to 31; the runtime banks hold 16
+  case RegisterType::Sampler:
+    return kMaxSamplers;
+  case RegisterType::MiscType:
+    return 2; // vPos, vFace
+  case RegisterType::Label:
+    return kMaxLabels;
+  default:
+    return 0x800;
+  }
+}
+
+// Every register operand of `ins` is checked here, once, before any conversion indexes a
+// table with it: the tables of converter_state.h can then be indexed without checks of their
+// own (a damaged texkill t128 indexed in_dcl out of bounds, issue 18).
+bool State::check_register_ranges(const Instruction& ins) {
+  auto in_range = [&](RegisterType type, unsigned index) {
+    return index < register_limit(type, pixel);
+  };
+  const Layout layout = ins.info().layout;
+  if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && layout != Layout::Def)
+    return fail(ins, "destination register number out of range for its register file");
+  if (layout == Layout::Plain || layout == Layout::Compare || layout == Layout::Sample)
+    for (const SourceParam& s : ins.sources())
+      if (!in_range(s.type, s.index))
+        return fail(ins, "source register number out of range for its register file");
+  if (ins.predicated() && !in_range(ins.predicate.type, ins.predicate.index))
+    return fail(ins, "predicate register number out of range");
   return true;
 }
 

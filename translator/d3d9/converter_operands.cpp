@@ -72,6 +72,10 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
 }
 
 SsaDef State::texcoord(unsigned index, unsigned c) {
+  if (index >= kMaxTexRegs) { // scan() checks operands; stages also come from state
+    fail_at(0, "texture coordinate register out of range");
+    return {};
+  }
   SsaDef& dcl = in_dcl[kMaxInputs + index][c];
   if (!dcl) {
     static const Instruction none{};
@@ -142,6 +146,7 @@ SsaDef State::int_const(const Instruction& ins, unsigned index, unsigned c) {
 }
 
 SsaDef State::bool_const(unsigned index) {
+  if (index >= 32) return {}; // scan() rejects b32 and up
   if (bool_defined & (1u << index)) return b->constant_bool(bool_values & (1u << index));
   SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::U32, 4),
                                      bank(desc_bool, 2, ir::ScalarType::U32, 1), u32(0), 16u));

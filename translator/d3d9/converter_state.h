@@ -125,6 +125,7 @@ struct State {
              ir::Builder& builder);
   void reset();
   bool scan();
+  bool check_register_ranges(const Instruction& ins);
   bool declare_io(const Instruction& ins);
   bool declare_constants();
   SsaDef bank(SsaDef& desc, std::uint32_t reg, ir::ScalarType scalar, std::uint32_t count);

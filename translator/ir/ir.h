@@ -10,6 +10,7 @@
 #include "translator/ir/ir_enums.h"
 #include "translator/ir/ir_opcodes.h"
 #include "translator/ir/ir_type.h"
+#include "translator/ir/pool_span.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -157,7 +158,9 @@ class Op {
   Op(OpCode code, Type type, OpFlags flags = OpFlags(0))
       : code_(code), flags_(flags), type_(type) {}
   // An op whose operands live in caller storage that outlives the op (parsers, big constants).
-  static Op with_operands(OpCode code, Type type, std::span<const Operand> operands,
+  // With KILN_IR_CHECKS, operands taken from a builder's pool (OpView::operands()) make the op
+  // remember the pool's epoch: it trips when read after the pool changed (pool_span.h).
+  static Op with_operands(OpCode code, Type type, PoolSpan<Operand> operands,
                           std::uint32_t ref_count, OpFlags flags = OpFlags(0));
 
   OpCode code() const { return code_; }
@@ -230,6 +233,11 @@ class Op {
  private:
   friend class Builder;
   const Operand* data() const {
+#if KILN_IR_CHECKS
+    KILN_IR_CHECK(!external_ || !external_epoch_ || *external_epoch_ == external_taken_,
+                  "an Op made from OpView::to_op() or OpView::operands() was used after the "
+                  "builder changed its operand pool; pass such an op to the builder at once");
+#endif
     return external_ ? external_ : (spill_.empty() ? inline_ : spill_.data());
   }
   Op& push_operand(Operand o, bool is_ref) {
@@ -283,6 +291,10 @@ class Op {
   std::uint32_t count_ = 0;
   std::uint32_t ref_count_ = 0;
   const Operand* external_ = nullptr;
+#if KILN_IR_CHECKS
+  const detail::PoolEpoch* external_epoch_ = nullptr;
+  detail::PoolEpoch external_taken_ = 0;
+#endif
   Operand inline_[kInlineOperands];
   std::vector<Operand> spill_;
 };
@@ -311,7 +323,8 @@ static_assert(sizeof(OpRecord) == 24);
 // pointers into the builder's pools, and looks the op up on every access: a view stays safe
 // across calls that grow the pools (add, rewrite_op), and reads what the op holds at the time
 // of the access. Spans it returns (operands(), literals()) point into the operand pool and, like
-// iterators into a vector, are valid only until the next call that adds or rewrites an op.
+// iterators into a vector, are valid only until the next call that adds or rewrites an op;
+// builds with KILN_IR_CHECKS stop at the first use of one kept longer (pool_span.h).
 class OpView {
  public:
   OpView() = default;
@@ -326,8 +339,8 @@ class OpView {
   std::uint32_t ref_count() const { return record().ref_count; }
   bool is_ref(std::uint32_t i) const { return i < record().ref_count; }
   inline Operand operand(std::uint32_t i) const;
-  inline std::span<const Operand> operands() const;
-  std::span<const Operand> literals() const { return operands().subspan(record().ref_count); }
+  inline PoolSpan<Operand> operands() const;
+  PoolSpan<Operand> literals() const { return operands().subspan(record().ref_count); }
   const OpInfo& info() const { return op_info(record().code); }
   // The op as a value, e.g. to modify and pass to Builder::rewrite_op. It points into the
   // operand pool: pass it to the builder at once (the builder copes with its own pool).
@@ -402,9 +415,10 @@ class Builder {
   void rewrite_op(SsaDef def, const Op& op);
   // In-place edits that keep the operand slice: the type, or one operand (a reference stays a
   // reference). Cheaper than rewrite_op for passes that retype or patch many ops.
-  void set_type(SsaDef def, Type type) { ops_[def.id()].type = type; }
+  void set_type(SsaDef def, Type type) { record(def).type = type; }
   void set_operand(SsaDef def, std::uint32_t index, Operand operand) {
-    operands_[ops_[def.id()].first_operand + index] = operand;
+    KILN_IR_CHECK(index < record(def).operand_count, "Builder::set_operand past the op's operands");
+    operands_[record(def).first_operand + index] = operand;
     uses_valid_ = false;
   }
   // Replaces every use of `old_def` by `new_def`, then removes `old_def`.
@@ -427,8 +441,8 @@ class Builder {
   OpView op(SsaDef def) const { return OpView(this, def); }
   SsaDef first() const { return head_; }
   SsaDef last() const { return tail_; }
-  SsaDef next(SsaDef def) const { return ops_[def.id()].next; }
-  SsaDef prev(SsaDef def) const { return ops_[def.id()].prev; }
+  SsaDef next(SsaDef def) const { return record(def).next; }
+  SsaDef prev(SsaDef def) const { return record(def).prev; }
   // Number of live ops, and one past the largest id ever handed out.
   std::uint32_t op_count() const { return live_count_; }
   std::uint32_t id_limit() const { return std::uint32_t(ops_.size()); }
@@ -455,8 +469,9 @@ class Builder {
   }
 
   // The ops referencing `def` (one entry per referencing operand), from a use index built on
-  // demand in one linear pass and rebuilt after the program changes.
-  std::span<const SsaDef> users(SsaDef def);
+  // demand in one linear pass and rebuilt after the program changes. The span is valid until
+  // the next users() call after a change (the rebuild may move the index).
+  PoolSpan<SsaDef> users(SsaDef def);
 
   TypeTable& types() { return types_; }
   const TypeTable& types() const { return types_; }
@@ -473,6 +488,27 @@ class Builder {
  private:
   friend class OpIterator;
   friend class OpView;
+  // The record of `def`; KILN_IR_CHECKS builds check the id (an id past every op is a bug in
+  // the pass or reader that made it, not something to read past the pool for).
+  OpRecord& record(SsaDef def) {
+    KILN_IR_CHECK(def.id() < ops_.size(), "IR id past the builder's ops");
+    return ops_[def.id()];
+  }
+  const OpRecord& record(SsaDef def) const {
+    KILN_IR_CHECK(def.id() < ops_.size(), "IR id past the builder's ops");
+    return ops_[def.id()];
+  }
+  // Called whenever the operand pool or the use index changes (pool_span.h).
+  void operands_changed() {
+#if KILN_IR_CHECKS
+    ++operand_epoch_;
+#endif
+  }
+  void use_index_changed() {
+#if KILN_IR_CHECKS
+    ++use_epoch_;
+#endif
+  }
   OpRange range(SsaDef from, SsaDef to, OpCode filter, OpIterator::Stop stop) const {
     return {OpIterator(this, from, to, filter, stop), OpIterator(this, to, to, filter, stop)};
   }
@@ -506,17 +542,27 @@ class Builder {
   bool uses_valid_ = false;
   std::vector<std::uint32_t> use_offsets_; // CSR: users of id i are use_list_[off[i]..off[i+1])
   std::vector<SsaDef> use_list_;
+#if KILN_IR_CHECKS
+  detail::PoolEpoch operand_epoch_ = 0;
+  detail::PoolEpoch use_epoch_ = 0;
+#endif
 };
 
 inline const OpRecord& OpView::record() const {
-  return builder_->ops_[def_.id()];
+  return builder_->record(def_);
 }
 inline Operand OpView::operand(std::uint32_t i) const {
+  KILN_IR_CHECK(i < record().operand_count, "OpView::operand past the op's operands");
   return builder_->operands_[record().first_operand + i];
 }
-inline std::span<const Operand> OpView::operands() const {
+inline PoolSpan<Operand> OpView::operands() const {
   const OpRecord& r = record();
-  return {builder_->operands_.data() + r.first_operand, r.operand_count};
+  std::span<const Operand> view(builder_->operands_.data() + r.first_operand, r.operand_count);
+#if KILN_IR_CHECKS
+  return PoolSpan<Operand>(view, &builder_->operand_epoch_);
+#else
+  return view;
+#endif
 }
 
 inline OpView OpIterator::operator*() const {
@@ -567,6 +613,7 @@ inline void Builder::store_operands(OpRecord& r, const Op& op) {
     for (std::size_t i = 0; i < src.size(); ++i) dst[i] = from[i];
   }
   r.operand_count = std::uint16_t(src.size());
+  operands_changed();
   // A reference pushed after a literal is stored as a literal: the split no longer matches
   // the shape and the validator reports it ("literals last").
   r.ref_count = std::uint16_t(op.ref_count_);
@@ -591,7 +638,7 @@ inline SsaDef Builder::create(const Op& op) {
 inline void Builder::link_after(SsaDef def, SsaDef after) {
   OpRecord& r = ops_[def.id()];
   r.prev = after;
-  r.next = after ? ops_[after.id()].next : head_;
+  r.next = after ? record(after).next : head_;
   if (r.next)
     ops_[r.next.id()].prev = def;
   else

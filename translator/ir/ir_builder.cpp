@@ -1,8 +1,15 @@
 #include "translator/ir/ir.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace kiln::ir {
+
+void detail::ir_check_failed(const char* what) {
+  std::fprintf(stderr, "kiln: IR check failed: %s\n", what);
+  std::abort();
+}
 
 // ---- strings -------------------------------------------------------------------------------
 
@@ -33,10 +40,14 @@ std::size_t unpack_string(std::span<const Operand> literals, char* out, std::siz
 
 // ---- Op ------------------------------------------------------------------------------------
 
-Op Op::with_operands(OpCode code, Type type, std::span<const Operand> operands,
-                     std::uint32_t ref_count, OpFlags flags) {
+Op Op::with_operands(OpCode code, Type type, PoolSpan<Operand> operands, std::uint32_t ref_count,
+                     OpFlags flags) {
   Op op(code, type, flags);
   op.external_ = operands.data();
+#if KILN_IR_CHECKS
+  op.external_epoch_ = operands.epoch();
+  op.external_taken_ = operands.taken();
+#endif
   op.count_ = std::uint32_t(operands.size());
   op.ref_count_ = std::min<std::uint32_t>(ref_count, op.count_);
   op.literal_seen_ = op.ref_count_ < op.count_;
@@ -71,8 +82,9 @@ Op& Op::string(std::string_view s) {
 }
 
 Op& Op::set_operand(std::uint32_t i, Operand o) {
+  KILN_IR_CHECK(i < count_, "Op::set_operand past the op's operands");
   if (external_) {
-    spill_.assign(external_, external_ + count_);
+    spill_.assign(data(), data() + count_);
     external_ = nullptr;
   }
   (spill_.empty() ? inline_ : spill_.data())[i] = o;
@@ -112,6 +124,8 @@ void Builder::reset() {
   constant_mask_ = 0;
   constant_used_ = 0;
   uses_valid_ = false;
+  operands_changed();
+  use_index_changed();
 }
 
 std::size_t Builder::bytes_reserved() const {
@@ -176,7 +190,7 @@ SsaDef Builder::add_after(SsaDef ref, const Op& op) {
 SsaDef Builder::add_before(SsaDef ref, const Op& op) {
   SsaDef def = create(op);
   if (!def) return def;
-  SsaDef after = ref ? ops_[ref.id()].prev : tail_;
+  SsaDef after = ref ? record(ref).prev : tail_;
   link_after(def, after);
   if (is_declarative(op_info(op.code()).category) && after == decl_tail_) decl_tail_ = def;
   return def;
@@ -199,7 +213,7 @@ SsaDef Builder::add_with_id(SsaDef id, const Op& op) {
 // ---- changing ------------------------------------------------------------------------------
 
 void Builder::rewrite_op(SsaDef def, const Op& op) {
-  OpRecord& r = ops_[def.id()];
+  OpRecord& r = record(def);
   // `op` may point into this record's operands (OpView::to_op): copy through a spill first.
   if (op.external_ && op.external_ >= operands_.data() &&
       op.external_ < operands_.data() + operands_.size()) {
@@ -342,12 +356,19 @@ void Builder::build_use_index() {
   for (std::size_t i = n; i > 0; --i) use_offsets_[i] = use_offsets_[i - 1];
   use_offsets_[0] = 0;
   uses_valid_ = true;
+  use_index_changed();
 }
 
-std::span<const SsaDef> Builder::users(SsaDef def) {
+PoolSpan<SsaDef> Builder::users(SsaDef def) {
   if (!uses_valid_) build_use_index();
   if (def.id() + 1 >= use_offsets_.size()) return {};
-  return {use_list_.data() + use_offsets_[def.id()], use_list_.data() + use_offsets_[def.id() + 1]};
+  std::span<const SsaDef> view(use_list_.data() + use_offsets_[def.id()],
+                               use_list_.data() + use_offsets_[def.id() + 1]);
+#if KILN_IR_CHECKS
+  return PoolSpan<SsaDef>(view, &use_epoch_);
+#else
+  return view;
+#endif
 }
 
 } // namespace kiln::ir

@@ -41,7 +41,7 @@ SsaDef splat(ir::Builder& b, Type type, std::uint64_t bits) {
   ir::Operand ops[4];
   unsigned n = type.is_basic() ? type.vector_size() : 1;
   for (unsigned i = 0; i < n; ++i) ops[i] = ir::Operand::literal(bits);
-  return b.add(Op::with_operands(OpCode::Constant, type, {ops, n}, 0));
+  return b.add(Op::with_operands(OpCode::Constant, type, std::span<const ir::Operand>(ops, n), 0));
 }
 
 } // namespace
