@@ -2,6 +2,8 @@
 
 #include "translator/common/byte_reader.h"
 
+#include <cstring>
+#include <memory>
 #include <xxhash.h>
 
 namespace kiln::cache {
@@ -104,6 +106,12 @@ void encode_record(const TranslationKey& key, std::uint32_t codegen_version,
   out.insert(out.end(), spirv, spirv + result.spirv.size() * 4);
   const std::size_t reflection_start = out.size();
   serialize_reflection(result.reflection, out);
+  if (options.interface) {
+    std::vector<std::uint8_t> encoded;
+    options.interface->encode(encoded);
+    out.insert(out.end(), encoded.begin(), encoded.end());
+    append_u32(out, std::uint32_t(encoded.size()));
+  }
   const std::size_t payload_end = out.size();
   out.resize(padded(payload_end), 0);
 
@@ -149,6 +157,28 @@ bool decode_record(std::span<const std::uint8_t> record, RecordView& out, std::s
   out.spirv = record.subspan(at, h.spirv_size);
   at += h.spirv_size;
   out.reflection = record.subspan(at, h.reflection_size);
+  out.interface = {};
+  if (h.options_bits & kOptionsInterfaceBit) {
+    std::uint32_t length = 0;
+    if (out.reflection.size() >= 4)
+      std::memcpy(&length, out.reflection.data() + out.reflection.size() - 4, 4);
+    if (out.reflection.size() < 4 || length > out.reflection.size() - 4) {
+      error = "record damaged (interface length past its section)";
+      return false;
+    }
+    const std::size_t reflection_bytes = out.reflection.size() - 4 - length;
+    out.interface = out.reflection.subspan(reflection_bytes, length);
+    out.reflection = out.reflection.first(reflection_bytes);
+  }
+  return true;
+}
+
+bool decode_record_options(const RecordView& view, TranslateOptions& out) {
+  if (!decode_options(view.header.options_bits, out)) return false;
+  if (!(view.header.options_bits & kOptionsInterfaceBit)) return true;
+  auto interface = std::make_shared<ShaderInterface>();
+  if (!ShaderInterface::decode(view.interface, *interface)) return false;
+  out.interface = std::move(interface);
   return true;
 }
 
@@ -164,6 +194,9 @@ void serialize_reflection(const Reflection& reflection, std::vector<std::uint8_t
     append_u32(out, binding.descriptor_type);
     append_u32(out, binding.set);
     append_u32(out, binding.binding);
+    append_u32(out, binding.flags);
+    append_u32(out, binding.offset);
+    append_u32(out, binding.size);
   }
   append_signature(out, reflection.inputs);
   append_signature(out, reflection.outputs);
@@ -176,7 +209,7 @@ bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out
   if (reader.failed() || stage > std::uint8_t(ShaderStage::Count)) return false;
   out.stage = ShaderStage(stage);
   const std::uint32_t resource_count = reader.u32();
-  constexpr std::size_t kResourceBytes = 1 + 6 * 4;
+  constexpr std::size_t kResourceBytes = 1 + 9 * 4;
   if (reader.failed() || resource_count > reader.remaining() / kResourceBytes) return false;
   out.resources.resize(resource_count);
   for (ResourceBinding& binding : out.resources) {
@@ -189,6 +222,9 @@ bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out
     binding.descriptor_type = reader.u32();
     binding.set = reader.u32();
     binding.binding = reader.u32();
+    binding.flags = reader.u32();
+    binding.offset = reader.u32();
+    binding.size = reader.u32();
   }
   if (reader.failed()) return false;
   return read_signature(reader, out.inputs) && read_signature(reader, out.outputs) &&

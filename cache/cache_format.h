@@ -26,7 +26,8 @@ inline constexpr std::uint64_t kFileMagic = 0x3148434143'4e4c4bULL;    // "KLNCA
 inline constexpr std::uint64_t kRecordMagic = 0x3143455243'4e4c4bULL;  // "KLNCREC1"
 inline constexpr std::uint64_t kTrailerMagic = 0x31444e4552'4e4c4bULL; // "KLNREND1"
 inline constexpr std::uint32_t kFormatVersion = 1;
-inline constexpr std::uint32_t kReflectionFormatVersion = 1;
+// 2: resources carry flags, offset and size (push-constant constant buffers).
+inline constexpr std::uint32_t kReflectionFormatVersion = 2;
 inline constexpr std::size_t kFileHeaderSize = 64;
 inline constexpr std::size_t kRecordHeaderSize = 64;
 inline constexpr std::size_t kRecordTrailerSize = 16;
@@ -94,7 +95,14 @@ struct RecordView {
   std::span<const std::uint8_t> source;
   std::span<const std::uint8_t> spirv;
   std::span<const std::uint8_t> reflection;
+  // The interface's canonical encoding (ShaderInterface::encode), when the options had one: it
+  // is stored after the reflection as bytes then a u32 length (kOptionsInterfaceBit set).
+  std::span<const std::uint8_t> interface;
 };
+
+// The record's translation options, its interface included: what re-translating its source
+// takes. False when the bits or the interface bytes do not decode.
+bool decode_record_options(const RecordView& view, TranslateOptions& out);
 
 // Checks a whole record (header, trailer, payload checksum). On failure returns false and sets
 // `error` to one line naming what is wrong.

@@ -85,7 +85,7 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     std::string error;
     TranslateOptions options;
     if (read_at(old_fd.get(), entry->offset, record) != 0 || !decode_record(record, view, error) ||
-        !decode_options(view.header.options_bits, options))
+        !decode_record_options(view, options))
       continue;
     if (newest.find(key_for(view.source, options))) continue; // rebuilt: superseded
     survivors.push_back({entry->offset, entry->header.record_size, 0});

@@ -513,7 +513,7 @@ Status ShaderCache::read_source(const StaleEntry& entry, std::vector<std::uint8_
     if (!decode_record(record, view, error) || !(view.header.key() == entry.key))
       return Status::error("offset " + std::to_string(entry.offset) + ": " +
                            (error.empty() ? "record moved" : error));
-    if (!decode_options(view.header.options_bits, options))
+    if (!decode_record_options(view, options))
       return Status::error("offset " + std::to_string(entry.offset) + ": unknown options");
     source.assign(view.source.begin(), view.source.end());
     return Status::ok();

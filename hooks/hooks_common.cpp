@@ -23,7 +23,7 @@ kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> 
     return invalid;
   }
   try {
-    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, *out_shader)) {
+    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, nullptr, *out_shader)) {
     case KILN_SUCCESS:
       return KILN_S_OK;
     case KILN_ERROR_OUT_OF_MEMORY:

@@ -1,5 +1,6 @@
 #include "plugin/abi_context.h"
 
+#include "plugin/abi_interface.h"
 #include "plugin/stage_probe.h"
 
 #include <algorithm>
@@ -212,6 +213,17 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
     context->vulkan = device;
     context->cleanup = {&destroy_module, context.get()};
   }
+  if (const void* found = find_in_chain(info.next, KILN_STRUCTURE_TYPE_INTERFACE_INFO)) {
+    // The default interface of every submission that chains none.
+    auto interface = std::make_shared<ShaderInterface>();
+    if (Status status =
+            interface_from_c(*static_cast<const kiln_interface_info*>(found), *interface);
+        !status) {
+      context->logger.log(KILN_LOG_ERROR, "context: " + status.message());
+      return KILN_ERROR_INVALID_ARGUMENT;
+    }
+    context->options.interface = std::move(interface);
+  }
   if (const char* dump = std::getenv("KILN_SHADER_DUMP_PATH"); dump && *dump) {
     std::error_code ec;
     std::filesystem::create_directories(dump, ec);
@@ -256,7 +268,7 @@ void release_context(kiln_context_t* context) {
 
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   kiln_shader_t*& out) {
+                   const void* chain, kiln_shader_t*& out) {
   out = nullptr;
   if (!context.service) return KILN_ERROR_INVALID_ARGUMENT; // destroyed
   if (expected_stage != ShaderStage::Count) {
@@ -275,6 +287,16 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
   }
   TranslateOptions options = context.options;
   options.debug_names = debug_names;
+  if (const void* found = find_in_chain(chain, KILN_STRUCTURE_TYPE_INTERFACE_INFO)) {
+    auto interface = std::make_shared<ShaderInterface>();
+    if (Status status =
+            interface_from_c(*static_cast<const kiln_interface_info*>(found), *interface);
+        !status) {
+      context.logger.log(KILN_LOG_WARNING, "submit: " + status.message());
+      return KILN_ERROR_INVALID_ARGUMENT;
+    }
+    options.interface = std::move(interface);
+  }
   auto shader = std::make_unique<kiln_shader_t>();
   shader->job = context.service->submit(bytes, options, priority);
   context.refs.fetch_add(1, std::memory_order_relaxed);

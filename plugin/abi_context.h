@@ -59,10 +59,11 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
 void destroy_context(kiln_context_t* context);
 void release_context(kiln_context_t* context);
 
-// Submits `bytes` (checked against `expected_stage` unless Count) and makes a handle.
+// Submits `bytes` (checked against `expected_stage` unless Count) and makes a handle. `chain`
+// is the submit info's `next` chain: a kiln_interface_info there replaces the context's.
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   kiln_shader_t*& out);
+                   const void* chain, kiln_shader_t*& out);
 kiln_result query(const kiln_shader_t& shader);
 kiln_result wait(kiln_shader_t& shader, std::uint64_t timeout_ns);
 kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out);

@@ -86,6 +86,7 @@ Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateR
   spirv::LowerOptions lower_options;
   lower_options.spirv_version = spirv_version(options.target);
   lower_options.debug_names = options.debug_names;
+  lower_options.interface = options.interface.get();
   return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);
 }
 

@@ -1,20 +1,21 @@
 #include "translator/translation_key.h"
 
-#include <xxhash.h>
-
 #include <vector>
+#include <xxhash.h>
 
 namespace kiln {
 
 std::uint32_t encode_translate_options(const TranslateOptions& options) {
-  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8);
+  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8) |
+         (options.interface ? kOptionsInterfaceBit : 0);
 }
 
 bool decode_translate_options(std::uint32_t bits, TranslateOptions& out) {
   const std::uint32_t target = bits & 0xff;
-  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 9) != 0) return false;
+  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 10) != 0) return false;
   out.target = SpirvTarget(target);
   out.debug_names = (bits >> 8) & 1;
+  out.interface = nullptr;
   return true;
 }
 

@@ -21,10 +21,14 @@ struct TranslationKeyHash {
 };
 
 // The options that affect the output, packed into one word (SpirvTarget in bits 0-7,
-// debug_names in bit 8). The key hashes this word and the cache stores it with each record,
-// so a new output-affecting option is added here, once.
+// debug_names in bit 8, "has an interface" in bit 9). The key hashes this word (and the
+// interface's encoding) and the cache stores it with each record (and the interface's encoding
+// beside it), so a new output-affecting option is added here, once.
+constexpr std::uint32_t kOptionsInterfaceBit = 1u << 9;
 std::uint32_t encode_translate_options(const TranslateOptions& options);
-// The inverse; false for bits no encode_translate_options() produces.
+// The inverse; false for bits no encode_translate_options() produces. The interface itself is
+// not in the word: with kOptionsInterfaceBit set the caller decodes it from where it is stored
+// (out.interface is left null here).
 bool decode_translate_options(std::uint32_t bits, TranslateOptions& out);
 
 TranslationKey translation_key(std::span<const std::uint8_t> bytecode,

@@ -1,11 +1,13 @@
-// kiln translate INPUT [-o OUT.spv] [--target ENV] [--validate]
-
-#include <cstdio>
-#include <string>
+// kiln translate INPUT [-o OUT.spv] [--target ENV] [--interface FILE] [--validate]
 
 #include "plugin/cli/commands.h"
+#include "plugin/interface_json.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
 
 namespace kiln::cli {
 
@@ -13,13 +15,15 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"-o", "OUT.spv", "write SPIR-V here (default: INPUT with .spv appended)"},
     {"--target", "ENV", "vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.3)"},
+    {"--interface", "FILE", "the layer's interface description as JSON (docs/abi.md)"},
     {"--validate", "", "validate the SPIR-V with SPIRV-Tools; exit 1 when invalid"},
 };
 } // namespace
 
 const CommandSpec k_translate_spec = {
     .name = "translate",
-    .usage = "INPUT [-o OUT.spv] [--target vulkan1.1|vulkan1.2|vulkan1.3] [--validate]",
+    .usage = "INPUT [-o OUT.spv] [--target vulkan1.1|vulkan1.2|vulkan1.3] [--interface FILE] "
+             "[--validate]",
     .summary = "translate one shader (DXBC or D3D9 bytecode, detected from its bytes) to SPIR-V",
     .details = "Exit 0 on success; 1 when the input is rejected or invalid, with one line on\n"
                "stderr 'kiln: INPUT: reason'; 2 on a usage error.",
@@ -37,6 +41,15 @@ int run_translate(const ParsedArgs& args) {
 
   std::vector<std::uint8_t> bytes;
   std::string error;
+  if (args.has("--interface")) {
+    const std::string path(args.value("--interface"));
+    if (!read_file(path, bytes, error)) return fail(path, error);
+    auto interface = std::make_shared<ShaderInterface>();
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (Status status = abi::interface_from_json(text, *interface); !status)
+      return fail(path, status.message());
+    options.interface = std::move(interface);
+  }
   if (!read_file(input, bytes, error)) return fail(input, error);
 
   Translator translator;

@@ -2,6 +2,7 @@
 #include "tests/cache/cache_test_support.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 
 namespace kiln::cache {
 namespace {
@@ -9,8 +10,10 @@ namespace {
 Reflection sample_reflection() {
   Reflection reflection;
   reflection.stage = ShaderStage::Compute;
-  reflection.resources.push_back({ResourceBinding::Class::Uav, 2, 7, 0, 7, 1, 9});
-  reflection.resources.push_back({ResourceBinding::Class::Sampler, 0, 1, 4, 0, 0, 3});
+  reflection.resources.push_back({ResourceBinding::Class::Uav, 2, 7, 0, 7, 1, 9, 0, 0, 0});
+  reflection.resources.push_back({ResourceBinding::Class::Sampler, 0, 1, 4, 0, 0, 3, 0, 0, 0});
+  reflection.resources.push_back(
+      {ResourceBinding::Class::Cbv, 0, 2, 1, ~0u, 0, 0, ResourceBinding::PushConstant, 16, 64});
   reflection.inputs.push_back({"TEXCOORD", 3, 1, 0x3, ~0u});
   reflection.outputs.push_back({"SV_Position", 0, 0, 0xf, 0});
   return reflection;
@@ -23,13 +26,16 @@ TEST(CacheFormat, ReflectionRoundTrips) {
   Reflection decoded;
   ASSERT_TRUE(deserialize_reflection(bytes, decoded));
   EXPECT_EQ(decoded.stage, ShaderStage::Compute);
-  ASSERT_EQ(decoded.resources.size(), 2u);
+  ASSERT_EQ(decoded.resources.size(), 3u);
   EXPECT_EQ(decoded.resources[0].register_class, ResourceBinding::Class::Uav);
   EXPECT_EQ(decoded.resources[0].space, 2u);
   EXPECT_EQ(decoded.resources[0].register_index, 7u);
   EXPECT_EQ(decoded.resources[0].array_size, 0u);
   EXPECT_EQ(decoded.resources[0].binding, 9u);
   EXPECT_EQ(decoded.resources[1].array_size, 4u);
+  EXPECT_EQ(decoded.resources[2].flags, std::uint32_t(ResourceBinding::PushConstant));
+  EXPECT_EQ(decoded.resources[2].offset, 16u);
+  EXPECT_EQ(decoded.resources[2].size, 64u);
   ASSERT_EQ(decoded.inputs.size(), 1u);
   EXPECT_EQ(decoded.inputs[0].semantic, "TEXCOORD");
   EXPECT_EQ(decoded.inputs[0].semantic_index, 3u);
@@ -58,6 +64,10 @@ TEST(CacheFormat, OptionsRoundTripAndUnknownBitsAreRejected) {
       EXPECT_EQ(decoded.debug_names, names);
     }
   TranslateOptions decoded;
+  TranslateOptions with_interface;
+  with_interface.interface = std::make_shared<ShaderInterface>();
+  EXPECT_EQ(encode_options(with_interface) & kOptionsInterfaceBit, kOptionsInterfaceBit);
+  EXPECT_EQ(encode_options(decoded) & kOptionsInterfaceBit, 0u);
   EXPECT_FALSE(decode_options(1u << 20, decoded));
   EXPECT_FALSE(decode_options(0x7f, decoded));
 }
@@ -95,6 +105,40 @@ TEST(CacheFormat, RecordRoundTripsAndEveryBitFlipIsDetected) {
     }
   }
   EXPECT_EQ(detected, flips);
+}
+
+// A record made under an interface stores its encoding: decoding the record gives back the
+// options it was translated with, interface included, and the reflection stays intact.
+TEST(CacheFormat, RecordKeepsTheInterfaceItWasTranslatedUnder) {
+  const std::vector<std::uint8_t> source = test::make_source(2, 120);
+  auto interface = std::make_shared<ShaderInterface>();
+  BindingRange range;
+  range.register_class = DescriptorClass::Uav;
+  range.set = 3;
+  range.binding = 17;
+  interface->bindings.push_back(range);
+  interface->push_constant_buffers.push_back({0, 0, 0, 0, 32});
+  TranslateOptions options;
+  options.interface = interface;
+  TranslateResult result;
+  ASSERT_TRUE(test::fake_translate(4, source, options, result));
+  result.reflection = sample_reflection();
+  std::vector<std::uint8_t> record;
+  encode_record(translation_key(source, options, 4), 4, source, options, result, record);
+  RecordView view;
+  std::string error;
+  ASSERT_TRUE(decode_record(record, view, error)) << error;
+  TranslateOptions decoded;
+  ASSERT_TRUE(decode_record_options(view, decoded));
+  ASSERT_TRUE(decoded.interface);
+  std::vector<std::uint8_t> a, b;
+  interface->encode(a);
+  decoded.interface->encode(b);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(translation_key(source, decoded, 4), translation_key(source, options, 4));
+  Reflection reflection;
+  EXPECT_TRUE(deserialize_reflection(view.reflection, reflection));
+  EXPECT_EQ(reflection.resources.size(), 3u);
 }
 
 TEST(CacheFormat, ScanSkipsGarbageBetweenRecordsAndReportsATornTail) {

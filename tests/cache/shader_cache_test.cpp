@@ -2,6 +2,7 @@
 
 #include "tests/cache/cache_test_support.h"
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -332,6 +333,66 @@ TEST(ShaderCache, CodegenBumpServesNothingStaleAndRebuildRestoresEverything) {
   cache.reset();
   cache = ShaderCache::open(options);
   EXPECT_EQ(count_hits(*cache, rebuilt), 60u);
+}
+
+// The same bytecode under no interface and under two interfaces is three entries; each keeps
+// its interface, so a codegen bump rebuilds each under the interface it was made for.
+TEST(ShaderCache, TwoInterfacesAreTwoEntriesAndRebuildUnderTheirOwnInterface) {
+  ScratchDirectory dir;
+  const std::vector<std::uint8_t> source = make_source(77, 300);
+  std::vector<Stored> stored;
+  for (std::uint32_t set : {0u, 1u, 2u}) {
+    Stored entry{source, {}, {}};
+    if (set) {
+      auto interface = std::make_shared<ShaderInterface>();
+      BindingRange range;
+      range.set = set;
+      interface->bindings.push_back(range);
+      entry.options.interface = interface;
+    }
+    stored.push_back(entry);
+  }
+  {
+    CacheOptions options = quiet_options(dir.path());
+    options.codegen_version = 1;
+    auto cache = ShaderCache::open(options);
+    ASSERT_TRUE(cache);
+    for (Stored& entry : stored) {
+      entry.key = cache->key_for(entry.source, entry.options);
+      TranslateResult result;
+      ASSERT_TRUE(fake_translate(1, entry.source, entry.options, result));
+      EXPECT_TRUE(cache->insert(entry.key, entry.source, entry.options, result));
+    }
+    EXPECT_FALSE(stored[0].key == stored[1].key);
+    EXPECT_FALSE(stored[1].key == stored[2].key);
+    EXPECT_EQ(cache->stats().entries, 3u);
+    EXPECT_EQ(count_hits(*cache, stored), 3u);
+  }
+  CacheOptions options = quiet_options(dir.path());
+  options.codegen_version = 2;
+  auto cache = ShaderCache::open(options);
+  ASSERT_TRUE(cache);
+  const std::vector<StaleEntry> stale = cache->stale_entries();
+  ASSERT_EQ(stale.size(), 3u);
+  std::vector<std::uint32_t> sets;
+  for (const StaleEntry& entry : stale) {
+    std::vector<std::uint8_t> read;
+    TranslateOptions read_options;
+    ASSERT_TRUE(cache->read_source(entry, read, read_options));
+    EXPECT_EQ(read, source);
+    sets.push_back(read_options.interface ? read_options.interface->bindings.at(0).set : 0);
+  }
+  std::sort(sets.begin(), sets.end());
+  EXPECT_EQ(sets, (std::vector<std::uint32_t>{0, 1, 2}));
+  const TranslateFunction translate_v2 = [](std::span<const std::uint8_t> src,
+                                            const TranslateOptions& opts, TranslateResult& out) {
+    return fake_translate(2, src, opts, out);
+  };
+  const RebuildReport report = rebuild_stale_entries(*cache, translate_v2);
+  EXPECT_EQ(report.translated, 3u);
+  for (Stored& entry : stored) entry.key = cache->key_for(entry.source, entry.options);
+  EXPECT_EQ(count_hits(*cache, stored), 3u);
+  EXPECT_TRUE(cache->stale_entries().empty());
 }
 
 TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {

@@ -99,6 +99,41 @@ TEST_F(ExecutorTest, RejectionsAreReportedWithTheTranslatorsMessage) {
   EXPECT_GT(summary.failed, 0u);
 }
 
+// kiln under a layer's layout that is not kiln's own: counts the push-constant constant buffers
+// the translations reflect.
+class PushCountingSource final : public ShaderSource {
+ public:
+  const char* name() const override { return "kiln-push-cb0"; }
+  Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override {
+    Status s = kiln_.translate(bytecode, out);
+    for (const ResourceBinding& r : out.resources)
+      if (r.flags & ResourceBinding::PushConstant) ++push_constant_buffers;
+    return s;
+  }
+  unsigned push_constant_buffers = 0;
+
+ private:
+  KilnShaderSource kiln_{runner_interface(kPushConstantBytes)};
+};
+
+TEST_F(ExecutorTest, GraphicsUnderALayoutWithCb0InPushConstantsPass) {
+  PushCountingSource source;
+  RunOptions options;
+  options.package = package_;
+  options.test = "uniform-parameters";
+  options.print_failures = false;
+  std::ostringstream progress;
+  const RunSummary summary = run_package(options, context_.get(), source, progress);
+  ASSERT_FALSE(summary.results.empty());
+  for (const CaseResult& r : summary.results) {
+    if (r.verified) {
+      EXPECT_EQ(r.outcome, Outcome::Pass) << r.id << ": " << r.message;
+    }
+  }
+  EXPECT_GT(summary.passed, 0u);
+  EXPECT_GT(source.push_constant_buffers, 0u) << "cb0 never came from push constants";
+}
+
 class CrashOnTranslate final : public ShaderSource {
  public:
   const char* name() const override { return "crash"; }

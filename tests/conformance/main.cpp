@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: kiln-conformance PACKAGE_DIR [--model sm2|sm3|sm4|sm5]... [--test NAME] [--case N]\n"
     "                        [--json FILE] [--translator kiln|vkd3d] [--min-pass PERCENT]\n"
-    "                        [--quiet] [--skip-missing]\n"
+    "                        [--layout runner|push-cb0|kiln] [--quiet] [--skip-missing]\n"
     "  PACKAGE_DIR      a folder laid out like ../shared/conformance; 'default' means\n"
     "                   $KILN_CONFORMANCE_DIR, else the ../shared/conformance beside the source\n"
     "  --model M        only this model (repeatable; default all four)\n"
@@ -23,6 +23,9 @@ constexpr const char* kUsage =
     "  --json FILE      write every case's result\n"
     "  --translator T   kiln (default) or vkd3d (Debian's libvkd3d-shader, DXBC only: checks\n"
     "                   the runner itself)\n"
+    "  --layout L       the descriptor layout kiln translates for: runner (default: the\n"
+    "                   runner's own sequential bindings, texel buffers), push-cb0 (the same\n"
+    "                   with cb0 in 128 bytes of push constants) or kiln (kiln's own model)\n"
     "  --min-pass P     exit 1 only when fewer than P% of the verified cases pass (default:\n"
     "                   exit 1 when any verified case does not pass)\n"
     "  --quiet          no per-case failure lines\n"
@@ -46,7 +49,7 @@ int main(int argc, char** argv) {
   using namespace kiln::conformance;
   RunOptions options;
   options.isolate = true;
-  std::string json_path, translator = "kiln";
+  std::string json_path, translator = "kiln", layout = "runner";
   double min_pass = -1;
   bool skip_missing = false; // --skip-missing, except in CI (CI=true): there it still fails
   constexpr int kSkipped = 77;
@@ -64,7 +67,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--skip-missing") {
       skip_missing = !kiln::test::running_in_ci();
     } else if (arg == "--model" || arg == "--test" || arg == "--case" || arg == "--json" ||
-               arg == "--translator" || arg == "--min-pass" || arg == "--timeout") {
+               arg == "--translator" || arg == "--min-pass" || arg == "--timeout" ||
+               arg == "--layout") {
       if ((v = value()) == nullptr) return usage_error(arg + " needs a value");
       if (arg == "--model") {
         const std::string m = v;
@@ -85,6 +89,10 @@ int main(int argc, char** argv) {
         if (*end != '\0' || options.timeout_seconds == 0) return usage_error("bad --timeout");
       } else if (arg == "--translator") {
         translator = v;
+      } else if (arg == "--layout") {
+        layout = v;
+        if (layout != "runner" && layout != "push-cb0" && layout != "kiln")
+          return usage_error("unknown --layout '" + layout + "'");
       } else {
         char* end = nullptr;
         min_pass = std::strtod(v, &end);
@@ -120,7 +128,10 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<ShaderSource> source;
   if (translator == "kiln") {
-    source = std::make_unique<KilnShaderSource>();
+    source = std::make_unique<KilnShaderSource>(layout == "kiln" ? nullptr
+                                                : layout == "push-cb0"
+                                                    ? runner_interface(kPushConstantBytes)
+                                                    : runner_interface());
   } else if (translator == "vkd3d") {
     auto vkd3d = std::make_unique<Vkd3dShaderSource>();
     if (!vkd3d->available()) {

@@ -18,8 +18,9 @@ struct GpuResource {
   ResourceDesc desc;
   vulkan::Buffer buffer; // buffers (srv/uav buffers, vertex buffers)
   vulkan::BufferView texel_view;
-  vulkan::Image image;    // textures, render targets, depth
-  vulkan::Buffer counter; // UAV counter, created when a shader asks for one
+  vulkan::Image image;             // textures, render targets, depth
+  vulkan::Buffer counter;          // UAV counter, created when a shader asks for one
+  vulkan::BufferView counter_view; // the counter as an R32_UINT texel buffer, when asked so
   bool is_buffer() const {
     return desc.kind == ResourceKind::Vb || desc.dim == ResourceDim::Buffer ||
            desc.dim == ResourceDim::RawBuffer || desc.dim == ResourceDim::StructuredBuffer;

@@ -341,19 +341,29 @@ CommandResult Executor::Replay::descriptor_writes(const std::vector<const StageP
     return Status::ok();
   };
 
+  const ResourceBinding* previous = nullptr; // the last descriptor (not push constants)
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const ResourceBinding& b = bindings[i];
-    if (i > 0 && bindings[i - 1].set == b.set && bindings[i - 1].binding == b.binding) {
-      if (bindings[i - 1].descriptor_type != b.descriptor_type)
+    const std::string name = register_letter(b.register_class) + std::to_string(b.register_index);
+    if (b.register_class == ResourceBinding::Class::PushData) {
+      push_bytes = std::max(push_bytes, kPushBytes);
+      continue;
+    }
+    if (b.flags & ResourceBinding::PushConstant) {
+      // The layout's push-constant cb0 holds the script's uniforms, as cb0 would.
+      if (b.register_index != 0 || b.space != 0 || b.offset != 0)
+        return CommandResult::fail(name + " in push constants at offset " +
+                                   std::to_string(b.offset) + ": the runner pushes cb0 only");
+      push_bytes = std::max(push_bytes, b.size);
+      continue;
+    }
+    if (previous && previous->set == b.set && previous->binding == b.binding) {
+      if (previous->descriptor_type != b.descriptor_type)
         return CommandResult::fail("stages disagree on the descriptor type of binding " +
                                    std::to_string(b.binding));
       continue;
     }
-    const std::string name = register_letter(b.register_class) + std::to_string(b.register_index);
-    if (b.register_class == ResourceBinding::Class::PushData) {
-      push_bytes = kPushBytes;
-      continue;
-    }
+    previous = &b;
     if (b.array_size != 1) return CommandResult::skipped("descriptor arrays (" + name + ")");
     vulkan::DescriptorWrite w;
     w.set = b.set;
@@ -393,12 +403,22 @@ CommandResult Executor::Replay::descriptor_writes(const std::vector<const StageP
                                    "]");
       if (b.register_class == ResourceBinding::Class::UavCounter) {
         if (r->counter.handle() == VK_NULL_HANDLE) {
-          if (Status s = vulkan::Buffer::create(context, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+          if (Status s = vulkan::Buffer::create(context, 16,
+                                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                    VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT,
                                                 r->counter);
               !s)
             return CommandResult::fail(s.message());
         }
+        if (w.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER &&
+            r->counter_view.handle() == VK_NULL_HANDLE) {
+          if (Status s = vulkan::BufferView::create(context, r->counter, VK_FORMAT_R32_UINT,
+                                                    r->counter_view);
+              !s)
+            return CommandResult::fail(s.message());
+        }
         w.buffer = r->counter.handle();
+        w.texel_view = r->counter_view.handle();
         break;
       }
       w.buffer = r->buffer.handle();

@@ -14,8 +14,52 @@ namespace kiln::conformance {
 
 // ---- kiln -----------------------------------------------------------------------------------
 
+std::shared_ptr<const ShaderInterface> runner_interface(std::uint32_t push_cb0_bytes) {
+  auto layout = std::make_shared<ShaderInterface>();
+  constexpr std::uint32_t kSpaces = 4;
+  for (std::uint32_t stage = 0; stage < std::uint32_t(ShaderStage::Count); ++stage) {
+    const StageMask visible = stage_bit(ShaderStage(stage));
+    for (std::uint32_t space = 0; space < kSpaces; ++space) {
+      const std::uint32_t base = (stage * kSpaces + space) * kLayoutBlock;
+      const auto range = [&](DescriptorClass c, std::uint8_t flags, std::uint32_t at,
+                             BindingRange::BufferForm form =
+                                 BindingRange::BufferForm::StorageBuffer) {
+        BindingRange r;
+        r.register_class = c;
+        r.flags = flags;
+        r.buffer_form = form;
+        r.space = space;
+        r.first_register = 0;
+        r.register_count = kRegistersUnbounded;
+        r.stages = visible;
+        r.set = 0;
+        r.binding = base + at;
+        layout->bindings.push_back(r);
+      };
+      range(DescriptorClass::Cbv, 0, 0);
+      range(DescriptorClass::Srv, BindingRange::Image, 16);
+      range(DescriptorClass::Srv, BindingRange::Buffer, 16, BindingRange::BufferForm::TexelBuffer);
+      range(DescriptorClass::Uav, BindingRange::Image, 144);
+      range(DescriptorClass::Uav, BindingRange::Buffer, 144, BindingRange::BufferForm::TexelBuffer);
+      range(DescriptorClass::Sampler, 0, 272);
+      for (std::uint32_t u = 0; u < 64; ++u) {
+        UavCounterBinding counter;
+        counter.space = space;
+        counter.register_index = u;
+        counter.stages = visible;
+        counter.form = UavCounterBinding::Form::StorageTexelBuffer;
+        counter.binding = base + 208 + u;
+        layout->uav_counters.push_back(counter);
+      }
+    }
+  }
+  if (push_cb0_bytes) layout->push_constant_buffers.push_back({0, 0, 0, 0, push_cb0_bytes});
+  return layout;
+}
+
 Status KilnShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
   TranslateOptions options;
+  options.interface = interface_;
   if (Status s = translator_.translate(bytecode, options, result_); !s) return s;
   // Invalid SPIR-V can bring lavapipe down; it is a failure of kiln, reported as one.
   out = StageProgram{};

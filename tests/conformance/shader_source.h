@@ -8,6 +8,7 @@
 #include "translator/translate.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,12 +39,25 @@ class ShaderSource {
   virtual Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) = 0;
 };
 
+// The layout the runner builds every pipeline from, passed to kiln as its interface (not kiln's
+// own model): one descriptor set, bindings sequential per stage and register space in blocks of
+// kLayoutBlock (CBVs from +0, SRVs +16, UAVs +144, UAV counters +208, samplers +272); raw and
+// structured buffers are R32_UINT texel buffers and counters storage texel buffers, as vkd3d
+// binds them. `push_cb0`: cb0 (space 0) is `push_cb0_bytes` of push constants at offset 0.
+constexpr std::uint32_t kLayoutBlock = 336;
+constexpr std::uint32_t kPushConstantBytes = 128; // Vulkan's guaranteed push-constant size
+std::shared_ptr<const ShaderInterface> runner_interface(std::uint32_t push_cb0_bytes = 0);
+
 class KilnShaderSource final : public ShaderSource {
  public:
+  // `interface`: the layout kiln translates for; null: kiln's own binding model.
+  explicit KilnShaderSource(std::shared_ptr<const ShaderInterface> interface = runner_interface())
+      : interface_(std::move(interface)) {}
   const char* name() const override { return "kiln"; }
   Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
 
  private:
+  std::shared_ptr<const ShaderInterface> interface_;
   Translator translator_;
   TranslateResult result_;
 };

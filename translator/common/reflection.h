@@ -13,6 +13,12 @@ namespace kiln {
 // What the caller needs to build a pipeline layout. Filled by the SPIR-V backend.
 struct ResourceBinding {
   enum class Class : std::uint8_t { Cbv, Srv, Uav, Sampler, UavCounter, PushData };
+  // What else a layer needs to know of the descriptor.
+  enum Flags : std::uint32_t {
+    // A constant buffer read from push constants (the interface's push_constant_buffers):
+    // `offset` and `size` are its bytes in the push-constant block; set and binding are 0.
+    PushConstant = 0x1,
+  };
   Class register_class = Class::Cbv;
   std::uint32_t space = 0;
   std::uint32_t register_index = 0;
@@ -20,6 +26,9 @@ struct ResourceBinding {
   std::uint32_t descriptor_type = 0; // VkDescriptorType
   std::uint32_t set = 0;
   std::uint32_t binding = 0;
+  std::uint32_t flags = 0;  // Flags
+  std::uint32_t offset = 0; // PushConstant: bytes
+  std::uint32_t size = 0;   // PushConstant: bytes
 };
 
 struct SignatureElement {

@@ -92,6 +92,13 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.mb.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
   s.glsl = s.mb.glsl_std_450();
 
+  // The stage first: declarations (interface lookups) may precede the EntryPoint.
+  for (ir::OpView op : builder.ops()) {
+    if (op.code() != ir::OpCode::EntryPoint || op.operand_count() < 1) continue;
+    s.stage = op.operand(op.operand_count() - 1).literal_enum<ShaderStage>();
+    break;
+  }
+
   bool in_code = false;
   for (ir::OpView op : builder.ops()) {
     ir::OpCategory category = op.info().category;

@@ -13,8 +13,8 @@ void require_nonuniform(ModuleBuilder& mb, const DeclInfo& d) {
     cap = spv::CapabilityUniformBufferArrayNonUniformIndexing;
   else if (d.kind == DeclInfo::Kind::Sampler)
     cap = spv::CapabilitySampledImageArrayNonUniformIndexing;
-  else if (d.is_image) {
-    bool buffer = d.resource == ir::ResourceKind::TypedBuffer;
+  else if (d.is_image || d.texel_words) {
+    bool buffer = d.resource == ir::ResourceKind::TypedBuffer || d.texel_words;
     if (d.kind == DeclInfo::Kind::Srv)
       cap = buffer ? spv::CapabilityUniformTexelBufferArrayNonUniformIndexing
                    : spv::CapabilitySampledImageArrayNonUniformIndexing;
@@ -32,9 +32,17 @@ DeclInfo* Lowering::State::descriptor(ir::SsaDef load, Id& index, bool& nonunifo
   if (l.code() != ir::OpCode::DescriptorLoad) return nullptr;
   DeclInfo* d = decl(l.operand(0).def());
   if (!d) return nullptr;
-  index = d->is_array && l.operand(1).def() ? value_as(l.operand(1).def(), ir::kU32) : 0;
+  index = descriptor_index(*d, l.operand(1).def());
   nonuniform = ir::has(l.flags(), ir::OpFlags::NonUniform) && d->is_array;
   return d;
+}
+
+Id Lowering::State::descriptor_index(const DeclInfo& d, ir::SsaDef index) {
+  if (!d.is_array) return 0;
+  if (!index) return const_u32(d.array_base);
+  Id i = value_as(index, ir::kU32);
+  if (d.array_base == 0) return i;
+  return mb.op(spv::OpIAdd, basic(ir::ScalarType::U32, 1), {i, const_u32(d.array_base)});
 }
 
 Status Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass storage,
@@ -193,10 +201,11 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
       return fail(def, "descriptor load of a non-descriptor");
     bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array;
     if (nonuniform) require_nonuniform(mb, *d);
-    if (!d->is_image && d->kind != DeclInfo::Kind::Sampler) return Status::ok(); // by reference
+    if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
+      return Status::ok(); // by reference
     Id ptr = d->var;
     if (d->is_array) {
-      Id index = value_as(o.operand(1).def(), ir::kU32);
+      Id index = descriptor_index(*d, o.operand(1).def());
       ptr =
           emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
     }
@@ -215,6 +224,7 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
                d->kind != DeclInfo::Kind::Uav))
       return fail(def, "buffer op on a non-buffer descriptor");
     if (d->is_image) return lower_image_op(o);
+    if (d->texel_words) return lower_texel_words_op(o, *d, index, nonuniform);
     if (o.code() == OpCode::BufferQuerySize) {
       Id ptr = d->var;
       if (d->is_array)
@@ -230,6 +240,14 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
     if (o.code() != OpCode::BufferLoad && d->kind != DeclInfo::Kind::Uav)
       return fail(def, "write to a read-only buffer");
     chain.clear();
+    if (d->push_constant) {
+      // A constant buffer in the push-constant block: member `member` of push_var.
+      chain.push_back(const_u32(d->member));
+      Pointee p;
+      if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+      if (o.code() != OpCode::BufferLoad) return fail(def, "write to a constant buffer");
+      return load_through(o, push_var, d->storage, true, p, false);
+    }
     if (index) chain.push_back(index);
     chain.push_back(const_u32(0));
     Pointee p;
@@ -301,6 +319,20 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
     if (!d) d = descriptor(counter, index, nonuniform);
     if (!d || d->kind != DeclInfo::Kind::UavCounter)
       return fail(def, "counter atomic on a non-counter");
+    if (d->is_array && !index) index = descriptor_index(*d, ir::SsaDef());
+    if (d->texel_counter) {
+      // Texel 0 of an R32_UINT storage texel buffer.
+      Id image_ptr = d->var;
+      if (index)
+        image_ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1),
+                               nonuniform);
+      Id texel_ptr = mb.op(spv::OpImageTexelPointer,
+                           mb.type_pointer(spv::StorageClassImage, basic(ir::ScalarType::U32, 1)),
+                           {image_ptr, const_u32(0), const_u32(0)});
+      if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
+      return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
+                    o.operand(1).literal_enum<ir::AtomicOp>());
+    }
     chain.clear();
     if (index) chain.push_back(index);
     chain.push_back(const_u32(0));

@@ -1,7 +1,9 @@
 // SPIR-V backend: resource declarations (docs/pipeline.md binding model), LDS, scratch, push
 // data, and the buffer / memory / atomic ops that access them. Image ops: lower_images.cpp.
+#include "translator/common/binding_map.h"
 #include "translator/spirv/lower_state.h"
 
+#include <algorithm>
 #include <vulkan/vulkan_core.h>
 
 namespace kiln::spirv {
@@ -17,6 +19,10 @@ std::uint32_t binding_of(ResourceBinding::Class c, std::uint32_t reg) {
 
 bool is_buffer_kind(ir::ResourceKind k) {
   return k == ir::ResourceKind::RawBuffer || k == ir::ResourceKind::Structured;
+}
+// The interface's buffer flavour: typed, raw and structured buffers.
+bool is_buffer_kind_or_typed(ir::ResourceKind k) {
+  return is_buffer_kind(k) || k == ir::ResourceKind::TypedBuffer;
 }
 } // namespace
 
@@ -42,65 +48,60 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   case OpCode::DclPushData: {
     d.kind = DeclInfo::Kind::PushData;
     d.storage = spv::StorageClassPushConstant;
-    d.member = std::uint32_t(push_decls.size());
+    d.push_offset = o.operand(1).literal_u32();
     push_decls.push_back(decl_of[def.id()] - 1);
     ResourceBinding rb;
     rb.register_class = ResourceBinding::Class::PushData;
-    rb.register_index = o.operand(1).literal_u32();
+    rb.register_index = d.push_offset;
     rb.binding = rb.register_index;
     rb.array_size = layout_size(d.ir_type);
     reflection->resources.push_back(rb);
     return Status::ok();
   }
-  case OpCode::DclUavCounter: {
-    DeclInfo* uav = decl(o.operand(1).def());
-    if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
-    const ResourceBinding& of = reflection->resources[std::size_t(uav->signature)];
-    d.kind = DeclInfo::Kind::UavCounter;
-    d.storage = spv::StorageClassStorageBuffer;
-    d.ir_type = ir::kU32;
-    d.is_array = uav->is_array;
-    Id block_members[1] = {basic(ir::ScalarType::U32, 1)};
-    Id block = mb.type_struct(block_members);
-    mb.decorate(block, spv::DecorationBlock);
-    mb.decorate_member(block, 0, spv::DecorationOffset, {0});
-    Id var_type = block;
-    d.image_type = block;
-    if (of.array_size != 1) {
-      if (of.array_size == 0) {
-        var_type = mb.type_runtime_array(block);
-      } else {
-        var_type = mb.type_array(block, const_u32(of.array_size));
-      }
-    }
-    d.var = mb.global_variable(mb.type_pointer(d.storage, var_type), d.storage);
-    ResourceBinding rb = of;
-    rb.register_class = ResourceBinding::Class::UavCounter;
-    rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    rb.binding = binding_of(ResourceBinding::Class::UavCounter, rb.register_index);
-    mb.decorate(d.var, spv::DecorationDescriptorSet, {rb.set});
-    mb.decorate(d.var, spv::DecorationBinding, {rb.binding});
-    reflection->resources.push_back(rb);
-    add_interface(d.var, d.storage);
-    ids[def.id()] = d.var;
-    return Status::ok();
-  }
+  case OpCode::DclUavCounter:
+    return declare_uav_counter(o, d);
   default:
     break;
   }
 
-  // CBV, SRV, UAV, sampler: descriptor set = space, binding = class base + register.
+  // CBV, SRV, UAV, sampler: the interface's slot, else kiln's own model (set = space,
+  // binding = register * 5 + class).
   std::uint32_t space = o.operand(1).literal_u32();
   std::uint32_t reg = o.operand(2).literal_u32();
   std::uint32_t count = o.operand(3).literal_u32();
-  if (reg >= kMaxBinding / kBindingClasses)
+  const ShaderInterface* interface = options.interface;
+  if (!interface && reg >= kMaxBinding / kBindingClasses)
     return fail(def, "register number too large (binding would be >= 65536)");
+  DescriptorSlot slot;
+  if (interface) {
+    const DescriptorClass cls = o.code() == OpCode::DclCbv   ? DescriptorClass::Cbv
+                                : o.code() == OpCode::DclSrv ? DescriptorClass::Srv
+                                : o.code() == OpCode::DclUav ? DescriptorClass::Uav
+                                                             : DescriptorClass::Sampler;
+    if (cls == DescriptorClass::Cbv) {
+      if (const PushConstantBuffer* push =
+              find_push_constant_buffer(*interface, space, reg, stage)) {
+        if (count != 1)
+          return fail(def, register_name(cls, space, reg, count) +
+                               ": a constant buffer array cannot be push constants");
+        return declare_push_cbv(o, d, *push);
+      }
+    }
+    const bool buffer = (cls == DescriptorClass::Srv || cls == DescriptorClass::Uav) &&
+                        is_buffer_kind_or_typed(o.operand(4).literal_enum<ir::ResourceKind>());
+    if (Status st = map_descriptor(*interface, cls, space, reg, count, stage, buffer, slot); !st)
+      return st;
+  } else {
+    slot.set = space;
+    slot.array_size = count;
+  }
   ResourceBinding rb;
   rb.space = space;
   rb.register_index = reg;
-  rb.array_size = count;
-  rb.set = space;
-  d.is_array = count != 1;
+  rb.array_size = slot.array_size;
+  rb.set = slot.set;
+  d.is_array = slot.array_size != 1 || slot.array_base != 0;
+  d.array_base = slot.array_base;
   ir::UavFlags uav_flags = ir::UavFlags(0);
   Id element = 0; // the descriptor's type (array element)
   switch (o.code()) {
@@ -141,7 +142,16 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
       }
       rov = true;
     }
-    if (is_buffer_kind(d.resource)) {
+    if (is_buffer_kind(d.resource) && slot.buffer_form == BindingRange::BufferForm::TexelBuffer) {
+      // The dwords are the texels of an R32_UINT texel buffer.
+      d.texel_words = true;
+      d.storage = spv::StorageClassUniformConstant;
+      mb.require_capability(uav ? spv::CapabilityImageBuffer : spv::CapabilitySampledBuffer);
+      element = mb.type_image(basic(ir::ScalarType::U32, 1), spv::DimBuffer, 0, false, false,
+                              uav ? 2 : 1, uav ? spv::ImageFormatR32ui : spv::ImageFormatUnknown);
+      rb.descriptor_type =
+          uav ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    } else if (is_buffer_kind(d.resource)) {
       rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       d.storage = spv::StorageClassStorageBuffer;
       Id members[1] = {type_layout(d.ir_type, true)};
@@ -225,20 +235,20 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   default:
     return fail(def, "declaration not supported");
   }
-  rb.binding = binding_of(rb.register_class, reg);
+  rb.binding = interface ? slot.binding : binding_of(rb.register_class, reg);
   d.image_type = element;
   Id var_type = element;
-  if (count == 0) {
+  if (slot.array_size == 0) {
     var_type = mb.type_runtime_array(element);
     mb.require_capability(spv::CapabilityRuntimeDescriptorArray);
     if (mb.target() == SpirvTarget::Vulkan11) mb.require_extension("SPV_EXT_descriptor_indexing");
-  } else if (count != 1) {
-    var_type = mb.type_array(element, const_u32(count));
+  } else if (d.is_array) {
+    var_type = mb.type_array(element, const_u32(slot.array_size));
   }
   d.var = mb.global_variable(mb.type_pointer(d.storage, var_type), d.storage);
   mb.decorate(d.var, spv::DecorationDescriptorSet, {rb.set});
   mb.decorate(d.var, spv::DecorationBinding, {rb.binding});
-  if (d.is_image && d.kind == DeclInfo::Kind::Uav) {
+  if ((d.is_image || d.texel_words) && d.kind == DeclInfo::Kind::Uav) {
     if (ir::has(uav_flags, ir::UavFlags::Coherent)) mb.decorate(d.var, spv::DecorationCoherent);
     if (ir::has(uav_flags, ir::UavFlags::ReadOnly)) mb.decorate(d.var, spv::DecorationNonWritable);
     if (ir::has(uav_flags, ir::UavFlags::WriteOnly)) mb.decorate(d.var, spv::DecorationNonReadable);
@@ -254,22 +264,121 @@ void Lowering::State::build_push_block() {
   if (push_built) return;
   push_built = true;
   if (push_decls.empty()) return;
+  // Members in offset order (push data and push-constant CBVs share the block).
+  std::sort(push_decls.begin(), push_decls.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return decls[a].push_offset < decls[b].push_offset;
+  });
   constant_stack.clear();
-  for (std::uint32_t i : push_decls) {
-    Id member = type_layout(decls[i].ir_type, true);
-    constant_stack.push_back(member);
+  for (std::uint32_t i = 0; i < push_decls.size(); ++i) {
+    DeclInfo& d = decls[push_decls[i]];
+    d.member = i;
+    constant_stack.push_back(d.image_type ? d.image_type : type_layout(d.ir_type, true));
   }
   Id block = mb.type_struct(constant_stack);
   constant_stack.clear();
   mb.decorate(block, spv::DecorationBlock);
-  std::uint32_t r = 0;
-  for (const ResourceBinding& rb : reflection->resources) {
-    if (rb.register_class != ResourceBinding::Class::PushData) continue;
-    mb.decorate_member(block, r++, spv::DecorationOffset, {rb.register_index});
-  }
+  for (std::uint32_t i = 0; i < push_decls.size(); ++i)
+    mb.decorate_member(block, i, spv::DecorationOffset, {decls[push_decls[i]].push_offset});
   push_var = mb.global_variable(mb.type_pointer(spv::StorageClassPushConstant, block),
                                 spv::StorageClassPushConstant);
   add_interface(push_var, spv::StorageClassPushConstant);
+}
+
+Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
+                                         const PushConstantBuffer& push) {
+  const ir::SsaDef def = o.def();
+  if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
+    return fail(def, "unbounded constant buffer");
+  if (push.offset % 4 != 0) return fail(def, "push-constant offset not a multiple of 4");
+  d.kind = DeclInfo::Kind::Cbv;
+  d.push_constant = true;
+  d.storage = spv::StorageClassPushConstant;
+  d.push_offset = push.offset;
+  // The member is the declared type, its outer array cut to the bytes the layer gives (a
+  // push-constant block must lie within the layer's range).
+  d.image_type = type_layout(d.ir_type, true);
+  if (!d.ir_type.is_basic()) {
+    const ir::TypeView view = ir->types().view(d.ir_type);
+    const std::uint32_t stride = layout_size(view, view.dim_count - 1);
+    if (view.dim_count > 0 && stride > 0 && layout_size(d.ir_type) > push.size) {
+      const std::uint32_t elements = std::max<std::uint32_t>(1, (push.size + stride - 1) / stride);
+      d.image_type =
+          mb.type_array_unique(type_dims(d.ir_type, view.dim_count - 1, true), const_u32(elements));
+      mb.decorate(d.image_type, spv::DecorationArrayStride, {stride});
+    }
+  }
+  push_decls.push_back(decl_of[def.id()] - 1);
+  ResourceBinding rb;
+  rb.register_class = ResourceBinding::Class::Cbv;
+  rb.space = o.operand(1).literal_u32();
+  rb.register_index = o.operand(2).literal_u32();
+  rb.flags = ResourceBinding::PushConstant;
+  rb.offset = push.offset;
+  rb.size = push.size;
+  rb.descriptor_type = ~0u;
+  reflection->resources.push_back(rb);
+  return Status::ok();
+}
+
+Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
+  const ir::SsaDef def = o.def();
+  DeclInfo* uav = decl(o.operand(1).def());
+  if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
+  const ResourceBinding of = reflection->resources[std::size_t(uav->signature)];
+  d.kind = DeclInfo::Kind::UavCounter;
+  d.storage = spv::StorageClassStorageBuffer;
+  d.ir_type = ir::kU32;
+  d.is_array = uav->is_array;
+  d.array_base = uav->array_base;
+  ResourceBinding rb = of;
+  rb.register_class = ResourceBinding::Class::UavCounter;
+  rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  rb.binding = binding_of(ResourceBinding::Class::UavCounter, rb.register_index);
+  std::uint32_t offset = 0;
+  if (const ShaderInterface* interface = options.interface) {
+    const UavCounterBinding* counter =
+        find_uav_counter(*interface, of.space, of.register_index, stage);
+    if (!counter)
+      return Status::error("the counter of " +
+                           register_name(DescriptorClass::Uav, of.space, of.register_index) +
+                           " used by the " + std::string(shader_stage_name(stage)) +
+                           " shader is not in the interface's UAV counters");
+    rb.set = counter->set;
+    rb.binding = counter->binding;
+    if (counter->form == UavCounterBinding::Form::StorageTexelBuffer) {
+      d.texel_counter = true;
+      d.storage = spv::StorageClassUniformConstant;
+      rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    } else {
+      if (counter->offset % 4 != 0) return fail(def, "UAV counter offset not a multiple of 4");
+      offset = counter->offset;
+    }
+  }
+  Id element = 0;
+  if (d.texel_counter) {
+    mb.require_capability(spv::CapabilityImageBuffer);
+    element = mb.type_image(basic(ir::ScalarType::U32, 1), spv::DimBuffer, 0, false, false, 2,
+                            spv::ImageFormatR32ui);
+  } else {
+    Id block_members[1] = {basic(ir::ScalarType::U32, 1)};
+    element = mb.type_struct(block_members);
+    mb.decorate(element, spv::DecorationBlock);
+    mb.decorate_member(element, 0, spv::DecorationOffset, {offset});
+  }
+  d.image_type = element;
+  Id var_type = element;
+  if (of.array_size == 0) {
+    var_type = mb.type_runtime_array(element);
+  } else if (d.is_array) {
+    var_type = mb.type_array(element, const_u32(of.array_size));
+  }
+  d.var = mb.global_variable(mb.type_pointer(d.storage, var_type), d.storage);
+  mb.decorate(d.var, spv::DecorationDescriptorSet, {rb.set});
+  mb.decorate(d.var, spv::DecorationBinding, {rb.binding});
+  reflection->resources.push_back(rb);
+  add_interface(d.var, d.storage);
+  ids[def.id()] = d.var;
+  return Status::ok();
 }
 
 } // namespace kiln::spirv

@@ -33,10 +33,17 @@ struct DeclInfo {
   };
   Kind kind = Kind::Input;
   bool is_builtin = false;
-  bool is_array = false;     // descriptor array (count != 1)
-  bool is_image = false;     // typed resource: image or texel buffer
-  bool block_member = true;  // buffer blocks: the data is member 0 of the block
-  bool insert_index = false; // built-in declared as an array the IR sees as scalar
+  bool is_array = false; // descriptor array (count != 1)
+  bool is_image = false; // typed resource: image or texel buffer
+  // Raw/structured buffer in an R32_UINT texel buffer (the interface's TexelBuffer form): its
+  // dwords are texels; `image_type` is the texel buffer's image type.
+  bool texel_words = false;
+  bool push_constant = false;    // CBV read from the push-constant block (member `member`)
+  bool texel_counter = false;    // UAV counter in texel 0 of an R32_UINT storage texel buffer
+  std::uint32_t array_base = 0;  // added to every descriptor index (KILN_BINDING_ARRAY ranges)
+  std::uint32_t push_offset = 0; // push data / push CBV: byte offset in the push block
+  bool block_member = true;      // buffer blocks: the data is member 0 of the block
+  bool insert_index = false;     // built-in declared as an array the IR sees as scalar
   ir::ResourceKind resource = ir::ResourceKind::TypedBuffer;
   ir::Type ir_type;  // the declared IR type (data type for buffers)
   Id var = 0;        // the OpVariable
@@ -200,6 +207,13 @@ struct Lowering::State {
                 ir::AtomicOp atomic_op);
   // The descriptor behind a DescriptorLoad: its declaration and (arrays) index id.
   DeclInfo* descriptor(ir::SsaDef load, Id& index, bool& nonuniform);
+  // The array index of a descriptor: the shader's index (null: 0) plus the declaration's base.
+  Id descriptor_index(const DeclInfo& d, ir::SsaDef index);
+  // Raw/structured buffer ops on a texel-buffer form declaration (lower_texel_buffers.cpp).
+  Status lower_texel_words_op(ir::OpView op, DeclInfo& d, Id index, bool nonuniform);
+  // Declaration parts (lower_resources.cpp).
+  Status declare_uav_counter(ir::OpView op, DeclInfo& d);
+  Status declare_push_cbv(ir::OpView op, DeclInfo& d, const PushConstantBuffer& push);
   Id sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_float);
   std::vector<std::pair<std::uint32_t, Id>> constant_vars; // ConstantLoad: constant -> Private
 
