@@ -98,6 +98,9 @@ bool target_from_c(kiln_target_environment target, SpirvTarget& out) {
   case KILN_TARGET_VULKAN_1_1:
     out = SpirvTarget::Vulkan11;
     return true;
+  case KILN_TARGET_VULKAN_1_0:
+    out = SpirvTarget::Vulkan10;
+    return true;
   default:
     return false; // any other value a caller passes
   }

@@ -1,19 +1,16 @@
 #include "translator/translation_key.h"
 
-#include <xxhash.h>
-
 #include <vector>
+#include <xxhash.h>
 
 namespace kiln {
 
 std::uint32_t encode_translate_options(const TranslateOptions& options) {
-  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8);
+  return spirv_target_code(options.target) | (std::uint32_t(options.debug_names) << 8);
 }
 
 bool decode_translate_options(std::uint32_t bits, TranslateOptions& out) {
-  const std::uint32_t target = bits & 0xff;
-  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 9) != 0) return false;
-  out.target = SpirvTarget(target);
+  if (!spirv_target_from_code(bits & 0xff, out.target) || (bits >> 9) != 0) return false;
   out.debug_names = (bits >> 8) & 1;
   return true;
 }

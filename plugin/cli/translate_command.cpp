@@ -1,25 +1,32 @@
-// kiln translate INPUT [-o OUT.spv] [--target ENV] [--validate]
-
-#include <cstdio>
-#include <string>
+// kiln translate INPUT [-o OUT.spv] [--target ENV] [--extensions LIST] [--validate]
 
 #include "plugin/cli/commands.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
 
 namespace kiln::cli {
 
 namespace {
 constexpr OptionSpec kOptions[] = {
     {"-o", "OUT.spv", "write SPIR-V here (default: INPUT with .spv appended)"},
-    {"--target", "ENV", "vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.3)"},
+    {"--target", "ENV", "vulkan1.0 | vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.3)"},
+    {"--extensions", "LIST",
+     "translate under an interface enabling only these optional extensions: 'none', 'all' or a "
+     "comma list of demote-to-helper, stencil-export, viewport-index-layer, "
+     "fragment-shader-interlock, fragment-fully-covered, descriptor-indexing, "
+     "transform-feedback, shader-draw-parameters (default: no interface, everything)"},
     {"--validate", "", "validate the SPIR-V with SPIRV-Tools; exit 1 when invalid"},
 };
 } // namespace
 
 const CommandSpec k_translate_spec = {
     .name = "translate",
-    .usage = "INPUT [-o OUT.spv] [--target vulkan1.1|vulkan1.2|vulkan1.3] [--validate]",
+    .usage = "INPUT [-o OUT.spv] [--target vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3] "
+             "[--extensions LIST] [--validate]",
     .summary = "translate one shader (DXBC or D3D9 bytecode, detected from its bytes) to SPIR-V",
     .details = "Exit 0 on success; 1 when the input is rejected or invalid, with one line on\n"
                "stderr 'kiln: INPUT: reason'; 2 on a usage error.",
@@ -33,7 +40,14 @@ int run_translate(const ParsedArgs& args) {
   TranslateOptions options;
   if (args.has("--target") && !parse_spirv_target(args.value("--target"), options.target))
     return usage_error("unknown --target '" + std::string(args.value("--target")) +
-                       "' (vulkan1.1, vulkan1.2 or vulkan1.3)");
+                       "' (vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3)");
+  if (args.has("--extensions")) {
+    auto interface = std::make_shared<ShaderInterface>();
+    if (!parse_extension_list(args.value("--extensions"), interface->extensions))
+      return usage_error("unknown extension in --extensions '" +
+                         std::string(args.value("--extensions")) + "'");
+    options.interface = std::move(interface);
+  }
 
   std::vector<std::uint8_t> bytes;
   std::string error;

@@ -25,6 +25,8 @@
 // whole entry function inside one fragment-shader interlock; FMad is an unfused mul + add.
 
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
+#include "translator/common/spirv_target.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -42,8 +44,10 @@ namespace kiln::spirv {
 constexpr std::uint32_t kSampleCountSpecId = 0x4b4c0001u;
 
 struct LowerOptions {
-  std::uint32_t spirv_version = 0x00010600; // 1.3 for Vulkan 1.1, 1.5 for 1.2, 1.6 for 1.3
-  bool debug_names = false;                 // emit OpName/OpMemberName from DebugName ops
+  SpirvTarget target = SpirvTarget::Vulkan13;
+  bool debug_names = false; // emit OpName/OpMemberName from DebugName ops
+  // The layer's interface; null: kiln's own model (every optional feature available).
+  const ShaderInterface* interface = nullptr;
 };
 
 class Lowering {

@@ -57,17 +57,18 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
     const ResourceBinding& of = reflection->resources[std::size_t(uav->signature)];
     d.kind = DeclInfo::Kind::UavCounter;
-    d.storage = spv::StorageClassStorageBuffer;
+    d.storage = storage_buffer_class();
     d.ir_type = ir::kU32;
     d.is_array = uav->is_array;
     Id block_members[1] = {basic(ir::ScalarType::U32, 1)};
     Id block = mb.type_struct(block_members);
-    mb.decorate(block, spv::DecorationBlock);
+    mb.decorate(block, storage_block_decoration());
     mb.decorate_member(block, 0, spv::DecorationOffset, {0});
     Id var_type = block;
     d.image_type = block;
     if (of.array_size != 1) {
       if (of.array_size == 0) {
+        // The UAV itself needed the unbounded array: its declaration checked the extension.
         var_type = mb.type_runtime_array(block);
       } else {
         var_type = mb.type_array(block, const_u32(of.array_size));
@@ -134,19 +135,24 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
         return fail(def, "rasterizer-ordered UAV outside pixel shaders");
-      if (!rov) {
-        mb.require_extension("SPV_EXT_fragment_shader_interlock");
-        mb.require_capability(spv::CapabilityFragmentShaderPixelInterlockEXT);
-        mb.add_execution_mode(entry_function, spv::ExecutionModePixelInterlockOrderedEXT);
+      if (!extension_enabled(Extension::FragmentShaderInterlock)) {
+        // Fallback: an ordinary UAV, accesses unordered between overlapping pixels.
+        rov_unordered = true;
+      } else {
+        if (!rov) {
+          use_spirv_extension(Extension::FragmentShaderInterlock);
+          mb.require_capability(spv::CapabilityFragmentShaderPixelInterlockEXT);
+          mb.add_execution_mode(entry_function, spv::ExecutionModePixelInterlockOrderedEXT);
+        }
+        rov = true;
       }
-      rov = true;
     }
     if (is_buffer_kind(d.resource)) {
       rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      d.storage = spv::StorageClassStorageBuffer;
+      d.storage = storage_buffer_class();
       Id members[1] = {type_layout(d.ir_type, true)};
       element = mb.type_struct(members);
-      mb.decorate(element, spv::DecorationBlock);
+      mb.decorate(element, storage_block_decoration());
       mb.decorate_member(element, 0, spv::DecorationOffset, {0});
       if (!uav || ir::has(uav_flags, ir::UavFlags::ReadOnly))
         mb.decorate_member(element, 0, spv::DecorationNonWritable);
@@ -229,9 +235,11 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   d.image_type = element;
   Id var_type = element;
   if (count == 0) {
+    if (!extension_enabled(Extension::DescriptorIndexing))
+      return missing_extension(def, "an unbounded descriptor array", Extension::DescriptorIndexing);
     var_type = mb.type_runtime_array(element);
     mb.require_capability(spv::CapabilityRuntimeDescriptorArray);
-    if (mb.target() == SpirvTarget::Vulkan11) mb.require_extension("SPV_EXT_descriptor_indexing");
+    use_spirv_extension(Extension::DescriptorIndexing);
   } else if (count != 1) {
     var_type = mb.type_array(element, const_u32(count));
   }
