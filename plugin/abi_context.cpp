@@ -259,7 +259,7 @@ void release_context(kiln_context_t* context) {
 
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   kiln_shader_t*& out) {
+                   kiln_shader_t*& out, std::shared_ptr<const ShaderInterface> interface) {
   out = nullptr;
   if (!context.service) return KILN_ERROR_INVALID_ARGUMENT; // destroyed
   if (expected_stage != ShaderStage::Count) {
@@ -278,6 +278,7 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
   }
   TranslateOptions options = context.options;
   options.debug_names = debug_names;
+  if (interface) options.interface = std::move(interface);
   auto shader = std::make_unique<kiln_shader_t>();
   shader->job = context.service->submit(bytes, options, priority);
   context.refs.fetch_add(1, std::memory_order_relaxed);

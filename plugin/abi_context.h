@@ -60,9 +60,10 @@ void destroy_context(kiln_context_t* context);
 void release_context(kiln_context_t* context);
 
 // Submits `bytes` (checked against `expected_stage` unless Count) and makes a handle.
+// `interface`, when given, replaces the context's default interface for this shader.
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   kiln_shader_t*& out);
+                   kiln_shader_t*& out, std::shared_ptr<const ShaderInterface> interface = nullptr);
 kiln_result query(const kiln_shader_t& shader);
 kiln_result wait(kiln_shader_t& shader, std::uint64_t timeout_ns);
 kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out);
