@@ -18,6 +18,8 @@
 //   lower_ops.cpp        arithmetic (KILN_SPIRV_DIRECT_OPS table), conversions, composites,
 //                        derivatives, barriers, demote
 //   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
+//   lower_target.cpp     what the target and the interface's extensions allow, fallbacks
+//   lower_outputs.cpp    dual-source blending, output swizzles, stream output (Xfb)
 //
 // Choices a layer must know: D3D's SV_VertexID / SV_InstanceID subtract BaseVertex /
 // BaseInstance; SV_IsFrontFace read as an integer is ~0u / 0; SV_SampleCount reads the
