@@ -252,17 +252,50 @@ TEST(SpirvLowerInterface, StreamOutputDecoratesCapturedOutputs) {
   ASSERT_FALSE(st);
   EXPECT_NE(st.message().find("VK_EXT_transform_feedback"), std::string::npos) << st.message();
 
+  // Part of a built-in cannot be captured.
   ShaderInterface partial = interface;
-  partial.stream_output.elements = {so_element("TEXCOORD", 0, 2, 0)};
+  partial.stream_output.elements = {so_element("SV_Position", 0, 2, 0)};
   st = lower_only(ir, SpirvTarget::Vulkan13, &partial, out);
   ASSERT_FALSE(st);
-  EXPECT_NE(st.message().find("part of an output"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("part of a built-in"), std::string::npos) << st.message();
 
   ShaderInterface unmatched = interface;
   unmatched.stream_output.elements = {so_element("COLOR", 0, 4, 0)};
   st = lower_only(ir, SpirvTarget::Vulkan13, &unmatched, out);
   ASSERT_FALSE(st);
   EXPECT_NE(st.message().find("matches no output"), std::string::npos) << st.message();
+}
+
+TEST(SpirvLowerInterface, StreamOutputOfPartOfAnOutputSplitsIt) {
+  const std::string ir(kVertexForStreamOutput);
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  // TEXCOORD0.yz, then TEXCOORD1.y: pieces x | yz | w of TEXCOORD0, x | y of TEXCOORD1.
+  StreamOutputElement yz = so_element("TEXCOORD", 0, 2, 0), y = so_element("TEXCOORD", 1, 1, 0);
+  yz.component_index = 1;
+  y.component_index = 1;
+  interface.stream_output.elements = {yz, y};
+  for (SpirvTarget target : kAllSpirvTargets) {
+    Lowered out;
+    lower_and_validate(ir, target, interface, out);
+    const std::string& s = out.text;
+    EXPECT_EQ(count_lines(s, "Location 1"), 3) << s;
+    EXPECT_EQ(count_lines(s, "Location 2"), 2);
+    EXPECT_EQ(count_lines(s, "Component 1"), 2);
+    EXPECT_EQ(count_lines(s, "Component 3"), 1);
+    EXPECT_EQ(count_lines(s, "XfbBuffer 0"), 2);
+    EXPECT_EQ(count_lines(s, "XfbStride 12"), 2);
+    EXPECT_EQ(count_lines(s, "Offset 8"), 1);
+    EXPECT_EQ(count_lines(s, "OpVariable", "Private"), 2); // the two shadows
+    EXPECT_EQ(count_lines(s, "OpVectorShuffle"), 1);       // TEXCOORD0.yz
+  }
+  // Two elements capturing overlapping parts.
+  StreamOutputElement xy = so_element("TEXCOORD", 0, 2, 0);
+  interface.stream_output.elements = {yz, xy};
+  Lowered out;
+  Status st = lower_only(ir, SpirvTarget::Vulkan13, &interface, out);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.message().find("overlapping"), std::string::npos) << st.message();
 }
 
 } // namespace

@@ -142,14 +142,15 @@ TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) 
   if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
   ShaderInterface interface;
   interface.extensions = extension_bit(Extension::TransformFeedback);
-  // Buffer 0: TEXCOORD0 then SV_Position, 32 bytes a vertex.
+  // Buffer 0: TEXCOORD0.yz (part of an output: split) then SV_Position, 24 bytes a vertex.
   StreamOutputElement texcoord, position;
   texcoord.semantic = "TEXCOORD";
-  texcoord.component_count = 4;
+  texcoord.component_index = 1;
+  texcoord.component_count = 2;
   position.semantic = "SV_Position";
   position.component_count = 4;
   interface.stream_output.elements = {texcoord, position};
-  interface.stream_output.buffer_strides = {32, 0, 0, 0};
+  interface.stream_output.buffer_strides = {24, 0, 0, 0};
   const auto vs = lower(kVertexShader, interface);
   ASSERT_FALSE(vs.empty());
   auto desc = pipeline_desc(vs, {});
@@ -159,9 +160,9 @@ TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) 
   ASSERT_TRUE(created) << created.message();
 
   vulkan::Buffer captured;
-  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 32,
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 24,
                                      VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
-  const std::vector<float> zeros(3 * 8, -7.0f);
+  const std::vector<float> zeros(3 * 6, -7.0f);
   captured.write(std::span<const float>(zeros));
   vulkan::DrawDesc draw;
   draw.pipeline = &pipeline;
@@ -175,12 +176,12 @@ TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) 
   ASSERT_TRUE(drawn) << drawn.message();
 
   const std::vector<float> out = captured.read<float>();
-  ASSERT_EQ(out.size(), 3u * 8);
+  ASSERT_EQ(out.size(), 3u * 6);
   for (std::size_t v = 0; v < 3; ++v) {
-    for (std::size_t c = 0; c < 4; ++c) {
-      EXPECT_EQ(out[v * 8 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
-      EXPECT_EQ(out[v * 8 + 4 + c], kTriangle[v * 4 + c]) << "vertex " << v << " SV_Position";
-    }
+    for (std::size_t c = 0; c < 2; ++c)
+      EXPECT_EQ(out[v * 6 + c], 2.0f * kTriangle[v * 4 + 1 + c]) << "vertex " << v << " TEXCOORD0";
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 6 + 2 + c], kTriangle[v * 4 + c]) << "vertex " << v << " SV_Position";
   }
 }
 

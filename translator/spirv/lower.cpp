@@ -73,6 +73,9 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.swizzled_outputs.clear();
   s.swizzled_targets = s.declared_targets = 0;
   s.xfb_captured.clear();
+  s.split_outputs.clear();
+  s.output_semantics.clear();
+  s.collect_output_semantics();
   s.push_var = 0;
   s.push_built = false;
   s.stage = ShaderStage::Count;

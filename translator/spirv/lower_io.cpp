@@ -178,6 +178,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     d.component = component;
     if (reuse_io(d, def, type(t))) return Status::ok();
     d.var_type = type(t);
+    if (!input && stage == ShaderStage::Geometry) d.stream = o.operand(3).literal_u32();
     if (Status st = declare_user_io(def, d, element, view.dim_count > 0); !st) return st;
     sig.location = location;
     sig.component_mask <<= component;
@@ -200,13 +201,13 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     if ((stage == ShaderStage::Hull && !input && !arrayed) ||
         (stage == ShaderStage::Domain && input && !arrayed))
       mb.decorate(d.var, spv::DecorationPatch);
-    if (!input && stage == ShaderStage::Geometry) d.stream = o.operand(3).literal_u32();
     if (!input && stage == ShaderStage::Geometry && o.operand(3).literal_u32() != 0) {
       if (!extension_enabled(Extension::TransformFeedback))
         return missing_extension(def, "geometry shader output to a stream other than 0",
                                  Extension::TransformFeedback);
       mb.require_capability(spv::CapabilityGeometryStreams);
-      mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
+      // A split output's pieces carry the stream themselves (lower_outputs.cpp).
+      if (!d.xfb_split) mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
     }
   } else {
     auto b = o.operand(1).literal_enum<ir::BuiltIn>();
@@ -374,6 +375,7 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
     if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
     std::uint32_t stream = o.operand(0).literal_u32();
     bool vertex = o.code() == OpCode::EmitVertex;
+    if (vertex) emit_split_outputs();
     if (stream == 0 && !(gs_streams & ~1u)) {
       mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
     } else {

@@ -55,6 +55,7 @@ struct DeclInfo {
   Id var_type = 0;                             // I/O: the variable's pointee type
   std::uint32_t stream = 0;                    // geometry shader outputs: the stream
   std::int32_t xfb_element = -1;               // the stream output element capturing it
+  bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -259,6 +260,37 @@ struct Lowering::State {
   std::vector<SwizzledOutput> swizzled_outputs;
   std::uint32_t swizzled_targets = 0, declared_targets = 0; // bit per render target
   std::vector<std::uint32_t> xfb_captured;                  // stream output element indices
+  // Outputs whose components stream output captures in parts: the shader writes a Private
+  // shadow, copied to one Output variable per piece (Location, Component) before each emit
+  // (geometry shaders) or return (vertex and domain shaders).
+  struct OutputPiece {
+    Id var, type;
+    std::uint8_t first, count; // components of the shadow
+  };
+  struct SplitOutput {
+    Id shadow, type, scalar;
+    std::uint8_t components;
+    std::vector<OutputPiece> pieces;
+  };
+  std::vector<SplitOutput> split_outputs;
+  struct OutputSemantic {
+    std::uint32_t decl; // SsaDef id of the output declaration
+    std::string name;
+    std::uint32_t index;
+  };
+  std::vector<OutputSemantic> output_semantics; // collected ahead when stream output applies
+  void collect_output_semantics();
+  Status split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,
+                                 bool& split);
+  void emit_split_outputs();
+  bool stream_output_applies() const;
+  bool captures(const StreamOutputElement& e, const DeclInfo& d, std::string_view semantic,
+                std::uint32_t semantic_index) const;
+  Status check_stream_slots(ir::SsaDef def);
+  // Xfb decorations of stream output element `i` on `var`.
+  void decorate_xfb(Id var, std::size_t i);
+  // Bytes of the elements before `element` in its buffer.
+  std::uint32_t stream_output_offset(std::size_t element) const;
 };
 
 // Scope/semantics shared by barriers and atomics.
