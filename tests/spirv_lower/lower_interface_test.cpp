@@ -298,5 +298,37 @@ TEST(SpirvLowerInterface, StreamOutputOfPartOfAnOutputSplitsIt) {
   EXPECT_NE(st.message().find("overlapping"), std::string::npos) << st.message();
 }
 
+TEST(SpirvLowerInterface, GeometryStreamsDecorateBuiltInsAndNeedTransformFeedback) {
+  const char* ir = R"(
+%1 = EntryPoint void %20 Geometry
+%2 = SetGsInputPrimitive void %1 Point
+%3 = SetGsOutputPrimitive void %1 Point 3
+%4 = SetGsOutputVertices void %1 1
+%5 = DclInputBuiltIn vec4<f32>[1] %1 Position 0
+%6 = DclOutputBuiltIn vec4<f32> %1 Position 1
+%7 = DclOutput vec4<f32> %1 0 0 0
+%8 = Constant u32 0
+%20 = Function void
+  %21 = Label void None
+    %22 = InputLoad vec4<f32> %5 %8
+    %23 = OutputStore void %6 null %22
+    %24 = EmitVertex void 1
+    %25 = OutputStore void %7 null %22
+    %26 = EmitVertex void 0
+    %27 = Return void null
+%28 = FunctionEnd void
+)";
+  Lowered out;
+  lower_and_validate(ir, out);                                 // no interface: every target
+  EXPECT_EQ(count_lines(out.text, "Stream 1"), 1) << out.text; // the stream-1 position
+  EXPECT_EQ(count_lines(out.text, "OpEmitStreamVertex"), 2);
+  lower_and_validate(ir, SpirvTarget::Vulkan10,
+                     with_extensions(extension_bit(Extension::TransformFeedback)), out);
+  const ShaderInterface none = with_extensions(0);
+  Status st = lower_only(ir, SpirvTarget::Vulkan10, &none, out);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.message().find("VK_EXT_transform_feedback"), std::string::npos) << st.message();
+}
+
 } // namespace
 } // namespace kiln::test

@@ -280,6 +280,15 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     d.var_type = current;
     d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
     mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
+    if (!input && stage == ShaderStage::Geometry && o.operand(2).literal_u32() != 0) {
+      // A built-in of another stream (the rasterized stream is the layer's choice).
+      d.stream = o.operand(2).literal_u32();
+      if (!extension_enabled(Extension::TransformFeedback))
+        return missing_extension(def, "geometry shader output to a stream other than 0",
+                                 Extension::TransformFeedback);
+      mb.require_capability(spv::CapabilityGeometryStreams);
+      mb.decorate(d.var, spv::DecorationStream, {d.stream});
+    }
     switch (b) {
     case ir::BuiltIn::TessFactorInner:
     case ir::BuiltIn::TessFactorOuter:
