@@ -18,10 +18,40 @@ constexpr std::uint32_t kSoMaxStrideBytes = 2048;    // D3D11_SO_BUFFER_MAX_STRI
 constexpr std::uint32_t kSoNoRasterizedStream = ~0u; // D3D11_SO_NO_RASTERIZED_STREAM
 
 kiln_hresult create(kiln_context* context, const void* bytecode, size_t length, ShaderStage stage,
-                    kiln_shader** out_shader) {
+                    kiln_shader** out_shader,
+                    std::shared_ptr<const kiln::ShaderInterface> interface = nullptr) {
   return kiln::hooks::create_shader(
       context, {static_cast<const std::uint8_t*>(bytecode), bytecode ? length : 0},
-      kiln::InputKind::Dxbc, stage, KILN_E_INVALIDARG, out_shader);
+      kiln::InputKind::Dxbc, stage, KILN_E_INVALIDARG, out_shader, std::move(interface));
+}
+
+// The context's interface (or kiln's own model, every optional feature available) with the
+// declaration as its stream output.
+std::shared_ptr<const kiln::ShaderInterface>
+stream_output_interface(const kiln_context* context, const kiln_so_declaration_entry* entries,
+                        std::uint32_t entry_count, const std::uint32_t* strides,
+                        std::uint32_t stride_count, std::uint32_t rasterized_stream) {
+  auto interface = std::make_shared<kiln::ShaderInterface>();
+  if (context->options.interface)
+    *interface = *context->options.interface;
+  else
+    interface->extensions = kiln::kAllExtensions;
+  kiln::StreamOutput& so = interface->stream_output;
+  so.elements.clear();
+  for (std::uint32_t i = 0; i < entry_count; ++i) {
+    kiln::StreamOutputElement e;
+    e.stream = entries[i].stream;
+    if (entries[i].semantic_name) e.semantic = entries[i].semantic_name;
+    e.semantic_index = entries[i].semantic_index;
+    e.component_index = entries[i].start_component;
+    e.component_count = entries[i].component_count;
+    e.output_slot = entries[i].output_slot;
+    so.elements.push_back(std::move(e));
+  }
+  so.buffer_strides = {};
+  for (std::uint32_t i = 0; i < stride_count; ++i) so.buffer_strides[i] = strides[i];
+  so.rasterized_stream = rasterized_stream;
+  return interface;
 }
 
 // Empty when the declaration is one D3D11 would accept, else why not.
@@ -96,12 +126,17 @@ KILN_API kiln_hresult kiln_d3d11_create_geometry_shader_with_stream_output(
     const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(bytecode),
                                               bytecode ? length : 0);
     if (!bytecode || !kiln::probe_shader_stage(bytes, probed) || probed != stage) continue;
-    if (entry_count > 0 || (rasterized_stream != 0 && rasterized_stream != kSoNoRasterizedStream)) {
-      context->logger.log(KILN_LOG_WARNING, "CreateGeometryShaderWithStreamOutput: stream output "
-                                            "(transform feedback) is not supported by kiln yet");
-      return KILN_E_NOTIMPL;
+    // Transform feedback decorations (docs/abi.md, "Outputs"); the rasterized stream is the
+    // layer's pipeline state. A declaration naming no output fails the shader's handle.
+    std::shared_ptr<const kiln::ShaderInterface> interface;
+    try {
+      if (entry_count > 0)
+        interface = stream_output_interface(context, entries, entry_count, buffer_strides,
+                                            stride_count, rasterized_stream);
+    } catch (const std::bad_alloc&) {
+      return KILN_E_OUTOFMEMORY;
     }
-    result = create(context, bytecode, length, stage, out_shader);
+    result = create(context, bytecode, length, stage, out_shader, std::move(interface));
   }
   return result;
 }

@@ -9,7 +9,8 @@ namespace kiln::hooks {
 
 kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
                            InputKind kind, ShaderStage stage, kiln_hresult invalid,
-                           kiln_shader** out_shader) {
+                           kiln_shader** out_shader,
+                           std::shared_ptr<const ShaderInterface> interface) {
   if (!out_shader) return invalid;
   *out_shader = nullptr;
   if (!context || (!bytes.data() && !bytes.empty())) return invalid;
@@ -23,7 +24,8 @@ kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> 
     return invalid;
   }
   try {
-    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, nullptr, *out_shader)) {
+    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, nullptr, *out_shader,
+                        std::move(interface))) {
     case KILN_SUCCESS:
       return KILN_S_OK;
     case KILN_ERROR_OUT_OF_MEMORY:

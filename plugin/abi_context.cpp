@@ -99,6 +99,9 @@ bool target_from_c(kiln_target_environment target, SpirvTarget& out) {
   case KILN_TARGET_VULKAN_1_1:
     out = SpirvTarget::Vulkan11;
     return true;
+  case KILN_TARGET_VULKAN_1_0:
+    out = SpirvTarget::Vulkan10;
+    return true;
   default:
     return false; // any other value a caller passes
   }
@@ -268,7 +271,8 @@ void release_context(kiln_context_t* context) {
 
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   const void* chain, kiln_shader_t*& out) {
+                   const void* chain, kiln_shader_t*& out,
+                   std::shared_ptr<const ShaderInterface> interface) {
   out = nullptr;
   if (!context.service) return KILN_ERROR_INVALID_ARGUMENT; // destroyed
   if (expected_stage != ShaderStage::Count) {
@@ -287,15 +291,17 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
   }
   TranslateOptions options = context.options;
   options.debug_names = debug_names;
-  if (const void* found = find_in_chain(chain, KILN_STRUCTURE_TYPE_INTERFACE_INFO)) {
-    auto interface = std::make_shared<ShaderInterface>();
+  if (interface) {
+    options.interface = std::move(interface);
+  } else if (const void* found = find_in_chain(chain, KILN_STRUCTURE_TYPE_INTERFACE_INFO)) {
+    auto from_chain = std::make_shared<ShaderInterface>();
     if (Status status =
-            interface_from_c(*static_cast<const kiln_interface_info*>(found), *interface);
+            interface_from_c(*static_cast<const kiln_interface_info*>(found), *from_chain);
         !status) {
       context.logger.log(KILN_LOG_WARNING, "submit: " + status.message());
       return KILN_ERROR_INVALID_ARGUMENT;
     }
-    options.interface = std::move(interface);
+    options.interface = std::move(from_chain);
   }
   auto shader = std::make_unique<kiln_shader_t>();
   shader->job = context.service->submit(bytes, options, priority);

@@ -61,9 +61,11 @@ void release_context(kiln_context_t* context);
 
 // Submits `bytes` (checked against `expected_stage` unless Count) and makes a handle. `chain`
 // is the submit info's `next` chain: a kiln_interface_info there replaces the context's.
+// `interface`, when given, replaces both (the hooks' stream-output declarations).
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
-                   const void* chain, kiln_shader_t*& out);
+                   const void* chain, kiln_shader_t*& out,
+                   std::shared_ptr<const ShaderInterface> interface = nullptr);
 kiln_result query(const kiln_shader_t& shader);
 kiln_result wait(kiln_shader_t& shader, std::uint64_t timeout_ns);
 kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out);

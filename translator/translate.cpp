@@ -18,44 +18,6 @@ struct Translator::Workspace {
   spirv::Lowering lowering;
 };
 
-namespace {
-
-std::uint32_t spirv_version(SpirvTarget target) {
-  switch (target) {
-  case SpirvTarget::Vulkan11:
-    return 0x00010300;
-  case SpirvTarget::Vulkan12:
-    return 0x00010500;
-  case SpirvTarget::Vulkan13:
-    return 0x00010600;
-  }
-  return 0x00010600;
-}
-
-} // namespace
-
-std::string_view spirv_target_name(SpirvTarget target) {
-  switch (target) {
-  case SpirvTarget::Vulkan11:
-    return "vulkan1.1";
-  case SpirvTarget::Vulkan12:
-    return "vulkan1.2";
-  case SpirvTarget::Vulkan13:
-    return "vulkan1.3";
-  }
-  return "vulkan1.3";
-}
-
-bool parse_spirv_target(std::string_view name, SpirvTarget& out) {
-  for (SpirvTarget t : {SpirvTarget::Vulkan11, SpirvTarget::Vulkan12, SpirvTarget::Vulkan13}) {
-    if (spirv_target_name(t) == name) {
-      out = t;
-      return true;
-    }
-  }
-  return false;
-}
-
 Translator::Translator() : workspace_(std::make_unique<Workspace>()) {}
 Translator::~Translator() = default;
 
@@ -84,7 +46,7 @@ Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateR
 #endif
   if (Status s = ws.pipeline.run(ws.builder, pass_options); !s) return s;
   spirv::LowerOptions lower_options;
-  lower_options.spirv_version = spirv_version(options.target);
+  lower_options.target = options.target;
   lower_options.debug_names = options.debug_names;
   lower_options.interface = options.interface.get();
   return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);

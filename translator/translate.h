@@ -10,6 +10,7 @@
 #include "translator/common/reflection.h"
 #include "translator/common/shader_interface.h"
 #include "translator/common/shader_stage.h"
+#include "translator/common/spirv_target.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -23,15 +24,6 @@ class Builder;
 }
 
 namespace kiln {
-
-enum class SpirvTarget : std::uint8_t {
-  Vulkan11, // SPIR-V 1.3
-  Vulkan12, // SPIR-V 1.5
-  Vulkan13, // SPIR-V 1.6 (default)
-};
-
-std::string_view spirv_target_name(SpirvTarget target); // "vulkan1.3"
-bool parse_spirv_target(std::string_view name, SpirvTarget& out);
 
 struct TranslateOptions {
   SpirvTarget target = SpirvTarget::Vulkan13;

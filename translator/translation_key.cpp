@@ -6,14 +6,12 @@
 namespace kiln {
 
 std::uint32_t encode_translate_options(const TranslateOptions& options) {
-  return std::uint32_t(options.target) | (std::uint32_t(options.debug_names) << 8) |
+  return spirv_target_code(options.target) | (std::uint32_t(options.debug_names) << 8) |
          (options.interface ? kOptionsInterfaceBit : 0);
 }
 
 bool decode_translate_options(std::uint32_t bits, TranslateOptions& out) {
-  const std::uint32_t target = bits & 0xff;
-  if (target > std::uint32_t(SpirvTarget::Vulkan13) || (bits >> 10) != 0) return false;
-  out.target = SpirvTarget(target);
+  if (!spirv_target_from_code(bits & 0xff, out.target) || (bits >> 10) != 0) return false;
   out.debug_names = (bits >> 8) & 1;
   out.interface = nullptr;
   return true;

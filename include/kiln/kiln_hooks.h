@@ -50,8 +50,11 @@ KILN_API kiln_hresult kiln_d3d11_create_pixel_shader(kiln_context* context, cons
 KILN_API kiln_hresult kiln_d3d11_create_compute_shader(kiln_context* context, const void* bytecode,
                                                        size_t length, kiln_shader** out_shader);
 /* ID3D11Device::CreateGeometryShaderWithStreamOutput: a geometry shader (or a vertex/domain
- * shader feeding stream output only). The declaration is checked as D3D11 does (E_INVALIDARG);
- * a non-empty one is E_NOTIMPL until kiln emits transform feedback, never silently dropped. */
+ * shader feeding stream output only). The declaration is checked as D3D11 does (E_INVALIDARG)
+ * and becomes Vulkan transform feedback (docs/abi.md, "Outputs"): the context's interface (or
+ * kiln's own model) with this stream output. An element that names no output of the shader
+ * fails the handle with the reason. The rasterized stream is the layer's pipeline state
+ * (VkPipelineRasterizationStateStreamCreateInfoEXT). */
 KILN_API kiln_hresult kiln_d3d11_create_geometry_shader_with_stream_output(
     kiln_context* context, const void* bytecode, size_t length,
     const kiln_so_declaration_entry* entries, uint32_t entry_count, const uint32_t* buffer_strides,

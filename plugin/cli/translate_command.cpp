@@ -1,4 +1,5 @@
-// kiln translate INPUT [-o OUT.spv] [--target ENV] [--interface FILE] [--validate]
+// kiln translate INPUT [-o OUT.spv] [--target ENV] [--interface FILE] [--extensions LIST]
+// [--validate]
 
 #include "plugin/cli/commands.h"
 #include "plugin/interface_json.h"
@@ -14,16 +15,22 @@ namespace kiln::cli {
 namespace {
 constexpr OptionSpec kOptions[] = {
     {"-o", "OUT.spv", "write SPIR-V here (default: INPUT with .spv appended)"},
-    {"--target", "ENV", "vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.3)"},
+    {"--target", "ENV", "vulkan1.0 | vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.3)"},
     {"--interface", "FILE", "the layer's interface description as JSON (docs/abi.md)"},
+    {"--extensions", "LIST",
+     "enable only these optional extensions (replacing the interface's list; without "
+     "--interface, under an otherwise empty interface): 'none', 'all' or a comma list of "
+     "demote-to-helper, stencil-export, viewport-index-layer, fragment-shader-interlock, "
+     "fragment-fully-covered, descriptor-indexing, transform-feedback, shader-draw-parameters "
+     "(default: no interface, everything)"},
     {"--validate", "", "validate the SPIR-V with SPIRV-Tools; exit 1 when invalid"},
 };
 } // namespace
 
 const CommandSpec k_translate_spec = {
     .name = "translate",
-    .usage = "INPUT [-o OUT.spv] [--target vulkan1.1|vulkan1.2|vulkan1.3] [--interface FILE] "
-             "[--validate]",
+    .usage = "INPUT [-o OUT.spv] [--target vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3] "
+             "[--interface FILE] [--extensions LIST] [--validate]",
     .summary = "translate one shader (DXBC or D3D9 bytecode, detected from its bytes) to SPIR-V",
     .details = "Exit 0 on success; 1 when the input is rejected or invalid, with one line on\n"
                "stderr 'kiln: INPUT: reason'; 2 on a usage error.",
@@ -37,19 +44,25 @@ int run_translate(const ParsedArgs& args) {
   TranslateOptions options;
   if (args.has("--target") && !parse_spirv_target(args.value("--target"), options.target))
     return usage_error("unknown --target '" + std::string(args.value("--target")) +
-                       "' (vulkan1.1, vulkan1.2 or vulkan1.3)");
-
+                       "' (vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3)");
   std::vector<std::uint8_t> bytes;
   std::string error;
+  std::shared_ptr<ShaderInterface> interface;
   if (args.has("--interface")) {
     const std::string path(args.value("--interface"));
     if (!read_file(path, bytes, error)) return fail(path, error);
-    auto interface = std::make_shared<ShaderInterface>();
+    interface = std::make_shared<ShaderInterface>();
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (Status status = abi::interface_from_json(text, *interface); !status)
       return fail(path, status.message());
-    options.interface = std::move(interface);
   }
+  if (args.has("--extensions")) {
+    if (!interface) interface = std::make_shared<ShaderInterface>();
+    if (!parse_extension_list(args.value("--extensions"), interface->extensions))
+      return usage_error("unknown extension in --extensions '" +
+                         std::string(args.value("--extensions")) + "'");
+  }
+  options.interface = std::move(interface);
   if (!read_file(input, bytes, error)) return fail(input, error);
 
   Translator translator;

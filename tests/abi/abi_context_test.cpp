@@ -90,5 +90,43 @@ TEST(AbiContext, StaleCacheEntriesAreRebuiltAfterCreate) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(AbiContext, EveryTargetEnvironmentReachesTheTranslator) {
+  const std::pair<kiln_target_environment, SpirvTarget> targets[] = {
+      {KILN_TARGET_VULKAN_1_0, SpirvTarget::Vulkan10},
+      {KILN_TARGET_VULKAN_1_1, SpirvTarget::Vulkan11},
+      {KILN_TARGET_VULKAN_1_2, SpirvTarget::Vulkan12},
+      {KILN_TARGET_VULKAN_1_3, SpirvTarget::Vulkan13}};
+  for (auto [c_target, target] : targets) {
+    const TranslateFunction translate = [](Translator&, std::span<const std::uint8_t>,
+                                           const TranslateOptions& options, TranslateResult& out) {
+      out.spirv = {spirv_version_word(options.target)};
+      return Status::ok();
+    };
+    kiln_context_create_info info{};
+    info.type = KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO;
+    info.thread_count = 1;
+    info.flags = KILN_CONTEXT_DISABLE_CACHE;
+    info.target = c_target;
+    info.log_callback = [](void*, kiln_log_level, const char*) {};
+    kiln_context* context = nullptr;
+    ASSERT_EQ(abi::create_context(info, context, translate), KILN_SUCCESS) << int(c_target);
+    kiln_submit_info submit{};
+    submit.type = KILN_STRUCTURE_TYPE_SUBMIT_INFO;
+    const auto bytes = blob(1);
+    submit.code = bytes.data();
+    submit.code_size = bytes.size();
+    kiln_shader* shader = nullptr;
+    ASSERT_EQ(kiln_submit(context, &submit, &shader), KILN_SUCCESS);
+    ASSERT_EQ(kiln_wait(shader, UINT64_MAX), KILN_SUCCESS);
+    const std::uint32_t* words = nullptr;
+    std::size_t count = 0;
+    ASSERT_EQ(kiln_get_spirv(shader, &words, &count), KILN_SUCCESS);
+    ASSERT_EQ(count, 1u);
+    EXPECT_EQ(words[0], spirv_version_word(target)) << spirv_target_name(target);
+    kiln_shader_release(shader);
+    kiln_context_destroy(context);
+  }
+}
+
 } // namespace
 } // namespace kiln

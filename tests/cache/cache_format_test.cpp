@@ -56,7 +56,7 @@ TEST(CacheFormat, ReflectionRejectsEveryTruncationAndAWrongVersion) {
 }
 
 TEST(CacheFormat, OptionsRoundTripAndUnknownBitsAreRejected) {
-  for (SpirvTarget target : {SpirvTarget::Vulkan11, SpirvTarget::Vulkan12, SpirvTarget::Vulkan13})
+  for (SpirvTarget target : kAllSpirvTargets)
     for (bool names : {false, true}) {
       TranslateOptions options{target, names, nullptr}, decoded;
       ASSERT_TRUE(decode_options(encode_options(options), decoded));

@@ -30,6 +30,7 @@ done
 check 2 "translate without input" "$kiln" translate
 check 2 "translate with unknown option" "$kiln" translate x --bogus
 check 2 "translate with bad target" "$kiln" translate x --target vulkan9
+check 2 "translate with an unknown extension" "$kiln" translate x --extensions demote,frob
 check 2 "unknown cache action" "$kiln" cache frob
 check 1 "translate of a missing file" "$kiln" translate "$work/missing.dxbc"
 grep -q "^kiln: $work/missing.dxbc: " "$work/err" || { echo "FAIL: no 'kiln: FILE: reason' line"; failures=$((failures + 1)); }
@@ -37,6 +38,23 @@ printf 'garbage!' >"$work/garbage.bin"
 check 1 "translate of garbage" "$kiln" translate "$work/garbage.bin" -o "$work/garbage.spv"
 
 if [ -d "$corpus" ]; then
+  # Vulkan 1.0 without optional extensions: a shader needing one is rejected naming it.
+  stencil=$(grep -l "SV_StencilRef" "$corpus"/dxbc/*.hlsl 2>/dev/null | head -1)
+  for file in "$corpus"/dxbc/*.dxbc; do
+    check 0 "translate --target vulkan1.0 --extensions none --validate" \
+      "$kiln" translate "$file" -o "$work/v10.spv" --target vulkan1.0 --extensions none --validate
+    break
+  done
+  if [ -n "$stencil" ] && [ -f "${stencil%.hlsl}.dxbc" ]; then
+    check 1 "stencil export without the extension" \
+      "$kiln" translate "${stencil%.hlsl}.dxbc" -o "$work/v10.spv" --target vulkan1.0 --extensions none
+    grep -q "VK_EXT_shader_stencil_export" "$work/err" ||
+      { echo "FAIL: the rejection does not name VK_EXT_shader_stencil_export"; failures=$((failures + 1)); }
+    check 0 "stencil export with the extension" \
+      "$kiln" translate "${stencil%.hlsl}.dxbc" -o "$work/v10.spv" --target vulkan1.0 \
+      --extensions stencil-export --validate
+  fi
+
   crashes=0 total=0
   while IFS= read -r -d '' file; do
     case "$file" in *.hlsl|*.txt|*.json|*.tsv|*.md) continue ;; esac

@@ -5,6 +5,7 @@
 #include "plugin/abi_context.h"
 #include "tests/support/shared_data.h"
 
+#include <bit>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -151,10 +152,60 @@ TEST_F(StreamOutput, WithoutDeclarationsItIsAPlainGeometryShader) {
   EXPECT_EQ(create(pixel_, {}, {}), KILN_E_INVALIDARG);
 }
 
-TEST_F(StreamOutput, DeclarationsAreCheckedThenRefusedAsNotImplemented) {
+// The module has an OpExecutionMode ... Xfb.
+bool has_xfb_mode(const std::vector<std::uint32_t>& words) {
+  for (std::size_t i = 5; i < words.size();) {
+    const std::uint32_t count = words[i] >> 16;
+    if (count == 0) return false;
+    if ((words[i] & 0xffff) == 16 /* OpExecutionMode */ && count >= 3 &&
+        words[i + 2] == 11 /* Xfb */)
+      return true;
+    i += count;
+  }
+  return false;
+}
+
+TEST_F(StreamOutput, DeclarationsBecomeTransformFeedback) {
+  // The geometry shader's first output, as its reflection names it, captured whole.
+  kiln_shader* plain = nullptr;
+  ASSERT_EQ(kiln_d3d11_create_geometry_shader(context_, geometry_.data(), geometry_.size(), &plain),
+            KILN_S_OK);
+  ASSERT_EQ(kiln_wait(plain, ~0ull), KILN_SUCCESS);
+  EXPECT_FALSE(has_xfb_mode(plain->job->result.spirv));
+  ASSERT_FALSE(plain->job->result.reflection.outputs.empty());
+  const SignatureElement first = plain->job->result.reflection.outputs[0];
+  kiln_shader_release(plain);
+  ASSERT_NE(first.component_mask, 0u);
+  const kiln_so_declaration_entry entry{0,
+                                        first.semantic.c_str(),
+                                        first.semantic_index,
+                                        std::uint8_t(std::countr_zero(first.component_mask)),
+                                        std::uint8_t(std::popcount(first.component_mask)),
+                                        0};
+  const std::uint32_t stride = 4u * entry.component_count;
+  kiln_shader* shader = nullptr;
+  ASSERT_EQ(kiln_d3d11_create_geometry_shader_with_stream_output(
+                context_, geometry_.data(), geometry_.size(), &entry, 1, &stride, 1, 0, &shader),
+            KILN_S_OK)
+      << first.semantic;
+  ASSERT_EQ(kiln_wait(shader, ~0ull), KILN_SUCCESS) << kiln_shader_error(shader);
+  EXPECT_TRUE(has_xfb_mode(shader->job->result.spirv)) << first.semantic;
+  kiln_shader_release(shader);
+
+  // A declaration naming no output of the shader fails its handle with the reason.
+  const kiln_so_declaration_entry missing{0, "NO_SUCH_OUTPUT", 0, 0, 4, 0};
+  ASSERT_EQ(kiln_d3d11_create_geometry_shader_with_stream_output(
+                context_, geometry_.data(), geometry_.size(), &missing, 1, &stride, 1, 0, &shader),
+            KILN_S_OK);
+  EXPECT_EQ(kiln_wait(shader, ~0ull), KILN_ERROR_TRANSLATION_FAILED);
+  EXPECT_NE(std::string(kiln_shader_error(shader)).find("matches no output"), std::string::npos)
+      << kiln_shader_error(shader);
+  kiln_shader_release(shader);
+  EXPECT_EQ(create(geometry_, {}, {}, 2), KILN_S_OK); // the rasterized stream is pipeline state
+}
+
+TEST_F(StreamOutput, DeclarationsAreCheckedAsD3D11ChecksThem) {
   const kiln_so_declaration_entry position{0, "SV_Position", 0, 0, 4, 0};
-  EXPECT_EQ(create(geometry_, {position}, {16}), KILN_E_NOTIMPL); // never silently dropped
-  EXPECT_EQ(create(geometry_, {}, {}, 2), KILN_E_NOTIMPL);        // rasterizing stream 2
   auto bad = position;
   bad.component_count = 0;
   EXPECT_EQ(create(geometry_, {bad}, {16}), KILN_E_INVALIDARG);

@@ -118,7 +118,8 @@ TEST(ModuleBuilder, DecorationsCapabilitiesExtensionsRecordedOnce) {
 }
 
 TEST(ModuleBuilder, HeaderVersionPerTargetAndCompactBound) {
-  const std::pair<SpirvTarget, std::uint32_t> cases[] = {{SpirvTarget::Vulkan11, 0x00010300u},
+  const std::pair<SpirvTarget, std::uint32_t> cases[] = {{SpirvTarget::Vulkan10, 0x00010000u},
+                                                         {SpirvTarget::Vulkan11, 0x00010300u},
                                                          {SpirvTarget::Vulkan12, 0x00010500u},
                                                          {SpirvTarget::Vulkan13, 0x00010600u}};
   for (auto [target, version] : cases) {

@@ -12,11 +12,25 @@
 namespace kiln::test {
 
 Status lower_only(std::string_view ir_text, SpirvTarget target, Lowered& out) {
+  return lower_only(ir_text, target, nullptr, out);
+}
+
+void lower_and_validate(std::string_view ir_text, SpirvTarget target,
+                        const ShaderInterface& interface, Lowered& out) {
+  Status st = lower_only(ir_text, target, &interface, out);
+  ASSERT_TRUE(st) << spirv_target_name(target) << ": " << st.message();
+  Status valid = validate_spirv(out.words, target);
+  ASSERT_TRUE(valid) << spirv_target_name(target) << ": " << valid.message() << "\n" << out.text;
+}
+
+Status lower_only(std::string_view ir_text, SpirvTarget target, const ShaderInterface* interface,
+                  Lowered& out) {
   ir::Builder builder;
   if (Status st = ir::parse(ir_text, builder); !st) return st;
   spirv::Lowering lowering;
   spirv::LowerOptions options;
-  options.spirv_version = spirv::spirv_version_word(target);
+  options.target = target;
+  options.interface = interface;
   out.words.clear();
   if (Status st = lowering.lower(builder, options, out.words, out.reflection); !st) return st;
   out.text.clear();
@@ -24,7 +38,7 @@ Status lower_only(std::string_view ir_text, SpirvTarget target, Lowered& out) {
 }
 
 void lower_and_validate(std::string_view ir_text, Lowered& out) {
-  for (SpirvTarget target : {SpirvTarget::Vulkan11, SpirvTarget::Vulkan12, SpirvTarget::Vulkan13}) {
+  for (SpirvTarget target : kAllSpirvTargets) {
     Lowered lowered;
     Status st = lower_only(ir_text, target, lowered);
     ASSERT_TRUE(st) << spirv_target_name(target) << ": " << st.message();

@@ -19,12 +19,19 @@ struct Lowered {
   Reflection reflection;
 };
 
-// Parses `ir_text`, lowers it for Vulkan 1.1, 1.2 and 1.3 and validates each module; failures
-// are reported as gtest failures and leave `out` empty.
+// Parses `ir_text`, lowers it for Vulkan 1.0, 1.1, 1.2 and 1.3 and validates each module;
+// failures are reported as gtest failures and leave `out` empty.
 void lower_and_validate(std::string_view ir_text, Lowered& out);
 
 // Lowers without validation; returns the status (for rejection tests).
 Status lower_only(std::string_view ir_text, SpirvTarget target, Lowered& out);
+// The same under an interface (null: none).
+Status lower_only(std::string_view ir_text, SpirvTarget target, const ShaderInterface* interface,
+                  Lowered& out);
+// Lowers under `interface` for `target` and validates (spirv-val for that target); failures are
+// gtest failures.
+void lower_and_validate(std::string_view ir_text, SpirvTarget target,
+                        const ShaderInterface& interface, Lowered& out);
 
 // Number of lines of `text` that contain `needle`.
 int count_lines(const std::string& text, std::string_view needle);

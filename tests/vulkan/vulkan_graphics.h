@@ -174,6 +174,9 @@ struct GraphicsPipelineDesc {
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   std::uint32_t sample_mask = ~0u;
   std::uint32_t viewport_count = 1; // viewports and scissors are dynamic state
+  // Attachment 0 blends colour and alpha as src0 + dst * src1 (dual-source blending).
+  bool dual_source_blend = false;
+  bool rasterizer_discard = false;
 };
 
 class GraphicsPipeline {
@@ -225,6 +228,9 @@ struct DrawDesc {
   VkRect2D render_area{};
   std::uint32_t layer_count = 1; // layered rendering into array attachments
   std::uint32_t vertex_count = 0, instance_count = 1;
+  // Transform feedback buffers, by XfbBuffer (needs Context::has_transform_feedback()): the
+  // draw runs inside vkCmdBegin/EndTransformFeedbackEXT writing from offset 0.
+  std::vector<VkBuffer> xfb_buffers;
 };
 
 // Records and submits one draw with dynamic rendering (load and store every attachment).

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 namespace kiln::vulkan {
@@ -123,6 +124,20 @@ Status Context::init() {
     features11.pNext = &features12;
     if (api_version_ >= VK_API_VERSION_1_3) features12.pNext = &features13;
   }
+  // Transform feedback, where the device has it (lavapipe does): stream-output tests.
+  auto xfb_features = make_struct<VkPhysicalDeviceTransformFeedbackFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT);
+  std::vector<const char*> device_extensions;
+  vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::string_view(e.extensionName) != VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) continue;
+    device_extensions.push_back(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
+    xfb_features.pNext = features.pNext;
+    features.pNext = &xfb_features;
+    transform_feedback_ = true;
+  }
   vkGetPhysicalDeviceFeatures2(physical_device_, &features);
 
   const float priority = 1.0f;
@@ -135,6 +150,8 @@ Status Context::init() {
   device_info.pNext = &features;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.enabledExtensionCount = std::uint32_t(device_extensions.size());
+  device_info.ppEnabledExtensionNames = device_extensions.data();
   if (VkResult r = vkCreateDevice(physical_device_, &device_info, nullptr, &device_);
       r != VK_SUCCESS)
     return vk_error("vkCreateDevice", r);

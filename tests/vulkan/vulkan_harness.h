@@ -44,6 +44,8 @@ class Context {
   VkQueue queue() const { return queue_; }
   std::uint32_t queue_family() const { return queue_family_; }
   std::uint32_t api_version() const { return api_version_; } // min(instance, device)
+  // VK_EXT_transform_feedback is enabled (with its features) where the device has it.
+  bool has_transform_feedback() const { return transform_feedback_; }
   const std::string& device_name() const { return device_name_; }
 
   // Index of a memory type allowed by `type_bits` with all of `properties`, or UINT32_MAX.
@@ -63,6 +65,7 @@ class Context {
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   std::uint32_t queue_family_ = 0;
   std::uint32_t api_version_ = 0;
+  bool transform_feedback_ = false;
   std::string device_name_;
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VolkDeviceTable table_{};

@@ -76,6 +76,7 @@ Status GraphicsPipeline::create(Context& context, const GraphicsPipelineDesc& de
   raster.cullMode = VK_CULL_MODE_NONE;
   raster.frontFace = VK_FRONT_FACE_CLOCKWISE;
   raster.lineWidth = 1.0f;
+  raster.rasterizerDiscardEnable = desc.rasterizer_discard;
   auto multisample = make_struct<VkPipelineMultisampleStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
   multisample.rasterizationSamples = desc.samples;
@@ -93,6 +94,13 @@ Status GraphicsPipeline::create(Context& context, const GraphicsPipelineDesc& de
   for (auto& attachment : blend)
     attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                                 VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+  if (desc.dual_source_blend && !blend.empty()) {
+    blend[0].blendEnable = VK_TRUE;
+    blend[0].srcColorBlendFactor = blend[0].srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend[0].dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
+    blend[0].dstAlphaBlendFactor = VK_BLEND_FACTOR_SRC1_ALPHA;
+    blend[0].colorBlendOp = blend[0].alphaBlendOp = VK_BLEND_OP_ADD;
+  }
   auto blend_state = make_struct<VkPipelineColorBlendStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
   blend_state.attachmentCount = std::uint32_t(blend.size());
@@ -162,6 +170,8 @@ Status ComputeProgram::create(Context& context, const ShaderStageCode& code,
 Status draw(Context& context, const DrawDesc& desc) {
   if (desc.pipeline == nullptr || desc.pipeline->handle() == VK_NULL_HANDLE)
     return Status::error("draw without a pipeline");
+  if (!desc.xfb_buffers.empty() && !context.has_transform_feedback())
+    return Status::error("transform feedback without VK_EXT_transform_feedback");
   const VolkDeviceTable& vk = context.vk();
   std::vector<VkRenderingAttachmentInfo> colors(desc.color.size());
   for (std::size_t i = 0; i < desc.color.size(); ++i) {
@@ -205,7 +215,14 @@ Status draw(Context& context, const DrawDesc& desc) {
       const VkDeviceSize offset = 0;
       vk.vkCmdBindVertexBuffers(cmd, std::uint32_t(i), 1, &desc.vertex_buffers[i], &offset);
     }
+    const std::vector<VkDeviceSize> offsets(desc.xfb_buffers.size(), 0);
+    if (!desc.xfb_buffers.empty()) {
+      vk.vkCmdBindTransformFeedbackBuffersEXT(cmd, 0, std::uint32_t(desc.xfb_buffers.size()),
+                                              desc.xfb_buffers.data(), offsets.data(), nullptr);
+      vk.vkCmdBeginTransformFeedbackEXT(cmd, 0, 0, nullptr, nullptr);
+    }
     vk.vkCmdDraw(cmd, desc.vertex_count, desc.instance_count, 0, 0);
+    if (!desc.xfb_buffers.empty()) vk.vkCmdEndTransformFeedbackEXT(cmd, 0, 0, nullptr, nullptr);
     vk.vkCmdEndRendering(cmd);
     full_barrier(vk, cmd);
   });

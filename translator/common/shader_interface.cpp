@@ -159,4 +159,26 @@ Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterf
   return Status::ok();
 }
 
+bool parse_extension_list(std::string_view list, ExtensionMask& out) {
+  out = 0;
+  if (list == "none") return true;
+  if (list == "all") {
+    out = kAllExtensions;
+    return true;
+  }
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    bool known = false;
+    for (Extension e : kAllExtensionValues) {
+      if (extension_info(e).cli_name != name) continue;
+      out |= extension_bit(e);
+      known = true;
+    }
+    if (!known) return false;
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return true;
+}
+
 } // namespace kiln

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln {
@@ -83,23 +84,69 @@ struct UavCounterBinding {
   std::uint32_t offset = 0; // bytes, StorageBuffer form
 };
 
-// Optional SPIR-V features, numbered as kiln_extension.
+// Optional SPIR-V features, numbered as kiln_extension. One row each:
+// X(enumerator, kiln_extension value, CLI name, Vulkan extension, SPIR-V extension,
+//   first Vulkan 1.x minor version where the feature is core *and* required, or kNeverCore).
+// Under an interface kiln uses a feature only where it is enabled or core and required in the
+// target (docs/abi.md, "Extensions and fallbacks").
+constexpr std::uint32_t kNeverCore = 0xff;
+#define KILN_EXTENSIONS(X)                                                                         \
+  X(DemoteToHelperInvocation, KILN_EXTENSION_DEMOTE_TO_HELPER_INVOCATION, "demote-to-helper",      \
+    "VK_EXT_shader_demote_to_helper_invocation", "SPV_EXT_demote_to_helper_invocation", 3)         \
+  X(StencilExport, KILN_EXTENSION_STENCIL_EXPORT, "stencil-export",                                \
+    "VK_EXT_shader_stencil_export", "SPV_EXT_shader_stencil_export", kNeverCore)                   \
+  X(ViewportIndexLayer, KILN_EXTENSION_VIEWPORT_INDEX_LAYER, "viewport-index-layer",               \
+    "VK_EXT_shader_viewport_index_layer", "SPV_EXT_shader_viewport_index_layer", kNeverCore)       \
+  X(FragmentShaderInterlock, KILN_EXTENSION_FRAGMENT_SHADER_INTERLOCK,                             \
+    "fragment-shader-interlock", "VK_EXT_fragment_shader_interlock",                               \
+    "SPV_EXT_fragment_shader_interlock", kNeverCore)                                               \
+  X(FragmentFullyCovered, KILN_EXTENSION_FRAGMENT_FULLY_COVERED, "fragment-fully-covered",         \
+    "VK_EXT_conservative_rasterization", "SPV_EXT_fragment_fully_covered", kNeverCore)             \
+  X(DescriptorIndexing, KILN_EXTENSION_DESCRIPTOR_INDEXING, "descriptor-indexing",                 \
+    "VK_EXT_descriptor_indexing", "SPV_EXT_descriptor_indexing", kNeverCore)                       \
+  X(TransformFeedback, KILN_EXTENSION_TRANSFORM_FEEDBACK, "transform-feedback",                    \
+    "VK_EXT_transform_feedback", "", kNeverCore)                                                   \
+  X(ShaderDrawParameters, KILN_EXTENSION_SHADER_DRAW_PARAMETERS, "shader-draw-parameters",         \
+    "VK_KHR_shader_draw_parameters", "SPV_KHR_shader_draw_parameters", kNeverCore)
+
 enum class Extension : std::uint8_t {
-  DemoteToHelperInvocation = KILN_EXTENSION_DEMOTE_TO_HELPER_INVOCATION,
-  StencilExport = KILN_EXTENSION_STENCIL_EXPORT,
-  ViewportIndexLayer = KILN_EXTENSION_VIEWPORT_INDEX_LAYER,
-  FragmentShaderInterlock = KILN_EXTENSION_FRAGMENT_SHADER_INTERLOCK,
-  FragmentFullyCovered = KILN_EXTENSION_FRAGMENT_FULLY_COVERED,
-  DescriptorIndexing = KILN_EXTENSION_DESCRIPTOR_INDEXING,
-  TransformFeedback = KILN_EXTENSION_TRANSFORM_FEEDBACK,
-  ShaderDrawParameters = KILN_EXTENSION_SHADER_DRAW_PARAMETERS,
-  Last = ShaderDrawParameters,
+#define KILN_X(name, value, cli, vulkan, spirv, core) name = value,
+  KILN_EXTENSIONS(KILN_X)
+#undef KILN_X
+};
+constexpr Extension kAllExtensionValues[] = {
+#define KILN_X(name, value, cli, vulkan, spirv, core) Extension::name,
+    KILN_EXTENSIONS(KILN_X)
+#undef KILN_X
 };
 using ExtensionMask = std::uint32_t; // bit (1 << Extension)
 constexpr ExtensionMask extension_bit(Extension e) {
   return ExtensionMask(1) << std::uint32_t(e);
 }
-constexpr ExtensionMask kAllExtensions = (extension_bit(Extension::Last) << 1) - 2;
+constexpr ExtensionMask kAllExtensions = [] {
+  ExtensionMask all = 0;
+  for (Extension e : kAllExtensionValues) all |= extension_bit(e);
+  return all;
+}();
+
+struct ExtensionInfo {
+  std::string_view cli_name;          // "demote-to-helper" (kiln translate --extensions)
+  std::string_view vulkan_extension;  // "VK_EXT_shader_demote_to_helper_invocation"
+  std::string_view spirv_extension;   // "SPV_EXT_demote_to_helper_invocation"; empty: none
+  std::uint32_t core_in_vulkan_minor; // or kNeverCore
+};
+constexpr ExtensionInfo extension_info(Extension e) {
+  switch (e) {
+#define KILN_X(name, value, cli, vulkan, spirv, core)                                              \
+  case Extension::name:                                                                            \
+    return {cli, vulkan, spirv, core};
+    KILN_EXTENSIONS(KILN_X)
+#undef KILN_X
+  }
+  return {};
+}
+// A comma-separated list of CLI names (or "none", "all") as a mask; false naming nothing it knows.
+bool parse_extension_list(std::string_view list, ExtensionMask& out);
 
 // Render-state parameters: one row per kiln_parameter_name (KILN_PARAMETER_LIST).
 enum class ParameterName : std::uint8_t {
@@ -112,10 +159,12 @@ enum class ParameterDataType : std::uint8_t { U32, F32, F32_VEC4 };
 constexpr ParameterDataType parameter_data_type(ParameterName name) {
   switch (name) {
 #define KILN_X(name, value, data_type)                                                             \
-  case ParameterName::name: return ParameterDataType::data_type;
+  case ParameterName::name:                                                                        \
+    return ParameterDataType::data_type;
     KILN_PARAMETER_LIST(KILN_X)
 #undef KILN_X
-  default: return ParameterDataType::U32;
+  default:
+    return ParameterDataType::U32;
   }
 }
 
@@ -162,6 +211,14 @@ struct ShaderInterface {
   std::vector<ShaderParameter> parameters;
   std::vector<VaryingLocation> varyings; // empty: kiln's own D3D9 varying table
   StreamOutput stream_output;
+
+  // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
+  // combined sampler or UAV counter. Without one (an interface that only carries extensions,
+  // parameters, varyings or stream output) kiln's own binding model applies.
+  bool has_binding_map() const {
+    return !bindings.empty() || !push_constant_buffers.empty() || !combined_samplers.empty() ||
+           !uav_counters.empty();
+  }
 
   // The parameter of that name, or null (its default applies).
   const ShaderParameter* parameter(ParameterName name) const;

@@ -10,12 +10,6 @@
 namespace kiln::spirv {
 
 namespace {
-SpirvTarget target_for(std::uint32_t version) {
-  if (version <= 0x00010300u) return SpirvTarget::Vulkan11;
-  if (version <= 0x00010500u) return SpirvTarget::Vulkan12;
-  return SpirvTarget::Vulkan13;
-}
-
 spv::ExecutionModel execution_model(ShaderStage stage) {
   switch (stage) {
   case ShaderStage::Vertex:
@@ -62,7 +56,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   reflection.inputs.clear();
   reflection.outputs.clear();
   words.clear();
-  s.mb.reset(target_for(options.spirv_version));
+  s.mb.reset(options.target);
   s.ids.assign(builder.id_limit(), 0);
   s.decl_of.assign(builder.id_limit(), 0);
   s.decls.clear();
@@ -74,7 +68,14 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.constant_vars.clear();
   s.xfb = false;
   s.gs_input_vertices = 0;
-  s.rov = s.rov_sample = s.block_is_first = false;
+  s.rov = s.rov_unordered = s.rov_sample = s.block_is_first = false;
+  s.discard_function_id = 0;
+  s.swizzled_outputs.clear();
+  s.swizzled_targets = s.declared_targets = 0;
+  s.xfb_captured.clear();
+  s.split_outputs.clear();
+  s.output_semantics.clear();
+  s.collect_output_semantics();
   s.push_var = 0;
   s.push_built = false;
   s.stage = ShaderStage::Count;
@@ -119,6 +120,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   }
   if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
   if (Status st = s.finish_entry_point(); !st) return st;
+  s.emit_discard_function();
   reflection.stage = s.stage;
   s.mb.finish(words);
   return Status::ok();
@@ -307,6 +309,7 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
       auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
       list[std::size_t(d->signature)].semantic = name;
       list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
+      return apply_stream_output(o.def(), *d, name, o.operand(1).literal_u32());
     }
     return Status::ok();
   }
@@ -386,6 +389,7 @@ Id Lowering::State::load_invocation_id() {
 }
 
 Status Lowering::State::finish_entry_point() {
+  if (Status st = check_stream_output(); !st) return st;
   if (stage == ShaderStage::Hull) {
     // One SPIR-V entry: the control-point function in every invocation, a barrier, then the
     // patch-constant function (which reads control-point outputs) in invocation 0 only.
@@ -422,7 +426,12 @@ Status Lowering::State::finish_entry_point() {
     mb.require_capability(spv::CapabilityGeometry);
     if (!has_gs_instances)
       mb.add_execution_mode(entry_function, spv::ExecutionModeInvocations, {1});
-    if (gs_streams & ~1u) mb.require_capability(spv::CapabilityGeometryStreams);
+    if (gs_streams & ~1u) {
+      if (!extension_enabled(Extension::TransformFeedback))
+        return missing_extension(ir_entry, "geometry shader output to a stream other than 0",
+                                 Extension::TransformFeedback);
+      mb.require_capability(spv::CapabilityGeometryStreams);
+    }
     break;
   case ShaderStage::Hull:
   case ShaderStage::Domain:

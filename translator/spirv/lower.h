@@ -18,6 +18,8 @@
 //   lower_ops.cpp        arithmetic (KILN_SPIRV_DIRECT_OPS table), conversions, composites,
 //                        derivatives, barriers, demote
 //   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
+//   lower_target.cpp     what the target and the interface's extensions allow, fallbacks
+//   lower_outputs.cpp    dual-source blending, output swizzles, stream output (Xfb)
 //
 // Choices a layer must know: D3D's SV_VertexID / SV_InstanceID subtract BaseVertex /
 // BaseInstance; SV_IsFrontFace read as an integer is ~0u / 0; SV_SampleCount reads the
@@ -26,6 +28,7 @@
 
 #include "translator/common/reflection.h"
 #include "translator/common/shader_interface.h"
+#include "translator/common/spirv_target.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -43,10 +46,9 @@ namespace kiln::spirv {
 constexpr std::uint32_t kSampleCountSpecId = 0x4b4c0001u;
 
 struct LowerOptions {
-  std::uint32_t spirv_version = 0x00010600; // 1.3 for Vulkan 1.1, 1.5 for 1.2, 1.6 for 1.3
-  bool debug_names = false;                 // emit OpName/OpMemberName from DebugName ops
-  // The layer's interface (bindings, push constants, buffer forms); null: kiln's own binding
-  // model. Must outlive lower().
+  SpirvTarget target = SpirvTarget::Vulkan13;
+  bool debug_names = false; // emit OpName/OpMemberName from DebugName ops
+  // The layer's interface; null: kiln's own model (every optional feature available).
   const ShaderInterface* interface = nullptr;
 };
 

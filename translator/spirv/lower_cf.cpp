@@ -109,6 +109,10 @@ Status Lowering::State::lower_cf(ir::OpView o) {
     mb.op_void(spv::OpUnreachable, {});
     return Status::ok();
   case OpCode::Return: {
+    if (id_for(current_function) == entry_function) {
+      if (!swizzled_outputs.empty()) emit_output_epilogue();
+      if (stage != ShaderStage::Geometry) emit_split_outputs();
+    }
     if (rov && id_for(current_function) == entry_function)
       mb.op_void(spv::OpEndInvocationInterlockEXT, {});
     emit_merge(false);

@@ -144,6 +144,8 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
   if (o.code() == OpCode::DclXfb) {
     DeclInfo* target = decl(o.operand(0).def());
     if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
+    if (!extension_enabled(Extension::TransformFeedback))
+      return missing_extension(def, "stream output", Extension::TransformFeedback);
     mb.require_capability(spv::CapabilityTransformFeedback);
     if (!xfb) mb.add_execution_mode(entry_function, spv::ExecutionModeXfb);
     xfb = true;
@@ -176,9 +178,8 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     d.component = component;
     if (reuse_io(d, def, type(t))) return Status::ok();
     d.var_type = type(t);
-    d.var = mb.global_variable(mb.type_pointer(d.storage, type(t)), d.storage);
-    mb.decorate(d.var, spv::DecorationLocation, {location});
-    if (component) mb.decorate(d.var, spv::DecorationComponent, {component});
+    if (!input && stage == ShaderStage::Geometry) d.stream = o.operand(3).literal_u32();
+    if (Status st = declare_user_io(def, d, element, view.dim_count > 0); !st) return st;
     sig.location = location;
     sig.component_mask <<= component;
     if (input && stage == ShaderStage::Pixel) {
@@ -201,8 +202,12 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
         (stage == ShaderStage::Domain && input && !arrayed))
       mb.decorate(d.var, spv::DecorationPatch);
     if (!input && stage == ShaderStage::Geometry && o.operand(3).literal_u32() != 0) {
+      if (!extension_enabled(Extension::TransformFeedback))
+        return missing_extension(def, "geometry shader output to a stream other than 0",
+                                 Extension::TransformFeedback);
       mb.require_capability(spv::CapabilityGeometryStreams);
-      mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
+      // A split output's pieces carry the stream themselves (lower_outputs.cpp).
+      if (!d.xfb_split) mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
     }
   } else {
     auto b = o.operand(1).literal_enum<ir::BuiltIn>();
@@ -275,6 +280,15 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     d.var_type = current;
     d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
     mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
+    if (!input && stage == ShaderStage::Geometry && o.operand(2).literal_u32() != 0) {
+      // A built-in of another stream (the rasterized stream is the layer's choice).
+      d.stream = o.operand(2).literal_u32();
+      if (!extension_enabled(Extension::TransformFeedback))
+        return missing_extension(def, "geometry shader output to a stream other than 0",
+                                 Extension::TransformFeedback);
+      mb.require_capability(spv::CapabilityGeometryStreams);
+      mb.decorate(d.var, spv::DecorationStream, {d.stream});
+    }
     switch (b) {
     case ir::BuiltIn::TessFactorInner:
     case ir::BuiltIn::TessFactorOuter:
@@ -303,8 +317,13 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
         mb.require_capability(b == ir::BuiltIn::Layer ? spv::CapabilityGeometry
                                                       : spv::CapabilityMultiViewport);
       } else {
+        if (!extension_enabled(Extension::ViewportIndexLayer))
+          return missing_extension(def,
+                                   std::string(builtin_name(b)) + " output of " +
+                                       std::string(shader_stage_name(stage)) + " shaders",
+                                   Extension::ViewportIndexLayer);
         mb.require_capability(spv::CapabilityShaderViewportIndexLayerEXT);
-        mb.require_extension("SPV_EXT_shader_viewport_index_layer");
+        use_spirv_extension(Extension::ViewportIndexLayer);
       }
       if (stage == ShaderStage::Pixel) mb.decorate(d.var, spv::DecorationFlat);
       break;
@@ -312,17 +331,24 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       if (!input) uses_depth_output = true;
       break;
     case ir::BuiltIn::StencilRef:
+      if (!extension_enabled(Extension::StencilExport))
+        return missing_extension(def, "SV_StencilRef", Extension::StencilExport);
       mb.require_capability(spv::CapabilityStencilExportEXT);
-      mb.require_extension("SPV_EXT_shader_stencil_export");
+      use_spirv_extension(Extension::StencilExport);
       break;
     case ir::BuiltIn::IsFullyCovered:
+      if (!extension_enabled(Extension::FragmentFullyCovered))
+        return missing_extension(def, "SV_InnerCoverage", Extension::FragmentFullyCovered);
       mb.require_capability(spv::CapabilityFragmentFullyCoveredEXT);
-      mb.require_extension("SPV_EXT_fragment_fully_covered");
+      use_spirv_extension(Extension::FragmentFullyCovered);
       break;
     case ir::BuiltIn::VertexId:
     case ir::BuiltIn::InstanceId: {
       // D3D counts from the draw's first vertex / instance; Vulkan's index includes the base.
+      // Without draw parameters (fallback) the index is Vulkan's, base included.
+      if (!extension_enabled(Extension::ShaderDrawParameters)) break;
       mb.require_capability(spv::CapabilityDrawParameters);
+      use_spirv_extension(Extension::ShaderDrawParameters);
       d.base_var = mb.global_variable(mb.type_pointer(d.storage, d.spv_types[0]), d.storage);
       mb.decorate(d.base_var, spv::DecorationBuiltIn,
                   {std::uint32_t(b == ir::BuiltIn::VertexId ? spv::BuiltInBaseVertex
@@ -358,6 +384,7 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
     if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
     std::uint32_t stream = o.operand(0).literal_u32();
     bool vertex = o.code() == OpCode::EmitVertex;
+    if (vertex) emit_split_outputs();
     if (stream == 0 && !(gs_streams & ~1u)) {
       mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
     } else {

@@ -6,7 +6,6 @@ namespace kiln::spirv {
 
 namespace {
 void require_nonuniform(ModuleBuilder& mb, const DeclInfo& d) {
-  if (mb.target() == SpirvTarget::Vulkan11) mb.require_extension("SPV_EXT_descriptor_indexing");
   mb.require_capability(spv::CapabilityShaderNonUniform);
   spv::Capability cap = spv::CapabilityStorageBufferArrayNonUniformIndexing;
   if (d.kind == DeclInfo::Kind::Cbv)
@@ -33,7 +32,9 @@ DeclInfo* Lowering::State::descriptor(ir::SsaDef load, Id& index, bool& nonunifo
   DeclInfo* d = decl(l.operand(0).def());
   if (!d) return nullptr;
   index = descriptor_index(*d, l.operand(1).def());
-  nonuniform = ir::has(l.flags(), ir::OpFlags::NonUniform) && d->is_array;
+  // Without descriptor indexing the index is taken as dynamically uniform (docs/abi.md).
+  nonuniform = ir::has(l.flags(), ir::OpFlags::NonUniform) && d->is_array &&
+               extension_enabled(Extension::DescriptorIndexing);
   return d;
 }
 
@@ -199,8 +200,12 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
                d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
                d->kind != DeclInfo::Kind::UavCounter))
       return fail(def, "descriptor load of a non-descriptor");
-    bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array;
-    if (nonuniform) require_nonuniform(mb, *d);
+    bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array &&
+                      extension_enabled(Extension::DescriptorIndexing);
+    if (nonuniform) {
+      use_spirv_extension(Extension::DescriptorIndexing);
+      require_nonuniform(mb, *d);
+    }
     if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
       return Status::ok(); // by reference
     Id ptr = d->var;

@@ -179,7 +179,7 @@ Status Lowering::State::lower_arith(ir::OpView o, bool& handled) {
   }
   case OpCode::Select: {
     Id cond = v(0);
-    if (rt.is_vector() && vt(0).is_scalar() && mb.target() == SpirvTarget::Vulkan11) {
+    if (rt.is_vector() && vt(0).is_scalar() && !spirv_at_least(mb.target(), 4)) {
       // Before SPIR-V 1.4 a vector select needs a condition vector of the same size.
       Id parts[4] = {cond, cond, cond, cond};
       cond = mb.op(spv::OpCompositeConstruct, basic(ir::ScalarType::Bool, rt.vector_size()),
@@ -316,16 +316,21 @@ Status Lowering::State::lower_arith(ir::OpView o, bool& handled) {
   }
   case OpCode::Demote:
     if (stage != ShaderStage::Pixel) return fail(def, "Demote outside pixel shaders");
+    if (!extension_enabled(Extension::DemoteToHelperInvocation)) {
+      // Fallback: the invocation ends (OpKill); it no longer helps its quad's derivatives.
+      mb.op(spv::OpFunctionCall, mb.type_void(), {discard_function()});
+      return Status::ok();
+    }
     mb.require_capability(spv::CapabilityDemoteToHelperInvocation);
-    if (mb.target() != SpirvTarget::Vulkan13)
-      mb.require_extension("SPV_EXT_demote_to_helper_invocation");
+    use_spirv_extension(Extension::DemoteToHelperInvocation);
     mb.op_void(spv::OpDemoteToHelperInvocation, {});
     return Status::ok();
   case OpCode::RovScopedLockBegin:
   case OpCode::RovScopedLockEnd:
     // The interlock spans the whole entry function (see State::rov); accesses inside it are
     // ordered by the interlock itself.
-    if (!rov) return fail(def, "rasterizer-ordered lock without a rasterizer-ordered UAV");
+    if (!rov && !rov_unordered)
+      return fail(def, "rasterizer-ordered lock without a rasterizer-ordered UAV");
     return Status::ok();
   case OpCode::CheckSparseAccess:
     mb.require_capability(spv::CapabilitySparseResidency);

@@ -69,7 +69,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   std::uint32_t space = o.operand(1).literal_u32();
   std::uint32_t reg = o.operand(2).literal_u32();
   std::uint32_t count = o.operand(3).literal_u32();
-  const ShaderInterface* interface = options.interface;
+  const ShaderInterface* interface = binding_map();
   if (!interface && reg >= kMaxBinding / kBindingClasses)
     return fail(def, "register number too large (binding would be >= 65536)");
   DescriptorSlot slot;
@@ -135,12 +135,17 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
         return fail(def, "rasterizer-ordered UAV outside pixel shaders");
-      if (!rov) {
-        mb.require_extension("SPV_EXT_fragment_shader_interlock");
-        mb.require_capability(spv::CapabilityFragmentShaderPixelInterlockEXT);
-        mb.add_execution_mode(entry_function, spv::ExecutionModePixelInterlockOrderedEXT);
+      if (!extension_enabled(Extension::FragmentShaderInterlock)) {
+        // Fallback: an ordinary UAV, accesses unordered between overlapping pixels.
+        rov_unordered = true;
+      } else {
+        if (!rov) {
+          use_spirv_extension(Extension::FragmentShaderInterlock);
+          mb.require_capability(spv::CapabilityFragmentShaderPixelInterlockEXT);
+          mb.add_execution_mode(entry_function, spv::ExecutionModePixelInterlockOrderedEXT);
+        }
+        rov = true;
       }
-      rov = true;
     }
     if (is_buffer_kind(d.resource) && slot.buffer_form == BindingRange::BufferForm::TexelBuffer) {
       // The dwords are the texels of an R32_UINT texel buffer.
@@ -153,10 +158,10 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
           uav ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     } else if (is_buffer_kind(d.resource)) {
       rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      d.storage = spv::StorageClassStorageBuffer;
+      d.storage = storage_buffer_class();
       Id members[1] = {type_layout(d.ir_type, true)};
       element = mb.type_struct(members);
-      mb.decorate(element, spv::DecorationBlock);
+      mb.decorate(element, storage_block_decoration());
       mb.decorate_member(element, 0, spv::DecorationOffset, {0});
       if (!uav || ir::has(uav_flags, ir::UavFlags::ReadOnly))
         mb.decorate_member(element, 0, spv::DecorationNonWritable);
@@ -239,9 +244,11 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   d.image_type = element;
   Id var_type = element;
   if (slot.array_size == 0) {
+    if (!extension_enabled(Extension::DescriptorIndexing))
+      return missing_extension(def, "an unbounded descriptor array", Extension::DescriptorIndexing);
     var_type = mb.type_runtime_array(element);
     mb.require_capability(spv::CapabilityRuntimeDescriptorArray);
-    if (mb.target() == SpirvTarget::Vulkan11) mb.require_extension("SPV_EXT_descriptor_indexing");
+    use_spirv_extension(Extension::DescriptorIndexing);
   } else if (d.is_array) {
     var_type = mb.type_array(element, const_u32(slot.array_size));
   }
@@ -326,7 +333,7 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
   const ResourceBinding of = reflection->resources[std::size_t(uav->signature)];
   d.kind = DeclInfo::Kind::UavCounter;
-  d.storage = spv::StorageClassStorageBuffer;
+  d.storage = storage_buffer_class();
   d.ir_type = ir::kU32;
   d.is_array = uav->is_array;
   d.array_base = uav->array_base;
@@ -335,7 +342,7 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   rb.binding = binding_of(ResourceBinding::Class::UavCounter, rb.register_index);
   std::uint32_t offset = 0;
-  if (const ShaderInterface* interface = options.interface) {
+  if (const ShaderInterface* interface = binding_map()) {
     const UavCounterBinding* counter =
         find_uav_counter(*interface, of.space, of.register_index, stage);
     if (!counter)
@@ -362,7 +369,7 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   } else {
     Id block_members[1] = {basic(ir::ScalarType::U32, 1)};
     element = mb.type_struct(block_members);
-    mb.decorate(element, spv::DecorationBlock);
+    mb.decorate(element, storage_block_decoration());
     mb.decorate_member(element, 0, spv::DecorationOffset, {offset});
   }
   d.image_type = element;

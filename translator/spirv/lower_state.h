@@ -60,6 +60,9 @@ struct DeclInfo {
   bool gs_vertex_count = false; // GsVertexCountIn: the input primitive's vertex count
   std::uint32_t location = ~0u, component = 0; // user I/O
   Id var_type = 0;                             // I/O: the variable's pointee type
+  std::uint32_t stream = 0;                    // geometry shader outputs: the stream
+  std::int32_t xfb_element = -1;               // the stream output element capturing it
+  bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -232,8 +235,81 @@ struct Lowering::State {
   // Rasterizer-ordered UAVs: the whole entry function runs inside one fragment interlock
   // (begin after its first label, end before each of its returns).
   bool rov = false;
+  bool rov_unordered = false; // rasterizer-ordered UAVs without the interlock (fallback)
   bool rov_sample = false;
   bool block_is_first = false;
+
+  // Target and extensions (lower_target.cpp).
+  // Whether an optional feature may be used: no interface, enabled, or core and required in
+  // the target.
+  bool extension_enabled(Extension e) const;
+  // The one-line error for `what` needing `e`.
+  Status missing_extension(ir::SsaDef def, std::string_view what, Extension e);
+  // OpExtension for `e` where the target's SPIR-V version lacks the feature.
+  void use_spirv_extension(Extension e);
+  // The interface when it carries a binding map (ShaderInterface::has_binding_map), else null:
+  // kiln's own binding model.
+  const ShaderInterface* binding_map() const {
+    return options.interface && options.interface->has_binding_map() ? options.interface : nullptr;
+  }
+  spv::StorageClass storage_buffer_class() const;   // StorageBuffer, or Uniform before 1.3
+  spv::Decoration storage_block_decoration() const; // Block, or BufferBlock before 1.3
+  // Demote's fallback: a function that runs OpKill (emitted by emit_discard_function()).
+  Id discard_function();
+  void emit_discard_function();
+  Id discard_function_id = 0;
+
+  // Outputs meeting the layer's pipeline (lower_outputs.cpp).
+  // Creates the variable of user I/O `d` (location, component and var_type set): dual-source
+  // Index, a Private shadow for a swizzled render target.
+  Status declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed);
+  // Before each return of the entry function: swizzled shadows to their outputs.
+  void emit_output_epilogue();
+  // Xfb decorations for output `d` named `semantic` by the stream output it matches.
+  Status apply_stream_output(ir::SsaDef def, DeclInfo& d, std::string_view semantic,
+                             std::uint32_t semantic_index);
+  std::uint32_t stream_output_size(std::uint32_t slot) const;
+  // Every named stream output element found its output.
+  Status check_stream_output();
+  struct SwizzledOutput {
+    Id real, shadow, type, scalar;
+    std::uint8_t components;
+    std::uint32_t swizzle;
+  };
+  std::vector<SwizzledOutput> swizzled_outputs;
+  std::uint32_t swizzled_targets = 0, declared_targets = 0; // bit per render target
+  std::vector<std::uint32_t> xfb_captured;                  // stream output element indices
+  // Outputs whose components stream output captures in parts: the shader writes a Private
+  // shadow, copied to one Output variable per piece (Location, Component) before each emit
+  // (geometry shaders) or return (vertex and domain shaders).
+  struct OutputPiece {
+    Id var, type;
+    std::uint8_t first, count; // components of the shadow
+  };
+  struct SplitOutput {
+    Id shadow, type, scalar;
+    std::uint8_t components;
+    std::vector<OutputPiece> pieces;
+  };
+  std::vector<SplitOutput> split_outputs;
+  struct OutputSemantic {
+    std::uint32_t decl; // SsaDef id of the output declaration
+    std::string name;
+    std::uint32_t index;
+  };
+  std::vector<OutputSemantic> output_semantics; // collected ahead when stream output applies
+  void collect_output_semantics();
+  Status split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,
+                                 bool& split);
+  void emit_split_outputs();
+  bool stream_output_applies() const;
+  bool captures(const StreamOutputElement& e, const DeclInfo& d, std::string_view semantic,
+                std::uint32_t semantic_index) const;
+  Status check_stream_slots(ir::SsaDef def);
+  // Xfb decorations of stream output element `i` on `var`.
+  void decorate_xfb(Id var, std::size_t i);
+  // Bytes of the elements before `element` in its buffer.
+  std::uint32_t stream_output_offset(std::size_t element) const;
 };
 
 // Scope/semantics shared by barriers and atomics.

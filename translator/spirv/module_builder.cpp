@@ -60,18 +60,6 @@ std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
 }
 } // namespace
 
-std::uint32_t spirv_version_word(SpirvTarget target) {
-  switch (target) {
-  case SpirvTarget::Vulkan11:
-    return 0x00010300u;
-  case SpirvTarget::Vulkan12:
-    return 0x00010500u;
-  case SpirvTarget::Vulkan13:
-    return 0x00010600u;
-  }
-  return 0x00010600u;
-}
-
 ModuleBuilder::ModuleBuilder() {
   for (auto& s : sections_) s.reserve(64);
   body().reserve(4096);

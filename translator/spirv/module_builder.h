@@ -42,9 +42,6 @@ enum class Section : std::uint8_t {
   Count,
 };
 
-// SPIR-V version word for a Vulkan target: 1.1 -> 1.3, 1.2 -> 1.5, 1.3 -> 1.6.
-std::uint32_t spirv_version_word(SpirvTarget target);
-
 class ModuleBuilder {
  public:
   // Registered generator id would go in the upper 16 bits; kiln is not registered, so 0
@@ -56,9 +53,9 @@ class ModuleBuilder {
   // Forget the module, keep every buffer's capacity.
   void reset(SpirvTarget target = SpirvTarget::Vulkan13);
   SpirvTarget target() const { return target_; }
-  // SPIR-V 1.4+ (Vulkan 1.2+) entry points list every global variable they use; 1.3 lists
+  // SPIR-V 1.4+ (Vulkan 1.2+) entry points list every global variable they use; 1.0-1.3 list
   // only Input and Output variables.
-  bool interface_lists_all_globals() const { return target_ != SpirvTarget::Vulkan11; }
+  bool interface_lists_all_globals() const { return spirv_at_least(target_, 4); }
 
   Id allocate_id() { return next_id_++; }
   std::uint32_t id_bound() const { return next_id_; }

@@ -8,9 +8,14 @@ namespace kiln {
 namespace {
 spv_target_env to_spv_env(SpirvTarget target) {
   switch (target) {
-  case SpirvTarget::Vulkan11: return SPV_ENV_VULKAN_1_1;
-  case SpirvTarget::Vulkan12: return SPV_ENV_VULKAN_1_2;
-  case SpirvTarget::Vulkan13: return SPV_ENV_VULKAN_1_3;
+  case SpirvTarget::Vulkan10:
+    return SPV_ENV_VULKAN_1_0;
+  case SpirvTarget::Vulkan11:
+    return SPV_ENV_VULKAN_1_1;
+  case SpirvTarget::Vulkan12:
+    return SPV_ENV_VULKAN_1_2;
+  case SpirvTarget::Vulkan13:
+    return SPV_ENV_VULKAN_1_3;
   }
   return SPV_ENV_VULKAN_1_3;
 }

@@ -1,0 +1,189 @@
+// Outputs under a layer's interface, drawn on lavapipe from Vulkan 1.0 modules: dual-source
+// blending, an output swizzle, and stream output captured through transform feedback.
+
+#include "tests/spirv_lower/lower_test_util.h"
+#include "tests/vulkan/vulkan_graphics.h"
+
+#include <cstring>
+#include <gtest/gtest.h>
+
+namespace kiln::test {
+namespace {
+
+// Position from location 0 (a vec4 per vertex); TEXCOORD0 = position * 2.
+constexpr const char* kVertexShader = R"(
+%1 = EntryPoint void %20 Vertex
+%2 = DclInput vec4<f32> %1 0 0 0
+%3 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%4 = DclOutput vec4<f32> %1 1 0 0
+%5 = Semantic void %3 0 "SV_Position"
+%6 = Semantic void %4 0 "TEXCOORD"
+%7 = Constant vec4<f32> 2.0 2.0 2.0 2.0
+%20 = Function void
+  %21 = Label void None
+    %22 = InputLoad vec4<f32> %2 null
+    %23 = OutputStore void %3 null %22
+    %24 = FMul vec4<f32> %22 %7
+    %25 = OutputStore void %4 null %24
+    %26 = Return void null
+%27 = FunctionEnd void
+)";
+
+// o0 = (0.25, 0.5, 0.75, 1), o1 = (1, 0.5, 0.25, 0).
+constexpr const char* kPixelShader = R"(
+%1 = EntryPoint void %20 Pixel
+%2 = DclOutput vec4<f32> %1 0 0 0
+%3 = DclOutput vec4<f32> %1 1 0 0
+%4 = Constant vec4<f32> 0.25 0.5 0.75 1.0
+%5 = Constant vec4<f32> 1.0 0.5 0.25 0.0
+%20 = Function void
+  %21 = Label void None
+    %22 = OutputStore void %2 null %4
+    %23 = OutputStore void %3 null %5
+    %24 = Return void null
+%25 = FunctionEnd void
+)";
+
+// A triangle covering the whole viewport.
+constexpr float kTriangle[12] = {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1};
+
+class LoweredOutputs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why_not;
+    context_ = vulkan::Context::create(why_not);
+    if (context_ == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    ASSERT_TRUE(vulkan::Buffer::create(*context_, sizeof kTriangle,
+                                       VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertices_));
+    vertices_.write(std::span<const float>(kTriangle));
+    ASSERT_TRUE(vulkan::DescriptorBinding::create(*context_, {}, 0, descriptors_));
+  }
+
+  // Lowers `ir` for Vulkan 1.0 under `interface` (validated).
+  std::vector<std::uint32_t> lower(const char* ir, const ShaderInterface& interface) {
+    Lowered out;
+    lower_and_validate(ir, SpirvTarget::Vulkan10, interface, out);
+    return out.words;
+  }
+
+  vulkan::GraphicsPipelineDesc pipeline_desc(std::span<const std::uint32_t> vs,
+                                             std::span<const std::uint32_t> fs) {
+    vulkan::GraphicsPipelineDesc desc;
+    desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, vs, "main"}};
+    if (!fs.empty()) desc.stages.push_back({VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main"});
+    desc.layout = descriptors_.layout();
+    desc.vertex_bindings = {{0, 16, VK_VERTEX_INPUT_RATE_VERTEX}};
+    desc.vertex_attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}};
+    return desc;
+  }
+
+  // Draws the triangle into a 2x2 RGBA32F target cleared to 0.5 and returns pixel (0, 0).
+  std::vector<float> draw_pixel(const vulkan::GraphicsPipelineDesc& desc) {
+    vulkan::ImageDesc target_desc;
+    target_desc.width = target_desc.height = 2;
+    target_desc.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    vulkan::Image target;
+    EXPECT_TRUE(vulkan::Image::create(*context_, target_desc, target));
+    const std::uint32_t half[4] = {0x3f000000u, 0x3f000000u, 0x3f000000u, 0x3f000000u};
+    EXPECT_TRUE(target.clear_color(half));
+    vulkan::GraphicsPipeline pipeline;
+    Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
+    EXPECT_TRUE(created) << created.message();
+    if (!created) return {};
+    vulkan::DrawDesc draw;
+    draw.pipeline = &pipeline;
+    draw.descriptors = &descriptors_;
+    draw.color = {{&target}};
+    draw.vertex_buffers = {vertices_.handle()};
+    draw.viewports = {{0, 0, 2, 2, 0, 1}};
+    draw.render_area = {{0, 0}, {2, 2}};
+    draw.vertex_count = 3;
+    Status drawn = vulkan::draw(*context_, draw);
+    EXPECT_TRUE(drawn) << drawn.message();
+    std::vector<std::uint8_t> bytes;
+    EXPECT_TRUE(target.read(0, 0, bytes));
+    std::vector<float> pixel(4);
+    if (bytes.size() >= 16) std::memcpy(pixel.data(), bytes.data(), 16);
+    return pixel;
+  }
+
+  std::unique_ptr<vulkan::Context> context_;
+  vulkan::Buffer vertices_;
+  vulkan::DescriptorBinding descriptors_;
+};
+
+TEST_F(LoweredOutputs, DualSourceBlendingBlendsWithTheSecondOutput) {
+  ShaderInterface interface;
+  interface.dual_source_blending = true;
+  const auto vs = lower(kVertexShader, ShaderInterface{});
+  const auto fs = lower(kPixelShader, interface);
+  ASSERT_FALSE(vs.empty());
+  ASSERT_FALSE(fs.empty());
+  auto desc = pipeline_desc(vs, fs);
+  desc.color_formats = {VK_FORMAT_R32G32B32A32_SFLOAT};
+  desc.dual_source_blend = true;
+  // src0 + dst * src1, dst = 0.5.
+  EXPECT_EQ(draw_pixel(desc), (std::vector<float>{0.75f, 0.75f, 0.875f, 1.0f}));
+}
+
+TEST_F(LoweredOutputs, OutputSwizzleReordersTheRenderTargetComponents) {
+  ShaderInterface interface;
+  interface.output_swizzles = {0x00010203u}; // .wzyx
+  const auto vs = lower(kVertexShader, ShaderInterface{});
+  const auto fs = lower(kPixelShader, interface); // o1 has no attachment: unused
+  ASSERT_FALSE(vs.empty());
+  ASSERT_FALSE(fs.empty());
+  auto desc = pipeline_desc(vs, fs);
+  desc.color_formats = {VK_FORMAT_R32G32B32A32_SFLOAT};
+  EXPECT_EQ(draw_pixel(desc), (std::vector<float>{1.0f, 0.75f, 0.5f, 0.25f}));
+}
+
+TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  // Buffer 0: TEXCOORD0.yz (part of an output: split) then SV_Position, 24 bytes a vertex.
+  StreamOutputElement texcoord, position;
+  texcoord.semantic = "TEXCOORD";
+  texcoord.component_index = 1;
+  texcoord.component_count = 2;
+  position.semantic = "SV_Position";
+  position.component_count = 4;
+  interface.stream_output.elements = {texcoord, position};
+  interface.stream_output.buffer_strides = {24, 0, 0, 0};
+  const auto vs = lower(kVertexShader, interface);
+  ASSERT_FALSE(vs.empty());
+  auto desc = pipeline_desc(vs, {});
+  desc.rasterizer_discard = true;
+  vulkan::GraphicsPipeline pipeline;
+  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
+  ASSERT_TRUE(created) << created.message();
+
+  vulkan::Buffer captured;
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 24,
+                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
+  const std::vector<float> zeros(3 * 6, -7.0f);
+  captured.write(std::span<const float>(zeros));
+  vulkan::DrawDesc draw;
+  draw.pipeline = &pipeline;
+  draw.descriptors = &descriptors_;
+  draw.vertex_buffers = {vertices_.handle()};
+  draw.viewports = {{0, 0, 2, 2, 0, 1}};
+  draw.render_area = {{0, 0}, {2, 2}};
+  draw.vertex_count = 3;
+  draw.xfb_buffers = {captured.handle()};
+  Status drawn = vulkan::draw(*context_, draw);
+  ASSERT_TRUE(drawn) << drawn.message();
+
+  const std::vector<float> out = captured.read<float>();
+  ASSERT_EQ(out.size(), 3u * 6);
+  for (std::size_t v = 0; v < 3; ++v) {
+    for (std::size_t c = 0; c < 2; ++c)
+      EXPECT_EQ(out[v * 6 + c], 2.0f * kTriangle[v * 4 + 1 + c]) << "vertex " << v << " TEXCOORD0";
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 6 + 2 + c], kTriangle[v * 4 + c]) << "vertex " << v << " SV_Position";
+  }
+}
+
+} // namespace
+} // namespace kiln::test
