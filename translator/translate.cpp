@@ -86,6 +86,7 @@ Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateR
   spirv::LowerOptions lower_options;
   lower_options.spirv_version = spirv_version(options.target);
   lower_options.debug_names = options.debug_names;
+  lower_options.interface = options.interface.get();
   return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);
 }
 
@@ -108,7 +109,9 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
   case InputKind::Dxbc:
     return workspace_->dxbc.convert(bytecode, {options.debug_names}, builder);
   case InputKind::D3D9:
-    return workspace_->d3d9.convert(bytecode, {options.debug_names}, builder);
+    return workspace_->d3d9.convert(
+        bytecode, {.debug_names = options.debug_names, .interface = options.interface.get()},
+        builder);
   default:
     return Status::error(std::string(info.description));
   }

@@ -39,8 +39,11 @@ constexpr std::uint32_t kNoSampler = KILN_NO_SAMPLER;
 constexpr std::uint32_t kNoRasterizedStream = KILN_NO_RASTERIZED_STREAM;
 
 struct BindingRange {
-  enum Flags : std::uint8_t { Buffer = KILN_BINDING_BUFFER, Image = KILN_BINDING_IMAGE,
-                              Array = KILN_BINDING_ARRAY };
+  enum Flags : std::uint8_t {
+    Buffer = KILN_BINDING_BUFFER,
+    Image = KILN_BINDING_IMAGE,
+    Array = KILN_BINDING_ARRAY
+  };
   enum class BufferForm : std::uint8_t { StorageBuffer, TexelBuffer };
   DescriptorClass register_class = DescriptorClass::Cbv;
   std::uint8_t flags = 0;
@@ -112,12 +115,18 @@ enum class ParameterDataType : std::uint8_t { U32, F32, F32_VEC4 };
 constexpr ParameterDataType parameter_data_type(ParameterName name) {
   switch (name) {
 #define KILN_X(name, value, data_type)                                                             \
-  case ParameterName::name: return ParameterDataType::data_type;
+  case ParameterName::name:                                                                        \
+    return ParameterDataType::data_type;
     KILN_PARAMETER_LIST(KILN_X)
 #undef KILN_X
-  default: return ParameterDataType::U32;
+  default:
+    return ParameterDataType::U32;
   }
 }
+
+// A parameter's value when the layer does not pass it (docs/abi.md, "Parameters"): the bits of
+// its u32, f32 or four f32.
+std::array<std::uint32_t, 4> parameter_default(ParameterName name);
 
 struct ShaderParameter {
   enum class Type : std::uint8_t { Immediate, SpecializationConstant };
@@ -165,6 +174,8 @@ struct ShaderInterface {
 
   // The parameter of that name, or null (its default applies).
   const ShaderParameter* parameter(ParameterName name) const;
+  // The D3D9 varying map's location for (usage, usage_index), or -1 when it has none.
+  int varying_location(std::uint32_t usage, std::uint32_t usage_index) const;
 
   // The canonical byte encoding (little-endian words, lists in the order given): hashed into
   // the translation key, stored in cache records so a stale entry can be translated again.

@@ -18,13 +18,17 @@
 //   lower_ops.cpp        arithmetic (KILN_SPIRV_DIRECT_OPS table), conversions, composites,
 //                        derivatives, barriers, demote
 //   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
+//   lower_render_state.cpp  render-state parameters: alpha test, fog, clip planes, point
+//                        size and sprites, flat COLOR inputs (docs/abi.md, "Parameters")
 //
 // Choices a layer must know: D3D's SV_VertexID / SV_InstanceID subtract BaseVertex /
 // BaseInstance; SV_IsFrontFace read as an integer is ~0u / 0; SV_SampleCount reads the
-// specialization constant kSampleCountSpecId; a shader with rasterizer-ordered UAVs runs its
-// whole entry function inside one fragment-shader interlock; FMad is an unfused mul + add.
+// specialization constant kSampleCountSpecId (or the RASTERIZER_SAMPLE_COUNT parameter); a shader
+// with rasterizer-ordered UAVs runs its whole entry function inside one fragment-shader interlock;
+// FMad is an unfused mul + add.
 
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -44,6 +48,9 @@ constexpr std::uint32_t kSampleCountSpecId = 0x4b4c0001u;
 struct LowerOptions {
   std::uint32_t spirv_version = 0x00010600; // 1.3 for Vulkan 1.1, 1.5 for 1.2, 1.6 for 1.3
   bool debug_names = false;                 // emit OpName/OpMemberName from DebugName ops
+  // The layer's interface; its render-state parameters become code (lower_render_state.cpp).
+  // Null: none apply.
+  const ShaderInterface* interface = nullptr;
 };
 
 class Lowering {

@@ -4,11 +4,13 @@
 // SPIR-V id through a dense array that keeps its capacity between shaders.
 
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
 #include "translator/ir/ir.h"
 #include "translator/spirv/lower.h"
 #include "translator/spirv/module_builder.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -53,6 +55,7 @@ struct DeclInfo {
   bool gs_vertex_count = false; // GsVertexCountIn: the input primitive's vertex count
   std::uint32_t location = ~0u, component = 0; // user I/O
   Id var_type = 0;                             // I/O: the variable's pointee type
+  bool written = false;                        // outputs: an OutputStore reached it
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -220,6 +223,30 @@ struct Lowering::State {
   bool rov = false;
   bool rov_sample = false;
   bool block_is_first = false;
+
+  // Render-state parameters (lower_render_state.cpp).
+  const ShaderParameter* parameter_of(ParameterName name) const; // null: default applies
+  // The value when translation knows it (immediate or default); false for a spec constant.
+  bool parameter_known(ParameterName name, std::array<std::uint32_t, 4>& bits) const;
+  // The one place a parameter becomes SPIR-V: an OpConstant (immediate or default) or an
+  // OpSpecConstant decorated with the layer's SpecId (+ component for F32_VEC4).
+  Id parameter(ParameterName name, unsigned component = 0);
+  Id parameter_vec4(ParameterName name);
+  Status check_parameters();
+  Status render_state_semantic(ir::SsaDef def, std::string_view name, std::uint32_t index);
+  Status render_state_prologue();      // first block of the entry function
+  Status render_state_before_return(); // before each return of the entry function
+  Status render_state_before_emit();   // geometry shaders: before each EmitVertex
+  Status pixel_epilogue();
+  Status vertex_epilogue();
+  std::uint32_t find_output(bool builtin, std::uint32_t location_or_builtin) const;
+  Id load_vec4(std::uint32_t decl_index);
+  bool is_vec4_f32(std::uint32_t decl_index);
+  struct RenderStateIo {
+    std::uint32_t fog_out = ~0u, psize_out = ~0u, color1_out = ~0u, fog_in = ~0u; // decls
+    std::vector<std::pair<Id, Id>> sprite_inputs; // (TexCoord input, its Private copy)
+    Id point_coord = 0, point_size = 0, clip_distance = 0;
+  } render_io;
 };
 
 // Scope/semantics shared by barriers and atomics.
