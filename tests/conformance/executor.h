@@ -52,6 +52,9 @@ class Executor {
   // Tests only: apply the D3D9 fixed-function state (FORMAT.md 4.5) at every model, so its
   // emulation can be checked with a DXBC reference translator.
   void set_fixed_function_everywhere(bool on) { fixed_function_everywhere_ = on; }
+  // Pass the fixed-function state as specialization constants (one module per shader, the
+  // values set at pipeline creation) instead of immediate parameters.
+  void set_parameters_as_spec_constants(bool on) { parameters_as_spec_constants_ = on; }
 
   void run_file(const TestFile& file, const std::string& model, int only_section,
                 std::vector<CaseResult>& out);
@@ -64,6 +67,7 @@ class Executor {
   vulkan::Context& context_;
   ShaderSource& source_;
   bool fixed_function_everywhere_ = false;
+  bool parameters_as_spec_constants_ = false;
 };
 
 } // namespace kiln::conformance
