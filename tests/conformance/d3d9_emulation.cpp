@@ -27,6 +27,12 @@ bool usage_of(const std::string& semantic, std::uint32_t& usage) {
   return false;
 }
 
+// A decoration or an image type depends on these: kiln takes them as immediates only.
+bool immediate_only(ParameterName name) {
+  return name == ParameterName::FLAT_INTERPOLATION || name == ParameterName::D3D9_TEXTURE_TYPES ||
+         name == ParameterName::D3D9_PROJECTED_TEXTURES;
+}
+
 ShaderParameter immediate_u32(ParameterName name, std::uint32_t value) {
   ShaderParameter p;
   p.name = name;
@@ -96,13 +102,28 @@ void Executor::Replay::add_render_state(ShaderInterface& out, bool as_spec_const
   list.push_back(immediate_f32(P::POINT_SIZE_MIN, std::span(&point_size[1], 1)));
   list.push_back(immediate_f32(P::POINT_SIZE_MAX, std::span(&point_size[2], 1)));
   list.push_back(immediate_u32(P::POINT_SPRITE, point_sprite ? 1 : 0));
+  // What a sampler without dcl (ps_1_x) samples: the type of the texture bound to it.
+  std::uint32_t texture_types = 0;
+  for (const auto& r : resources) {
+    if (r->desc.kind != ResourceKind::Srv || r->desc.slot >= 16) continue;
+    const std::uint32_t type = r->desc.dim == ResourceDim::Tex3D  ? KILN_D3D9_TEXTURE_3D
+                               : r->desc.dim == ResourceDim::Cube ? KILN_D3D9_TEXTURE_CUBE
+                                                                  : KILN_D3D9_TEXTURE_2D;
+    texture_types |= type << (2 * r->desc.slot);
+  }
+  list.push_back(immediate_u32(P::D3D9_TEXTURE_TYPES, texture_types));
+  // State the script format has no directive for (tests: Executor::set_extra_parameters).
+  for (const ShaderParameter& extra : extra_parameters) {
+    std::erase_if(list, [&](const ShaderParameter& p) { return p.name == extra.name; });
+    list.push_back(extra);
+  }
 
   if (as_spec_constants) {
     // One module for every state: each parameter becomes its own specialization constant
     // (ids from kRenderStateSpecId on), its value handed to the pipeline instead.
     std::uint32_t id = kRenderStateSpecId;
     for (ShaderParameter& p : list) {
-      if (p.name == P::FLAT_INTERPOLATION) continue; // a decoration: immediate only
+      if (immediate_only(p.name)) continue;
       p.type = ShaderParameter::Type::SpecializationConstant;
       p.value[0] = id;
       p.value[1] = p.value[2] = p.value[3] = 0;
@@ -119,7 +140,7 @@ void Executor::Replay::specialization_data(std::vector<VkSpecializationMapEntry>
   add_render_state(values, false);
   std::uint32_t id = kRenderStateSpecId;
   for (const ShaderParameter& p : values.parameters) {
-    if (p.name == ParameterName::FLAT_INTERPOLATION) continue;
+    if (immediate_only(p.name)) continue;
     const unsigned words = p.data_type == ParameterDataType::F32_VEC4 ? 4 : 1;
     for (unsigned i = 0; i < words; ++i) {
       entries.push_back({id++, std::uint32_t(data.size() * 4), 4});

@@ -92,6 +92,7 @@ void Executor::run_file(const TestFile& file, const std::string& model, int only
   Replay replay(context_, source_, file, model);
   replay.fixed_function = replay.d3d9 || fixed_function_everywhere_;
   replay.parameters_as_spec_constants = parameters_as_spec_constants_;
+  replay.extra_parameters = extra_parameters_;
   Status broken; // a state section that could not be applied fails every later case
 
   for (const Section& section : file.sections) {

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -54,6 +55,22 @@ const std::vector<std::uint32_t> kVsTexCoord =
 const std::vector<std::uint32_t> kVsTexCoordPointSize =
     vertex_shader({op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2),
                    dst(kRastOut, kRastOutPts, 0x1), src(kInput, 1, replicate(2))});
+
+// oT0 = v1, oT1 = v1
+const std::vector<std::uint32_t> kVsTwoTexCoords = vertex_shader(
+    {op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2), dst(kOutput, 1), src(kInput, 1)});
+
+// ps_1_1: tex t0; mov r0, t0 (no sampler dcl: the bound texture decides its type).
+constexpr std::uint32_t kTex = 66, kTexBem = 67, kTexBemL = 68;
+const std::vector<std::uint32_t> kPsTex = {ps_version(1, 1), op(kTex),      dst(kAddr, 0), op(kMov),
+                                           dst(kTemp, 0),    src(kAddr, 0), kEnd};
+// ps_1_1: tex t0; texbem(l) t1, t0; mov r0, t1.
+std::vector<std::uint32_t> bump_shader(std::uint32_t opcode) {
+  return {ps_version(1, 1), op(kTex), dst(kAddr, 0), op(opcode),    dst(kAddr, 1),
+          src(kAddr, 0),    op(kMov), dst(kTemp, 0), src(kAddr, 1), kEnd};
+}
+const std::vector<std::uint32_t> kPsTexBem = bump_shader(kTexBem);
+const std::vector<std::uint32_t> kPsTexBemL = bump_shader(kTexBemL);
 
 // ps_2_0: oC0 = c0.
 const std::vector<std::uint32_t> kPsConstant = {ps_version(2, 0), op(kMov, 2), dst(kColorOut, 0),
@@ -124,7 +141,7 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
   }
 
   // Replays the script at sm2 and returns its one case's result.
-  CaseResult run(const Script& script) {
+  CaseResult run(const Script& script, std::vector<ShaderParameter> extra = {}) {
     const auto write = [&](const char* name, const std::vector<std::uint32_t>& tokens) {
       const std::vector<std::uint8_t> bytes = to_bytes(tokens);
       std::ofstream(folder_ / name, std::ios::binary)
@@ -155,6 +172,7 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
     KilnShaderSource kiln;
     Executor executor(*context_, kiln);
     executor.set_parameters_as_spec_constants(GetParam());
+    executor.set_extra_parameters(std::move(extra));
     std::vector<CaseResult> results;
     executor.run_file(file, "sm2", -1, results);
     EXPECT_EQ(results.size(), 1u);
@@ -165,9 +183,9 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
   std::filesystem::path folder_;
 };
 
-#define EXPECT_PASSES(script)                                                                      \
+#define EXPECT_PASSES(script, ...)                                                                 \
   do {                                                                                             \
-    const CaseResult r = run(script);                                                              \
+    const CaseResult r = run(script, ##__VA_ARGS__);                                               \
     EXPECT_EQ(r.outcome, Outcome::Pass) << r.message;                                              \
     EXPECT_EQ(r.probes_passed, r.probes);                                                          \
   } while (0)
@@ -379,6 +397,109 @@ TEST_P(RenderStateTest, PointSpritesWithAndWithoutShaderPointSize) {
     SCOPED_TRACE(vs == &kVsTexCoord ? "fixed size" : "shader psize");
     EXPECT_PASSES(s);
   }
+}
+
+// A texture section: `texels` colours, in the format's order (layer, row, texel).
+std::string texture(unsigned slot, const std::string& size,
+                    const std::vector<std::array<float, 4>>& texels) {
+  std::string text = "[srv " + std::to_string(slot) + "]\nsize " + size + "\n";
+  for (const auto& t : texels)
+    text += num(t[0]) + " " + num(t[1]) + " " + num(t[2]) + " " + num(t[3]) + "\n";
+  return text;
+}
+
+// Texel (x, y[, z]) of a grid holds (x, y, z, 4) / 4: ps_1_x saturates its output.
+std::vector<std::array<float, 4>> grid(unsigned width, unsigned height, unsigned depth = 1) {
+  std::vector<std::array<float, 4>> texels;
+  for (unsigned z = 0; z < depth; ++z)
+    for (unsigned y = 0; y < height; ++y)
+      for (unsigned x = 0; x < width; ++x) texels.push_back({x / 4.0f, y / 4.0f, z / 4.0f, 1});
+  return texels;
+}
+
+ShaderParameter extra_u32(ParameterName name, std::uint32_t v) {
+  ShaderParameter p;
+  p.name = name;
+  p.data_type = parameter_data_type(name);
+  p.value[0] = v;
+  return p;
+}
+
+ShaderParameter extra_vec4(ParameterName name, std::array<float, 4> v) {
+  ShaderParameter p;
+  p.name = name;
+  p.data_type = ParameterDataType::F32_VEC4;
+  std::memcpy(p.value.data(), v.data(), 16);
+  return p;
+}
+
+// ps_1_1 `tex` samples the type of texture bound to the stage (D3D9_TEXTURE_TYPES, which the
+// runner derives from [srv n]): a volume with (u, v, w), a cube with a direction.
+TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
+  Script volume{&kVsTexCoord,
+                &kPsTex,
+                covering_triangle(0, 1, {0.25f, 0.75f, 0.75f, 1}, {0.25f, 0.75f, 0.75f, 1},
+                                  {0.25f, 0.75f, 0.75f, 1}) +
+                    texture(0, "(3d, 2, 2, 2)", grid(2, 2, 2)),
+                {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+                 "probe (320, 240) " + rgba(0, 0.25f, 0.25f, 1)}};
+  EXPECT_PASSES(volume);
+  std::vector<std::array<float, 4>> faces;
+  for (unsigned face = 0; face < 6; ++face)
+    for (int i = 0; i < 4; ++i) faces.push_back({face / 8.0f, 0, 0, 1});
+  // Direction (0.25, 1, -0.5): the +Y face (layer 2).
+  Script cube{
+      &kVsTexCoord,
+      &kPsTex,
+      covering_triangle(0, 1, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}) +
+          texture(0, "(cube, 2)", faces),
+      {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+       "probe (320, 240) " + rgba(0.25f, 0, 0, 1)}};
+  EXPECT_PASSES(cube);
+}
+
+// D3DTTFF_PROJECTED on stage 0: (0.5, 1.5) / 2 samples texel (0, 1); without it, (1, 1).
+TEST_P(RenderStateTest, ProjectedTexturesDivideByW) {
+  const std::array<float, 4> t = {0.5f, 1.5f, 0, 2};
+  Script s{&kVsTexCoord,
+           &kPsTex,
+           covering_triangle(0, 1, t, t, t) + texture(0, "(2d, 2, 2)", grid(2, 2)),
+           {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+            "probe (320, 240) " + rgba(0, 0.25f, 0, 1)}};
+  EXPECT_PASSES(s, {extra_u32(ParameterName::D3D9_PROJECTED_TEXTURES, 1)});
+  s.commands.back() = "probe (320, 240) " + rgba(0.25f, 0.25f, 0, 1);
+  EXPECT_PASSES(s);
+}
+
+// texbem t1, t0 on stage 1: (0.1, 0.1) + M (0.5, 0.25) with M = identity samples texel (2, 1)
+// of a 4x4 grid; texbeml then scales rgb by clamp(0.125 * 2 + 0.25) = 0.5.
+TEST_P(RenderStateTest, BumpEnvironmentMatrixAndLuminance) {
+  const std::array<float, 4> t = {0.1f, 0.1f, 0, 1};
+  std::vector<std::array<float, 4>> bump(4, {0.5f, 0.25f, 0.125f, 0});
+  const std::string state = covering_triangle(0, 1, t, t, t) + texture(0, "(2d, 2, 2)", bump) +
+                            texture(1, "(2d, 4, 4)", grid(4, 4));
+  const std::vector<ShaderParameter> identity = {
+      extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {1, 0, 0, 1}),
+      extra_vec4(ParameterName::D3D9_BUMP_LUMINANCE_1, {2, 0.25f, 0, 0})};
+  Script bem{&kVsTwoTexCoords,
+             &kPsTexBem,
+             state,
+             {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+              "probe (320, 240) " + rgba(0.5f, 0.25f, 0, 1)}};
+  EXPECT_PASSES(bem, identity);
+  // A swapped matrix: (0.1 + 0.25, 0.1 + 0.5) -> texel (1, 2).
+  EXPECT_PASSES(Script{&kVsTwoTexCoords,
+                       &kPsTexBem,
+                       state,
+                       {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+                        "probe (320, 240) " + rgba(0.25f, 0.5f, 0, 1)}},
+                {extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {0, 1, 1, 0})});
+  Script beml{&kVsTwoTexCoords,
+              &kPsTexBemL,
+              state,
+              {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
+               "probe (320, 240) " + rgba(0.25f, 0.125f, 0, 1)}};
+  EXPECT_PASSES(beml, identity);
 }
 
 INSTANTIATE_TEST_SUITE_P(Parameters, RenderStateTest, ::testing::Values(false, true),

@@ -82,7 +82,8 @@ struct Executor::Replay {
   std::array<float, 4> fog_colour{};
   unsigned clip_planes = 0; // enabled mask
   std::array<std::array<float, 4>, 8> clip_plane_values{};
-  bool parameters_as_spec_constants = false; // Executor::set_parameters_as_spec_constants
+  bool parameters_as_spec_constants = false;     // Executor::set_parameters_as_spec_constants
+  std::vector<ShaderParameter> extra_parameters; // Executor::set_extra_parameters
 
   // Objects.
   vulkan::Buffer uniform_buffer;                      // cb0: the script's uniform area

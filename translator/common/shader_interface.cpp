@@ -114,6 +114,14 @@ std::array<std::uint32_t, 4> parameter_default(ParameterName name) {
   }
 }
 
+ParameterValue parameter_value(const ShaderInterface* interface, ParameterName name,
+                               unsigned component) {
+  const ShaderParameter* p = interface ? interface->parameter(name) : nullptr;
+  if (p && p->type == ShaderParameter::Type::SpecializationConstant)
+    return {true, p->value[0] + (component & 3)};
+  return {false, (p ? p->value : parameter_default(name))[component & 3]};
+}
+
 int ShaderInterface::varying_location(std::uint32_t usage, std::uint32_t usage_index) const {
   for (const VaryingLocation& v : varyings)
     if (v.usage == usage && v.usage_index == usage_index) return int(v.location);

@@ -128,6 +128,17 @@ constexpr ParameterDataType parameter_data_type(ParameterName name) {
 // its u32, f32 or four f32.
 std::array<std::uint32_t, 4> parameter_default(ParameterName name);
 
+// How component `component` of a parameter reaches a shader (the one decision, shared by the
+// front ends and the SPIR-V backend): its bits (immediate, or the default when `interface` is
+// null or does not pass it) or, for a specialization constant, its SpecId.
+struct ParameterValue {
+  bool specialization = false;
+  std::uint32_t bits = 0; // the value's bits, or the SpecId
+};
+struct ShaderInterface;
+ParameterValue parameter_value(const ShaderInterface* interface, ParameterName name,
+                               unsigned component = 0);
+
 struct ShaderParameter {
   enum class Type : std::uint8_t { Immediate, SpecializationConstant };
   ParameterName name = ParameterName::None;

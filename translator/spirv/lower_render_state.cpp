@@ -45,17 +45,15 @@ bool Lowering::State::parameter_known(ParameterName name,
 }
 
 Id Lowering::State::parameter(ParameterName name, unsigned component) {
-  const ParameterDataType data_type = parameter_data_type(name);
-  const Id scalar = data_type == ParameterDataType::U32 ? basic(ir::ScalarType::U32, 1)
-                                                        : basic(ir::ScalarType::F32, 1);
-  const ShaderParameter* p = parameter_of(name);
-  if (p && p->type == ShaderParameter::Type::SpecializationConstant) {
+  const Id scalar = parameter_data_type(name) == ParameterDataType::U32
+                        ? basic(ir::ScalarType::U32, 1)
+                        : basic(ir::ScalarType::F32, 1);
+  const ParameterValue v = parameter_value(options.interface, name, component);
+  if (v.specialization) {
     const std::uint32_t fallback = parameter_default(name)[component];
-    return mb.spec_constant_with_id(scalar, std::span<const std::uint32_t>(&fallback, 1),
-                                    p->value[0] + component);
+    return mb.spec_constant_with_id(scalar, std::span<const std::uint32_t>(&fallback, 1), v.bits);
   }
-  const std::uint32_t bits = (p ? p->value : parameter_default(name))[component];
-  return mb.constant(scalar, std::span<const std::uint32_t>(&bits, 1));
+  return mb.constant(scalar, std::span<const std::uint32_t>(&v.bits, 1));
 }
 
 Id Lowering::State::parameter_vec4(ParameterName name) {
@@ -77,7 +75,8 @@ Status Lowering::State::check_parameters() {
     // A decoration or a declared image type cannot depend on a specialization constant.
     if (p.type == ShaderParameter::Type::SpecializationConstant &&
         (p.name == ParameterName::FLAT_INTERPOLATION ||
-         p.name == ParameterName::D3D9_TEXTURE_TYPES))
+         p.name == ParameterName::D3D9_TEXTURE_TYPES ||
+         p.name == ParameterName::D3D9_PROJECTED_TEXTURES))
       return Status::error("render-state parameter " + std::to_string(unsigned(p.name)) +
                            " can only be immediate");
   }
