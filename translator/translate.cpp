@@ -71,7 +71,9 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
   case InputKind::Dxbc:
     return workspace_->dxbc.convert(bytecode, {options.debug_names}, builder);
   case InputKind::D3D9:
-    return workspace_->d3d9.convert(bytecode, {options.debug_names}, builder);
+    return workspace_->d3d9.convert(
+        bytecode, {.debug_names = options.debug_names, .interface = options.interface.get()},
+        builder);
   default:
     return Status::error(std::string(info.description));
   }

@@ -1,118 +1,192 @@
-// D3D9 behaviour the runner supplies around kiln's modules (FORMAT.md 4.5 and 5): stage
-// linkage by semantic, `shade mode flat`, and the alpha test.
+// D3D9 behaviour around kiln's modules (FORMAT.md 4.5 and 5): the runner does no shader work
+// of its own. The fixed-function state of the script becomes kiln render-state parameters
+// (docs/abi.md, "Parameters"), and D3D9 stages link through kiln's varying map, built here
+// from the two stages' semantics the way vkd3d's runner builds its own.
 
 #include "tests/conformance/replay.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cstring>
 #include <strings.h>
 
 namespace kiln::conformance {
 
-CommandResult Executor::Replay::link_by_semantic(const StageProgram& vs, const StageProgram& ps,
-                                                 std::vector<std::uint32_t>& linked) {
-  linked.clear();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> map;
-  std::uint32_t next_free = 0;
-  for (const SignatureElement& out : vs.outputs)
-    if (out.builtin == ~0u) next_free = std::max(next_free, out.location + 1);
-  bool changes = false;
-  for (const SignatureElement& in : ps.inputs) {
-    if (in.builtin != ~0u) continue;
-    std::uint32_t location = ~0u;
-    for (const SignatureElement& out : vs.outputs)
-      if (out.builtin == ~0u && out.semantic_index == in.semantic_index &&
-          strcasecmp(out.semantic.c_str(), in.semantic.c_str()) == 0)
-        location = out.location;
-    if (location == ~0u) location = next_free++; // nothing feeds it: keep it out of the way
-    if (!d3d9) location = in.location;           // DXBC links by register already
-    map.emplace_back(in.location, location);
-    changes = changes || location != in.location;
-  }
-  if (changes) {
-    linked = ps.spirv;
-    if (!remap_input_locations(linked, map))
-      return CommandResult::fail("malformed pixel shader SPIR-V while linking by semantic");
-  }
-  if (fixed_function && flat_shading) {
-    // `shade mode flat`: COLOR inputs take the provoking vertex's value (FORMAT.md 4.5).
-    std::vector<std::uint32_t> colour_locations;
-    for (std::size_t i = 0, m = 0; i < ps.inputs.size(); ++i) {
-      const SignatureElement& in = ps.inputs[i];
-      if (in.builtin != ~0u) continue;
-      const std::uint32_t location = map[m++].second;
-      if (strncasecmp(in.semantic.c_str(), "color", 5) == 0) colour_locations.push_back(location);
-    }
-    if (linked.empty()) linked = ps.spirv;
-    if (!make_inputs_flat(linked, colour_locations))
-      return CommandResult::fail("malformed pixel shader SPIR-V while making COLOR flat");
-  }
-  return CommandResult::ok();
+namespace {
+
+// D3DDECLUSAGE by the semantic names kiln's reflection reports for D3D9 varyings.
+constexpr std::pair<const char*, std::uint32_t> kUsages[] = {
+    {"Position", 0}, {"BlendWeight", 1}, {"BlendIndices", 2}, {"Normal", 3},     {"PSize", 4},
+    {"TexCoord", 5}, {"Tangent", 6},     {"Binormal", 7},     {"TessFactor", 8}, {"PositionT", 9},
+    {"Color", 10},   {"Fog", 11},        {"Depth", 12},       {"Sample", 13}};
+constexpr std::uint32_t kFogUsage = 11;
+
+bool usage_of(const std::string& semantic, std::uint32_t& usage) {
+  for (const auto& [name, value] : kUsages)
+    if (strcasecmp(semantic.c_str(), name) == 0) return (usage = value, true);
+  return false;
 }
 
-CommandResult Executor::Replay::snapshot_attachments(std::vector<AttachmentSnapshot>& out) {
-  out.clear();
-  GpuResource* rt0 = find(ResourceKind::Rtv, 0);
-  if (rt0 == nullptr || rt0->desc.format != Format::Rgba32Float)
-    return CommandResult::skipped("fixed-function alpha test without an rgba float target 0");
-  for (auto& r : resources) {
-    if (r->desc.kind != ResourceKind::Rtv && r->desc.kind != ResourceKind::Dsv) continue;
-    if (r->desc.levels > 1 || r->desc.samples > 1 || r->desc.depth_or_layers > 1)
-      return CommandResult::skipped("fixed-function alpha test on mipmapped/array/MS targets");
-    AttachmentSnapshot snapshot{&r->image, {}};
-    if (Status s = r->image.read(0, 0, snapshot.bytes); !s) return CommandResult::fail(s.message());
-    // Render target 0 first: its new alpha decides.
-    if (r.get() == rt0)
-      out.insert(out.begin(), std::move(snapshot));
-    else
-      out.push_back(std::move(snapshot));
-  }
-  return CommandResult::ok();
+// A decoration or an image type depends on these: kiln takes them as immediates only.
+bool immediate_only(ParameterName name) {
+  return name == ParameterName::FLAT_INTERPOLATION || name == ParameterName::D3D9_TEXTURE_TYPES ||
+         name == ParameterName::D3D9_PROJECTED_TEXTURES;
 }
 
-CommandResult Executor::Replay::emulate_alpha_test(std::vector<AttachmentSnapshot>& before) {
-  std::vector<std::vector<std::uint8_t>> after(before.size());
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if (Status s = before[i].image->read(0, 0, after[i]); !s)
-      return CommandResult::fail(s.message());
-  const auto passes = [&](float alpha) {
-    switch (alpha_func) {
-    case CompareFunc::Never:
-      return false;
-    case CompareFunc::Less:
-      return alpha < alpha_ref;
-    case CompareFunc::Equal:
-      return alpha == alpha_ref;
-    case CompareFunc::LessEqual:
-      return alpha <= alpha_ref;
-    case CompareFunc::Greater:
-      return alpha > alpha_ref;
-    case CompareFunc::NotEqual:
-      return alpha != alpha_ref;
-    case CompareFunc::GreaterEqual:
-      return alpha >= alpha_ref;
-    case CompareFunc::Always:
-      break;
+ShaderParameter immediate_u32(ParameterName name, std::uint32_t value) {
+  ShaderParameter p;
+  p.name = name;
+  p.data_type = parameter_data_type(name);
+  p.value[0] = value;
+  return p;
+}
+
+ShaderParameter immediate_f32(ParameterName name, std::span<const float> values) {
+  ShaderParameter p;
+  p.name = name;
+  p.data_type = parameter_data_type(name);
+  std::memcpy(p.value.data(), values.data(), values.size() * 4);
+  return p;
+}
+
+} // namespace
+
+std::uint32_t Executor::Replay::sample_count() const {
+  std::uint32_t samples = 1;
+  for (const auto& r : resources)
+    if (r->desc.kind == ResourceKind::Rtv) samples = std::max(1u, r->desc.samples);
+  return samples;
+}
+
+void Executor::Replay::add_render_state(ShaderInterface& out, bool as_spec_constants) const {
+  using P = ParameterName;
+  std::vector<ShaderParameter>& list = out.parameters;
+  list.push_back(immediate_u32(P::RASTERIZER_SAMPLE_COUNT, sample_count()));
+  // CompareFunc counts from Never = 0; kiln_compare_func numbers as D3DCMP, from 1.
+  list.push_back(immediate_u32(P::ALPHA_TEST_FUNC, std::uint32_t(alpha_func) + 1));
+  list.push_back(immediate_f32(P::ALPHA_TEST_REF, std::span(&alpha_ref, 1)));
+  list.push_back(immediate_u32(P::FLAT_INTERPOLATION, flat_shading ? 1 : 0));
+
+  // Fog as vkd3d's runner sets it: `none` is vertex fog (the factor is the coordinate:
+  // linear with start 1, end 0), the table modes take position z (ortho) or w.
+  std::uint32_t mode = KILN_FOG_NONE, source = KILN_FOG_SOURCE_FOG_OUTPUT;
+  float start = 0.0f, end = 1.0f, density = 1.0f;
+  switch (fog.mode) {
+  case FogCommand::Mode::Disable:
+    break;
+  case FogCommand::Mode::None:
+    mode = KILN_FOG_LINEAR, start = 1.0f, end = 0.0f;
+    break;
+  case FogCommand::Mode::Linear:
+    mode = KILN_FOG_LINEAR, start = fog.start, end = fog.end;
+    break;
+  case FogCommand::Mode::Exp:
+  case FogCommand::Mode::Exp2:
+    mode = fog.mode == FogCommand::Mode::Exp ? KILN_FOG_EXP : KILN_FOG_EXP2;
+    density = fog.density;
+    break;
+  }
+  if (mode != KILN_FOG_NONE && fog.mode != FogCommand::Mode::None)
+    source = ortho_fog ? KILN_FOG_SOURCE_Z : KILN_FOG_SOURCE_W;
+  list.push_back(immediate_u32(P::FOG_FRAGMENT_MODE, mode));
+  list.push_back(immediate_u32(P::FOG_SOURCE, source));
+  list.push_back(immediate_f32(P::FOG_COLOUR, fog_colour));
+  list.push_back(immediate_f32(P::FOG_START, std::span(&start, 1)));
+  list.push_back(immediate_f32(P::FOG_END, std::span(&end, 1)));
+  list.push_back(immediate_f32(P::FOG_DENSITY, std::span(&density, 1)));
+
+  list.push_back(immediate_u32(P::CLIP_PLANE_MASK, clip_planes));
+  for (unsigned i = 0; i < 8; ++i)
+    list.push_back(immediate_f32(P(unsigned(P::CLIP_PLANE_0) + i), clip_plane_values[i]));
+  list.push_back(immediate_f32(P::POINT_SIZE, std::span(&point_size[0], 1)));
+  list.push_back(immediate_f32(P::POINT_SIZE_MIN, std::span(&point_size[1], 1)));
+  list.push_back(immediate_f32(P::POINT_SIZE_MAX, std::span(&point_size[2], 1)));
+  list.push_back(immediate_u32(P::POINT_SPRITE, point_sprite ? 1 : 0));
+  // What a sampler without dcl (ps_1_x) samples: the type of the texture bound to it.
+  std::uint32_t texture_types = 0;
+  for (const auto& r : resources) {
+    if (r->desc.kind != ResourceKind::Srv || r->desc.slot >= 16) continue;
+    const std::uint32_t type = r->desc.dim == ResourceDim::Tex3D  ? KILN_D3D9_TEXTURE_3D
+                               : r->desc.dim == ResourceDim::Cube ? KILN_D3D9_TEXTURE_CUBE
+                                                                  : KILN_D3D9_TEXTURE_2D;
+    texture_types |= type << (2 * r->desc.slot);
+  }
+  list.push_back(immediate_u32(P::D3D9_TEXTURE_TYPES, texture_types));
+  // State the script format has no directive for (tests: Executor::set_extra_parameters).
+  for (const ShaderParameter& extra : extra_parameters) {
+    std::erase_if(list, [&](const ShaderParameter& p) { return p.name == extra.name; });
+    list.push_back(extra);
+  }
+
+  if (as_spec_constants) {
+    // One module for every state: each parameter becomes its own specialization constant
+    // (ids from kRenderStateSpecId on), its value handed to the pipeline instead.
+    std::uint32_t id = kRenderStateSpecId;
+    for (ShaderParameter& p : list) {
+      if (immediate_only(p.name)) continue;
+      p.type = ShaderParameter::Type::SpecializationConstant;
+      p.value[0] = id;
+      p.value[1] = p.value[2] = p.value[3] = 0;
+      id += p.data_type == ParameterDataType::F32_VEC4 ? 4 : 1;
     }
-    return true;
+  }
+}
+
+void Executor::Replay::specialization_data(std::vector<VkSpecializationMapEntry>& entries,
+                                           std::vector<std::uint32_t>& data) const {
+  entries.clear();
+  data.clear();
+  ShaderInterface values;
+  add_render_state(values, false);
+  std::uint32_t id = kRenderStateSpecId;
+  for (const ShaderParameter& p : values.parameters) {
+    if (immediate_only(p.name)) continue;
+    const unsigned words = p.data_type == ParameterDataType::F32_VEC4 ? 4 : 1;
+    for (unsigned i = 0; i < words; ++i) {
+      entries.push_back({id++, std::uint32_t(data.size() * 4), 4});
+      data.push_back(p.value[i]);
+    }
+  }
+}
+
+CommandResult Executor::Replay::build_varying_map(ShaderInterface& out) {
+  // vkd3d's runner links D3D9 stages by semantic (FORMAT.md 5): every vertex output gets a
+  // location, a pixel input of the same usage and index the same one; inputs nothing feeds
+  // (and FOG, which fog parameters add) get locations of their own.
+  const StageProgram *vs = nullptr, *ps = nullptr;
+  if (CommandResult r = translate("vs", nullptr, vs); r.kind != CommandResult::Kind::Ok) return r;
+  if (CommandResult r = translate("ps", nullptr, ps); r.kind != CommandResult::Kind::Ok) return r;
+  const auto add = [&](const SignatureElement& e) {
+    std::uint32_t usage;
+    if (e.builtin != ~0u || !usage_of(e.semantic, usage)) return;
+    if (out.varying_location(usage, e.semantic_index) >= 0) return;
+    out.varyings.push_back({usage, e.semantic_index, std::uint32_t(out.varyings.size())});
   };
-  const vulkan::ImageDesc& rt0 = before[0].image->desc();
-  const std::size_t pixels = std::size_t(rt0.width) * rt0.height;
-  for (std::size_t p = 0; p < pixels; ++p) {
-    float alpha;
-    std::memcpy(&alpha, after[0].data() + p * 16 + 12, 4);
-    if (passes(alpha)) continue;
-    for (std::size_t i = 0; i < before.size(); ++i) {
-      const vulkan::ImageDesc& d = before[i].image->desc();
-      const std::size_t texel = vulkan::format_texel_size(d.format);
-      const std::size_t x = p % rt0.width, y = p / rt0.width;
-      if (x >= d.width || y >= d.height) continue;
-      const std::size_t offset = (y * d.width + x) * texel;
-      std::memcpy(after[i].data() + offset, before[i].bytes.data() + offset, texel);
-    }
+  if (vs)
+    for (const SignatureElement& e : vs->outputs) add(e);
+  if (ps)
+    for (const SignatureElement& e : ps->inputs) add(e);
+  if (out.varying_location(kFogUsage, 0) < 0)
+    out.varyings.push_back({kFogUsage, 0, std::uint32_t(out.varyings.size())});
+  return CommandResult::ok();
+}
+
+CommandResult
+Executor::Replay::render_state_interface(std::shared_ptr<const ShaderInterface>& out) {
+  out = nullptr;
+  auto interface = std::make_shared<ShaderInterface>();
+  if (!fixed_function) {
+    // SV_SampleCount / GetRenderTargetSampleCount: the only render state of D3D10+.
+    interface->parameters.push_back(
+        immediate_u32(ParameterName::RASTERIZER_SAMPLE_COUNT, sample_count()));
+    out = std::move(interface);
+    return CommandResult::ok();
   }
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if (Status s = before[i].image->upload(after[i]); !s) return CommandResult::fail(s.message());
+  add_render_state(*interface, parameters_as_spec_constants);
+  if (d3d9)
+    if (CommandResult r = build_varying_map(*interface); r.kind != CommandResult::Kind::Ok)
+      return r;
+  out = std::move(interface);
   return CommandResult::ok();
 }
 

@@ -91,6 +91,8 @@ void Executor::run_file(const TestFile& file, const std::string& model, int only
   const std::set<unsigned> tests(plan.run_test_sections.begin(), plan.run_test_sections.end());
   Replay replay(context_, source_, file, model);
   replay.fixed_function = replay.d3d9 || fixed_function_everywhere_;
+  replay.parameters_as_spec_constants = parameters_as_spec_constants_;
+  replay.extra_parameters = extra_parameters_;
   Status broken; // a state section that could not be applied fails every later case
 
   for (const Section& section : file.sections) {
@@ -198,18 +200,22 @@ CommandResult Executor::Replay::run(const Command& c, CaseResult& result) {
     flat_shading = c.flag;
     return CommandResult::ok();
   case K::PointSize:
-    point_size = true; // size, and the [min, max] clamp, have to be applied by the VS
+    std::copy_n(c.floats.begin(), 3, point_size.begin());
     return CommandResult::ok();
   case K::PointSprite:
     point_sprite = c.flag;
     return CommandResult::ok();
   case K::Fog:
-    fog = c.fog.mode != FogCommand::Mode::Disable;
+    fog = c.fog;
+    if (c.fog.source != FogCommand::Source::Default)
+      ortho_fog = c.fog.source == FogCommand::Source::Ortho;
     return CommandResult::ok();
   case K::FogColour:
+    fog_colour = c.floats;
     return CommandResult::ok();
   case K::ClipPlane:
     clip_planes = c.flag ? clip_planes | (1u << c.slot) : clip_planes & ~(1u << c.slot);
+    if (c.flag) clip_plane_values[c.slot] = c.floats;
     return CommandResult::ok();
   case K::DepthBounds:
     return CommandResult::skipped("depth-bounds (missing on lavapipe)");
@@ -242,36 +248,42 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
       resources.push_back(std::move(resource));
   }
 
-  // Shaders.
+  // Shaders, translated under the fixed-function state and D3D9 linkage (d3d9_emulation.cpp).
+  std::shared_ptr<const ShaderInterface> render_state;
+  if (CommandResult r = render_state_interface(render_state); r.kind != CommandResult::Kind::Ok)
+    return r;
+  std::vector<VkSpecializationMapEntry> spec_entries;
+  std::vector<std::uint32_t> spec_data;
+  VkSpecializationInfo specialization{};
+  if (render_state && fixed_function && parameters_as_spec_constants) {
+    specialization_data(spec_entries, spec_data);
+    specialization = {std::uint32_t(spec_entries.size()), spec_entries.data(), spec_data.size() * 4,
+                      spec_data.data()};
+  }
   std::vector<const StageProgram*> programs_bound;
   std::vector<vulkan::ShaderStageCode> stages;
   const StageProgram* vs = nullptr;
   std::string key;
   for (const StageName& stage : kGraphicsStages) {
     const StageProgram* program = nullptr;
-    if (CommandResult r = translate(stage.name, program); r.kind != CommandResult::Kind::Ok)
+    if (CommandResult r = translate(stage.name, render_state, program);
+        r.kind != CommandResult::Kind::Ok)
       return r;
     if (program == nullptr) continue;
     if (stage.stage == VK_SHADER_STAGE_VERTEX_BIT) vs = program;
     programs_bound.push_back(program);
-    stages.push_back({stage.stage, program->spirv, program->entry_point.c_str()});
+    stages.push_back({stage.stage, program->spirv, program->entry_point.c_str(),
+                      specialization.mapEntryCount ? &specialization : nullptr});
     key += current->blobs.at(stage.name).string() + ";";
   }
   if (vs == nullptr) return CommandResult::fail("draw without a vertex shader");
-  std::vector<std::uint32_t> linked_ps;
-  if ((d3d9 || (fixed_function && flat_shading)) &&
-      stages.back().stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
-    if (CommandResult r = link_by_semantic(*vs, *programs_bound.back(), linked_ps);
-        r.kind != CommandResult::Kind::Ok)
-      return r;
-    if (!linked_ps.empty()) stages.back().spirv = linked_ps;
-  }
-  if (fixed_function) {
-    // Fixed-function state kiln would need as translation options (FORMAT.md 4.5).
-    if (fog) return CommandResult::skipped("fixed-function fog");
-    if (clip_planes) return CommandResult::skipped("fixed-function clip planes");
-    if (d.topology == Topology::PointList && (point_size || point_sprite))
-      return CommandResult::skipped("fixed-function point size / sprites");
+  if (render_state) {
+    std::vector<std::uint8_t> encoded;
+    render_state->encode(encoded);
+    key += std::to_string(std::hash<std::string_view>{}(
+               std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()))) +
+           ";";
+    for (std::uint32_t word : spec_data) key += std::to_string(word) + ",";
   }
 
   // Attachments: location n = [rtv n].
@@ -354,8 +366,7 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
 
   key += std::to_string(int(pipeline.topology)) + ":" + std::to_string(d.patch_size) + ":" +
          std::to_string(int(depth_func)) + ":" + std::to_string(sample_mask) + ":" +
-         std::to_string(pipeline.viewport_count) + ":" + std::to_string(push_bytes) + ":" +
-         std::to_string(int(fixed_function && flat_shading)) + "|";
+         std::to_string(pipeline.viewport_count) + ":" + std::to_string(push_bytes) + "|";
   for (const auto& a : pipeline.vertex_attributes)
     key += std::to_string(a.location) + "," + std::to_string(a.binding) + "," +
            std::to_string(a.format) + "," + std::to_string(a.offset) + ";";
@@ -404,15 +415,7 @@ CommandResult Executor::Replay::draw(const DrawCommand& d) {
     draw.viewports.push_back({v[0] + shift, v[1] + v[3] + shift, v[2], -v[3], 0.0f, 1.0f});
   draw.vertex_count = d.quad ? 3 : d.vertex_count;
   draw.instance_count = d.quad ? 1 : d.instance_count;
-  std::vector<AttachmentSnapshot> before;
-  const bool alpha_test = fixed_function && alpha_func != CompareFunc::Always;
-  if (alpha_test) {
-    if (CommandResult r = snapshot_attachments(before); r.kind != CommandResult::Kind::Ok) return r;
-  }
   if (Status s = vulkan::draw(context, draw); !s) return CommandResult::fail(s.message());
-  if (alpha_test) {
-    if (CommandResult r = emulate_alpha_test(before); r.kind != CommandResult::Kind::Ok) return r;
-  }
   draw_failed = false;
   return CommandResult::ok();
 }
@@ -451,7 +454,7 @@ CommandResult Executor::Replay::copy(const std::string& from, const std::string&
 CommandResult Executor::Replay::dispatch(const std::array<std::uint32_t, 3>& groups) {
   draw_failed = true;
   const StageProgram* cs = nullptr;
-  if (CommandResult r = translate("cs", cs); r.kind != CommandResult::Kind::Ok) return r;
+  if (CommandResult r = translate("cs", nullptr, cs); r.kind != CommandResult::Kind::Ok) return r;
   if (cs == nullptr) return CommandResult::fail("dispatch without a compute shader");
   std::vector<vulkan::DescriptorWrite> writes;
   std::uint32_t push_bytes = 0;

@@ -52,6 +52,14 @@ class Executor {
   // Tests only: apply the D3D9 fixed-function state (FORMAT.md 4.5) at every model, so its
   // emulation can be checked with a DXBC reference translator.
   void set_fixed_function_everywhere(bool on) { fixed_function_everywhere_ = on; }
+  // Pass the fixed-function state as specialization constants (one module per shader, the
+  // values set at pipeline creation) instead of immediate parameters.
+  void set_parameters_as_spec_constants(bool on) { parameters_as_spec_constants_ = on; }
+  // Tests only: render state the script format has no directive for (D3D9 projected textures,
+  // bump-environment matrices), added to the D3D9 fixed-function parameters.
+  void set_extra_parameters(std::vector<ShaderParameter> parameters) {
+    extra_parameters_ = std::move(parameters);
+  }
 
   void run_file(const TestFile& file, const std::string& model, int only_section,
                 std::vector<CaseResult>& out);
@@ -64,6 +72,8 @@ class Executor {
   vulkan::Context& context_;
   ShaderSource& source_;
   bool fixed_function_everywhere_ = false;
+  bool parameters_as_spec_constants_ = false;
+  std::vector<ShaderParameter> extra_parameters_;
 };
 
 } // namespace kiln::conformance

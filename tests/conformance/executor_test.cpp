@@ -26,29 +26,6 @@ TEST(KilnBinding, InterleavesClassesPerRegister) {
   EXPECT_EQ(kiln_binding(ResourceBinding::Class::UavCounter, 1), 9u);
 }
 
-TEST(RemapInputLocations, RewritesInputVariablesOnly) {
-  // %7 = OpVariable %ptr Input; %8 = OpVariable %ptr Output; both at Location 2.
-  std::vector<std::uint32_t> words = {0x07230203, 0x00010000,      0, 10, 0, (4u << 16) | 71, 7, 30,
-                                      2,          (4u << 16) | 71, 8, 30, 2, (4u << 16) | 59, 3, 7,
-                                      1,          (4u << 16) | 59, 4, 8,  3};
-  const std::pair<std::uint32_t, std::uint32_t> map[] = {{1, 9}, {2, 5}};
-  ASSERT_TRUE(remap_input_locations(words, map));
-  EXPECT_EQ(words[8], 5u);
-  EXPECT_EQ(words[12], 2u);
-}
-
-TEST(MakeInputsFlat, DecoratesTheInputAtTheLocation) {
-  // Inputs %7 (Location 1) and %8 (Location 2); only location 2 becomes flat.
-  std::vector<std::uint32_t> words = {0x07230203, 0x00010000,      0, 10, 0, (4u << 16) | 71, 7, 30,
-                                      1,          (4u << 16) | 71, 8, 30, 2, (4u << 16) | 59, 3, 7,
-                                      1,          (4u << 16) | 59, 3, 8,  1};
-  const std::uint32_t locations[] = {2};
-  ASSERT_TRUE(make_inputs_flat(words, locations));
-  ASSERT_EQ(words.size(), 24u);
-  const std::vector<std::uint32_t> flat = {(3u << 16) | 71, 8, 14};
-  EXPECT_EQ(std::vector<std::uint32_t>(words.begin() + 5, words.begin() + 8), flat);
-}
-
 TEST(SpirvEntryPoint, ReadsTheName) {
   // OpEntryPoint Fragment %1 "ps_main"
   std::vector<std::uint32_t> words = {0x07230203, 0x00010000, 0, 10, 0, (5u << 16) | 15, 4, 1};
@@ -225,9 +202,10 @@ TEST_F(Vkd3dExecutorTest, AWrongExpectationFailsAndNamesThePixel) {
   EXPECT_TRUE(seen);
 }
 
-// The runner's D3D9 alpha-test emulation, forced on for a DXBC case: "never" must leave the
-// cleared colour, and without the emulation the same script must fail.
-TEST_F(Vkd3dExecutorTest, AlphaTestNeverKeepsTheClearedTarget) {
+// The D3D9 alpha test is kiln's (a render-state parameter the runner passes), forced on for a
+// DXBC case: "never" must leave the cleared colour, immediate or as a specialization constant,
+// and without the parameter the same script must fail.
+TEST_F(ExecutorTest, AlphaTestNeverKeepsTheClearedTarget) {
   TestFile file;
   std::string error;
   ASSERT_TRUE(load_test_file(package_ / "tests" / "abs", file, error)) << error;
@@ -244,18 +222,22 @@ TEST_F(Vkd3dExecutorTest, AlphaTestNeverKeepsTheClearedTarget) {
   commands.emplace_back(4, "probe (0, 0) rgba (1.0, 0.0, 0.0, 1.0)");
   commands.emplace_back(5, "probe (639, 479) rgba (1.0, 0.0, 0.0, 1.0)");
   target->commands = commands;
-  const auto outcome_of = [&](bool emulate) {
-    Executor executor(*context_, vkd3d_);
-    executor.set_fixed_function_everywhere(emulate);
+  KilnShaderSource kiln;
+  const auto outcome_of = [&](bool fixed_function, bool spec_constants) {
+    Executor executor(*context_, kiln);
+    executor.set_fixed_function_everywhere(fixed_function);
+    executor.set_parameters_as_spec_constants(spec_constants);
     std::vector<CaseResult> results;
     executor.run_file(file, "sm4", int(target->test_section), results);
     EXPECT_EQ(results.size(), 1u);
     return results.empty() ? CaseResult{} : results[0];
   };
-  const CaseResult emulated = outcome_of(true);
-  EXPECT_EQ(emulated.outcome, Outcome::Pass) << emulated.message;
-  EXPECT_EQ(emulated.probes_passed, 2u);
-  EXPECT_EQ(outcome_of(false).outcome, Outcome::Fail);
+  for (bool spec : {false, true}) {
+    const CaseResult tested = outcome_of(true, spec);
+    EXPECT_EQ(tested.outcome, Outcome::Pass) << tested.message;
+    EXPECT_EQ(tested.probes_passed, 2u);
+  }
+  EXPECT_EQ(outcome_of(false, false).outcome, Outcome::Fail);
 }
 
 // vkd3d-shader 1.2 (Debian 12) predates the package's vkd3d by five years; the cases it gets

@@ -53,7 +53,8 @@ void write_all(int fd, const std::string& text) {
 }
 
 [[noreturn]] void run_child(int fd, const TestFile& file, const std::string& model,
-                            int only_section, ShaderSource& source, unsigned timeout_seconds) {
+                            int only_section, ShaderSource& source, unsigned timeout_seconds,
+                            bool spec_constants) {
   alarm(timeout_seconds); // a hang ends as SIGALRM, reported by the parent
   std::string why_not;
   auto context = vulkan::Context::create(why_not);
@@ -63,6 +64,7 @@ void write_all(int fd, const std::string& text) {
   }
   {
     Executor executor(*context, source);
+    executor.set_parameters_as_spec_constants(spec_constants);
     executor.run_file(file, model, only_section,
                       [&](const CaseResult& r) { write_all(fd, encode(r)); });
   }
@@ -74,7 +76,8 @@ void write_all(int fd, const std::string& text) {
 
 std::vector<CaseResult> run_file_isolated(const TestFile& file, const std::string& model,
                                           int only_section, ShaderSource& source,
-                                          unsigned timeout_seconds, std::string& setup_error) {
+                                          unsigned timeout_seconds, std::string& setup_error,
+                                          bool spec_constants) {
   std::vector<CaseResult> results;
   int fds[2];
   if (pipe(fds) != 0) {
@@ -91,7 +94,7 @@ std::vector<CaseResult> run_file_isolated(const TestFile& file, const std::strin
   }
   if (child == 0) {
     close(fds[0]);
-    run_child(fds[1], file, model, only_section, source, timeout_seconds);
+    run_child(fds[1], file, model, only_section, source, timeout_seconds, spec_constants);
   }
   close(fds[1]);
   std::string text;

@@ -15,6 +15,7 @@ namespace kiln::conformance {
 // ("not run ..."). `setup_error` is set when the child could not make a Vulkan device.
 std::vector<CaseResult> run_file_isolated(const TestFile& file, const std::string& model,
                                           int only_section, ShaderSource& source,
-                                          unsigned timeout_seconds, std::string& setup_error);
+                                          unsigned timeout_seconds, std::string& setup_error,
+                                          bool spec_constants = false);
 
 } // namespace kiln::conformance

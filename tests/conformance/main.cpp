@@ -33,6 +33,8 @@ constexpr const char* kUsage =
     "                   crash ends the run). Default: one child process per test file and\n"
     "                   model, so a crash or a hang (--timeout S, default 120) fails only the\n"
     "                   rest of that file\n"
+    "  --spec-constants pass the D3D9 fixed-function state to kiln as specialization constants\n"
+    "                   (default: immediate parameters)\n"
     "  --skip-missing   exit 77 (ctest: skipped) when the package or a Vulkan device is absent\n"
     "                   (not when CI=true: in CI they are required)\n"
     "The last line is 'N passed, N failed, N skipped' over verified cases (FORMAT.md).\n"
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
       options.print_failures = false;
     } else if (arg == "--in-process") {
       options.isolate = false;
+    } else if (arg == "--spec-constants") {
+      options.spec_constants = true;
     } else if (arg == "--skip-missing") {
       skip_missing = !kiln::test::running_in_ci();
     } else if (arg == "--model" || arg == "--test" || arg == "--case" || arg == "--json" ||

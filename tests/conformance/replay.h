@@ -3,9 +3,11 @@
 // objects behind the script's resources. executor.cpp runs commands; replay_resources.cpp
 // creates resources and descriptor bindings.
 
+#include "tests/conformance/commands.h"
 #include "tests/conformance/executor.h"
 #include "tests/conformance/resources.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,6 +30,10 @@ struct GpuResource {
 };
 
 VkFormat vk_format(Format format);
+
+// First SpecId of the render-state parameters when the runner passes them as specialization
+// constants (--spec-constants).
+constexpr std::uint32_t kRenderStateSpecId = 100;
 
 // A pipeline with the descriptor layout it was made with, reused while the draw state and
 // the shaders stay the same.
@@ -66,14 +72,19 @@ struct Executor::Replay {
   std::uint32_t sample_mask = ~0u;
   std::vector<VkViewport> viewports; // explicit `viewport i`; empty = whole render area
   std::vector<std::array<float, 4>> viewport_rects;
-  // D3D9 fixed-function state: anything but the default makes D3D9 draws skip (no kiln option).
-  // Alpha test and flat shading are emulated by the runner (emulate_alpha_test,
-  // link_by_semantic); fog, clip planes and point size/sprites make draws skip.
+  // D3D9 fixed-function state (FORMAT.md 4.5), handed to kiln as render-state parameters
+  // (d3d9_emulation.cpp).
   CompareFunc alpha_func = CompareFunc::Always;
   float alpha_ref = 0.0f;
-  bool flat_shading = false, point_size = false, point_sprite = false;
-  bool fog = false;
+  bool flat_shading = false, point_sprite = false;
+  std::array<float, 3> point_size = {1.0f, 1.0f, 3.402823466e38f}; // size, min, max
+  FogCommand fog;
+  bool ortho_fog = false; // `ortho` / `non-ortho` persist until changed
+  std::array<float, 4> fog_colour{};
   unsigned clip_planes = 0; // enabled mask
+  std::array<std::array<float, 4>, 8> clip_plane_values{};
+  bool parameters_as_spec_constants = false;     // Executor::set_parameters_as_spec_constants
+  std::vector<ShaderParameter> extra_parameters; // Executor::set_extra_parameters
 
   // Objects.
   vulkan::Buffer uniform_buffer;                      // cb0: the script's uniform area
@@ -98,7 +109,11 @@ struct Executor::Replay {
   CommandResult descriptor_writes(const std::vector<const StageProgram*>& stages,
                                   std::vector<vulkan::DescriptorWrite>& writes,
                                   std::uint32_t& push_bytes);
-  CommandResult translate(const std::string& stage, StageProgram const*& out);
+  // The stage's translation under `interface` (null: kiln's own model), cached per blob and
+  // interface.
+  CommandResult translate(const std::string& stage,
+                          const std::shared_ptr<const ShaderInterface>& interface,
+                          StageProgram const*& out);
 
   // executor.cpp
   CommandResult run(const Command& command, CaseResult& result);
@@ -106,19 +121,15 @@ struct Executor::Replay {
   CommandResult dispatch(const std::array<std::uint32_t, 3>& groups);
   CommandResult copy(const std::string& from, const std::string& to);
   CommandResult probe(const ProbeCommand& probe, CaseResult& result);
-  // D3D9 alpha test around one draw: `before` holds the attachments' contents from before
-  // the draw; pixels whose new render-target-0 alpha fails the test get them back.
-  struct AttachmentSnapshot {
-    vulkan::Image* image;
-    std::vector<std::uint8_t> bytes;
-  };
-  // D3D9: PS input locations rewritten to the VS output locations of the same semantic
-  // (FORMAT.md 5), and COLOR inputs made flat under `shade mode flat`; `linked` stays empty
-  // when the module needs no change.
-  CommandResult link_by_semantic(const StageProgram& vs, const StageProgram& ps,
-                                 std::vector<std::uint32_t>& linked);
-  CommandResult snapshot_attachments(std::vector<AttachmentSnapshot>& out);
-  CommandResult emulate_alpha_test(std::vector<AttachmentSnapshot>& before);
+  // d3d9_emulation.cpp: the fixed-function state as kiln parameters (null when none applies),
+  // with the D3D9 varying map that links the draw's stages.
+  CommandResult render_state_interface(std::shared_ptr<const ShaderInterface>& out);
+  void add_render_state(ShaderInterface& out, bool as_spec_constants) const;
+  CommandResult build_varying_map(ShaderInterface& out);
+  // The parameters' values for VkSpecializationInfo when they are specialization constants.
+  void specialization_data(std::vector<VkSpecializationMapEntry>& entries,
+                           std::vector<std::uint32_t>& data) const;
+  std::uint32_t sample_count() const;
 };
 
 } // namespace kiln::conformance

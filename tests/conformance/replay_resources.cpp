@@ -228,11 +228,19 @@ Status Executor::Replay::write_uniforms() {
   return Status::ok();
 }
 
-CommandResult Executor::Replay::translate(const std::string& stage, const StageProgram*& out) {
+CommandResult Executor::Replay::translate(const std::string& stage,
+                                          const std::shared_ptr<const ShaderInterface>& interface,
+                                          const StageProgram*& out) {
   out = nullptr;
   const auto blob = current->blobs.find(stage);
   if (blob == current->blobs.end()) return CommandResult::ok();
-  const std::string key = blob->second.string();
+  std::string key = blob->second.string();
+  if (interface) {
+    std::vector<std::uint8_t> encoded;
+    interface->encode(encoded);
+    key += "#" + std::to_string(std::hash<std::string_view>{}(std::string_view(
+                     reinterpret_cast<const char*>(encoded.data()), encoded.size())));
+  }
   if (auto it = rejections.find(key); it != rejections.end())
     return CommandResult::rejected(it->second);
   if (auto it = invalid_modules.find(key); it != invalid_modules.end())
@@ -244,7 +252,7 @@ CommandResult Executor::Replay::translate(const std::string& stage, const StageP
   const std::vector<std::uint8_t> bytes = test::read_bytes(blob->second);
   if (bytes.empty()) return CommandResult::fail("cannot read " + blob->second.filename().string());
   StageProgram program;
-  if (Status s = source.translate(bytes, program); !s) {
+  if (Status s = source.translate_with(bytes, interface, program); !s) {
     const std::string message = blob->second.filename().string() + ": " + s.message();
     rejections[key] = message;
     return CommandResult::rejected(message);

@@ -42,6 +42,7 @@ RunSummary run_package(const RunOptions& options, vulkan::Context* context, Shad
       return summary;
     }
     executor = std::make_unique<Executor>(*context, source);
+    executor->set_parameters_as_spec_constants(options.spec_constants);
   }
   std::vector<std::filesystem::path> folders = list_test_folders(options.package);
   if (!options.test.empty())
@@ -66,7 +67,7 @@ RunSummary run_package(const RunOptions& options, vulkan::Context* context, Shad
       } else {
         std::string setup_error;
         results = run_file_isolated(file, model, options.case_section, source,
-                                    options.timeout_seconds, setup_error);
+                                    options.timeout_seconds, setup_error, options.spec_constants);
         if (!setup_error.empty()) {
           summary.load_errors.push_back(file.name + " (" + model + "): " + setup_error);
           progress << "kiln-conformance: " << file.name << ": " << setup_error << "\n";

@@ -22,6 +22,8 @@ struct RunOptions {
   // remaining cases, not the run. The context passed to run_package is then unused.
   bool isolate = false;
   unsigned timeout_seconds = 120; // per file and model, with `isolate`
+  // Render-state parameters as specialization constants instead of immediates.
+  bool spec_constants = false;
 };
 
 struct RunSummary {

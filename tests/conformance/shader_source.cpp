@@ -58,8 +58,24 @@ std::shared_ptr<const ShaderInterface> runner_interface(std::uint32_t push_cb0_b
 }
 
 Status KilnShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
+  return translate_with(bytecode, nullptr, out);
+}
+
+Status KilnShaderSource::translate_with(std::span<const std::uint8_t> bytecode,
+                                        const std::shared_ptr<const ShaderInterface>& interface,
+                                        StageProgram& out) {
   TranslateOptions options;
-  options.interface = interface_;
+  // The runner's layout with the case's render state: one interface, as a layer passes it.
+  if (interface && interface_) {
+    auto combined = std::make_shared<ShaderInterface>(*interface);
+    combined->bindings = interface_->bindings;
+    combined->push_constant_buffers = interface_->push_constant_buffers;
+    combined->combined_samplers = interface_->combined_samplers;
+    combined->uav_counters = interface_->uav_counters;
+    options.interface = std::move(combined);
+  } else {
+    options.interface = interface ? interface : interface_;
+  }
   if (Status s = translator_.translate(bytecode, options, result_); !s) return s;
   // Invalid SPIR-V can bring lavapipe down; it is a failure of kiln, reported as one.
   out = StageProgram{};
@@ -221,64 +237,6 @@ Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, Stag
 }
 
 // ---- helpers --------------------------------------------------------------------------------
-
-bool remap_input_locations(std::vector<std::uint32_t>& words,
-                           std::span<const std::pair<std::uint32_t, std::uint32_t>> map) {
-  std::vector<std::uint32_t> inputs; // ids of Input-storage variables (sorted: ids ascend)
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::size_t i = 5; i < words.size();) {
-      const std::uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-      if (count == 0 || i + count > words.size()) return false;
-      if (pass == 0 && opcode == spv::OpVariable && count >= 4 &&
-          words[i + 3] == spv::StorageClassInput)
-        inputs.push_back(words[i + 2]);
-      if (pass == 1 && opcode == spv::OpDecorate && count == 4 &&
-          words[i + 2] == spv::DecorationLocation &&
-          std::find(inputs.begin(), inputs.end(), words[i + 1]) != inputs.end()) {
-        for (const auto& [from, to] : map) {
-          if (words[i + 3] == from) {
-            words[i + 3] = to;
-            break;
-          }
-        }
-      }
-      i += count;
-    }
-  }
-  return true;
-}
-
-bool make_inputs_flat(std::vector<std::uint32_t>& words, std::span<const std::uint32_t> locations) {
-  std::vector<std::uint32_t> inputs, flat_ids;
-  std::size_t insert_at = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (std::size_t i = 5; i < words.size();) {
-      const std::uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-      if (count == 0 || i + count > words.size()) return false;
-      if (pass == 0 && opcode == spv::OpVariable && count >= 4 &&
-          words[i + 3] == spv::StorageClassInput)
-        inputs.push_back(words[i + 2]);
-      if (pass == 1 && opcode == spv::OpDecorate && count >= 3) {
-        if (insert_at == 0) insert_at = i;
-        if (count == 4 && words[i + 2] == spv::DecorationLocation &&
-            std::find(inputs.begin(), inputs.end(), words[i + 1]) != inputs.end() &&
-            std::find(locations.begin(), locations.end(), words[i + 3]) != locations.end())
-          flat_ids.push_back(words[i + 1]);
-        if (count == 3 && words[i + 2] == spv::DecorationFlat)
-          flat_ids.erase(std::remove(flat_ids.begin(), flat_ids.end(), words[i + 1]),
-                         flat_ids.end());
-      }
-      i += count;
-    }
-  }
-  if (flat_ids.empty()) return true;
-  if (insert_at == 0) return false;
-  std::vector<std::uint32_t> decorations;
-  for (std::uint32_t id : flat_ids)
-    decorations.insert(decorations.end(), {(3u << 16) | spv::OpDecorate, id, spv::DecorationFlat});
-  words.insert(words.begin() + std::ptrdiff_t(insert_at), decorations.begin(), decorations.end());
-  return true;
-}
 
 std::string spirv_entry_point(std::span<const std::uint32_t> words) {
   for (std::size_t i = 5; i < words.size();) {

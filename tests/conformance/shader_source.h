@@ -37,6 +37,14 @@ class ShaderSource {
   // A failed status is a rejection: its message is the translator's own. Kiln's modules are
   // validated (spirv-val, the target's environment) before they are used.
   virtual Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) = 0;
+  // The same under the layer's interface (render-state parameters, D3D9 varying map); a
+  // source that cannot take one translates as translate() does.
+  virtual Status translate_with(std::span<const std::uint8_t> bytecode,
+                                const std::shared_ptr<const ShaderInterface>& interface,
+                                StageProgram& out) {
+    (void)interface;
+    return translate(bytecode, out);
+  }
 };
 
 // The layout the runner builds every pipeline from, passed to kiln as its interface (not kiln's
@@ -55,6 +63,9 @@ class KilnShaderSource final : public ShaderSource {
       : interface_(std::move(interface)) {}
   const char* name() const override { return "kiln"; }
   Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
+  Status translate_with(std::span<const std::uint8_t> bytecode,
+                        const std::shared_ptr<const ShaderInterface>& interface,
+                        StageProgram& out) override;
 
  private:
   std::shared_ptr<const ShaderInterface> interface_;
@@ -88,17 +99,6 @@ constexpr std::uint32_t kiln_binding(ResourceBinding::Class register_class,
                                      std::uint32_t register_index) {
   return register_index * 5 + std::uint32_t(register_class);
 }
-
-// Rewrites the Location decorations of the module's Input variables through `map` (old ->
-// new location; locations not in it stay). Used to link D3D9 stages by semantic the way
-// vkd3d's runner does (FORMAT.md 5). False on malformed SPIR-V.
-bool remap_input_locations(std::vector<std::uint32_t>& words,
-                           std::span<const std::pair<std::uint32_t, std::uint32_t>> map);
-
-// Adds `Flat` to the module's Input variables decorated with one of `locations` (D3D9 `shade
-// mode flat` for COLOR inputs). False on malformed SPIR-V or when there is no annotation to
-// insert after.
-bool make_inputs_flat(std::vector<std::uint32_t>& words, std::span<const std::uint32_t> locations);
 
 // The OpEntryPoint name of a SPIR-V module ("main" when there is none).
 std::string spirv_entry_point(std::span<const std::uint32_t> words);

@@ -157,6 +157,7 @@ struct ShaderStageCode {
   VkShaderStageFlagBits stage = VK_SHADER_STAGE_VERTEX_BIT;
   std::span<const std::uint32_t> spirv;
   const char* entry_point = "main";
+  const VkSpecializationInfo* specialization = nullptr;
 };
 
 struct GraphicsPipelineDesc {

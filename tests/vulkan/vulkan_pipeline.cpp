@@ -51,6 +51,7 @@ Status GraphicsPipeline::create(Context& context, const GraphicsPipelineDesc& de
     stage.stage = code.stage;
     stage.module = module;
     stage.pName = code.entry_point;
+    stage.pSpecializationInfo = code.specialization;
     stages.push_back(stage);
   }
 

@@ -64,7 +64,11 @@ template <typename F>
 void fields(ShaderParameter& p, F&& f) {
   std::uint32_t name = std::uint32_t(p.name), type = std::uint32_t(p.type),
                 data_type = std::uint32_t(p.data_type);
-  f(name), f(type), f(data_type), f(p.value[0]), f(p.value[1]), f(p.value[2]), f(p.value[3]);
+  // A specialization constant is keyed by its id alone (value[0]): the rest is not part of it.
+  const bool spec = p.type == ShaderParameter::Type::SpecializationConstant;
+  std::uint32_t unused[3] = {};
+  f(name), f(type), f(data_type), f(p.value[0]), f(spec ? unused[0] : p.value[1]),
+      f(spec ? unused[1] : p.value[2]), f(spec ? unused[2] : p.value[3]);
   p.name = ParameterName(name);
   p.type = ShaderParameter::Type(type);
   p.data_type = ParameterDataType(data_type);
@@ -90,6 +94,39 @@ bool decode_list(ByteReader& r, std::vector<T>& list) {
 }
 
 } // namespace
+
+std::array<std::uint32_t, 4> parameter_default(ParameterName name) {
+  constexpr std::uint32_t kOne = 0x3f800000u; // 1.0f
+  switch (name) {
+  case ParameterName::RASTERIZER_SAMPLE_COUNT:
+    return {1, 0, 0, 0};
+  case ParameterName::ALPHA_TEST_FUNC:
+    return {KILN_COMPARE_ALWAYS, 0, 0, 0};
+  case ParameterName::FOG_END:
+  case ParameterName::FOG_DENSITY:
+  case ParameterName::POINT_SIZE:
+  case ParameterName::POINT_SIZE_MIN:
+    return {kOne, 0, 0, 0};
+  case ParameterName::POINT_SIZE_MAX:
+    return {0x42800000u, 0, 0, 0}; // 64.0f
+  default:
+    return {}; // 0, 0.0f, (0, 0, 0, 0), NONE, FOG_OUTPUT, 2D
+  }
+}
+
+ParameterValue parameter_value(const ShaderInterface* interface, ParameterName name,
+                               unsigned component) {
+  const ShaderParameter* p = interface ? interface->parameter(name) : nullptr;
+  if (p && p->type == ShaderParameter::Type::SpecializationConstant)
+    return {true, p->value[0] + (component & 3)};
+  return {false, (p ? p->value : parameter_default(name))[component & 3]};
+}
+
+int ShaderInterface::varying_location(std::uint32_t usage, std::uint32_t usage_index) const {
+  for (const VaryingLocation& v : varyings)
+    if (v.usage == usage && v.usage_index == usage_index) return int(v.location);
+  return -1;
+}
 
 const ShaderParameter* ShaderInterface::parameter(ParameterName name) const {
   for (const ShaderParameter& p : parameters) {

@@ -40,8 +40,11 @@ constexpr std::uint32_t kNoSampler = KILN_NO_SAMPLER;
 constexpr std::uint32_t kNoRasterizedStream = KILN_NO_RASTERIZED_STREAM;
 
 struct BindingRange {
-  enum Flags : std::uint8_t { Buffer = KILN_BINDING_BUFFER, Image = KILN_BINDING_IMAGE,
-                              Array = KILN_BINDING_ARRAY };
+  enum Flags : std::uint8_t {
+    Buffer = KILN_BINDING_BUFFER,
+    Image = KILN_BINDING_IMAGE,
+    Array = KILN_BINDING_ARRAY
+  };
   enum class BufferForm : std::uint8_t { StorageBuffer, TexelBuffer };
   DescriptorClass register_class = DescriptorClass::Cbv;
   std::uint8_t flags = 0;
@@ -168,6 +171,21 @@ constexpr ParameterDataType parameter_data_type(ParameterName name) {
   }
 }
 
+// A parameter's value when the layer does not pass it (docs/abi.md, "Parameters"): the bits of
+// its u32, f32 or four f32.
+std::array<std::uint32_t, 4> parameter_default(ParameterName name);
+
+// How component `component` of a parameter reaches a shader (the one decision, shared by the
+// front ends and the SPIR-V backend): its bits (immediate, or the default when `interface` is
+// null or does not pass it) or, for a specialization constant, its SpecId.
+struct ParameterValue {
+  bool specialization = false;
+  std::uint32_t bits = 0; // the value's bits, or the SpecId
+};
+struct ShaderInterface;
+ParameterValue parameter_value(const ShaderInterface* interface, ParameterName name,
+                               unsigned component = 0);
+
 struct ShaderParameter {
   enum class Type : std::uint8_t { Immediate, SpecializationConstant };
   ParameterName name = ParameterName::None;
@@ -222,6 +240,8 @@ struct ShaderInterface {
 
   // The parameter of that name, or null (its default applies).
   const ShaderParameter* parameter(ParameterName name) const;
+  // The D3D9 varying map's location for (usage, usage_index), or -1 when it has none.
+  int varying_location(std::uint32_t usage, std::uint32_t usage_index) const;
 
   // The canonical byte encoding (little-endian words, lists in the order given): hashed into
   // the translation key, stored in cache records so a stale entry can be translated again.

@@ -314,6 +314,17 @@ bool State::declare_constants() {
 SsaDef State::varying(bool output, Usage usage, unsigned index, bool centroid,
                       const Instruction& ins) {
   int loc = varying_location(usage, index);
+  if (options.interface && !options.interface->varyings.empty()) {
+    // The layer's varying map decides the linkage (kiln_varying_location).
+    loc = options.interface->varying_location(std::uint32_t(usage), index);
+    if (loc < 0 || loc >= int(kVaryingSlots)) {
+      const std::string what = std::string(loc < 0 ? "not in the interface's varying map: "
+                                                   : "varying map location out of range: ") +
+                               usage_semantic(usage) + std::to_string(index);
+      fail(ins, what.c_str());
+      return {};
+    }
+  }
   if (loc < 0) {
     fail(ins, "semantic index out of range for its usage");
     return {};
@@ -532,6 +543,18 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
       if (!bind_implicit_output(none, slot)) return Status::error(error);
       for (unsigned c = 0; c < 4; ++c) out_reg(slot, c);
     }
+  }
+  // Fog parameters: the FOG varying exists whether or not the shader uses it (the vertex
+  // shader's coordinate, the pixel shader's blend; lower_render_state.cpp).
+  if (const ShaderInterface* in = options.interface) {
+    static const Instruction none{};
+    const ShaderParameter* mode = in->parameter(ParameterName::FOG_FRAGMENT_MODE);
+    const bool fog_in =
+        pixel && mode &&
+        (mode->type != ShaderParameter::Type::Immediate || mode->value[0] != KILN_FOG_NONE);
+    const bool fog_out = !pixel && in->parameter(ParameterName::FOG_SOURCE);
+    if ((fog_in || fog_out) && !varying(fog_out, Usage::Fog, 0, false, none))
+      return Status::error(error);
   }
   std::uint32_t main_end = std::uint32_t(list.size());
   if (!emit_range(0, main_end, false)) return Status::error(error);

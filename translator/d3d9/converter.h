@@ -7,6 +7,7 @@
 // A Converter is per worker: it keeps its scratch storage between shaders, so converting after
 // warm-up does not touch the heap beyond what the ir::Builder already holds.
 
+#include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -24,6 +25,9 @@ struct ConvertOptions {
   // D3D9's "0 * anything = 0" for mul, mad, dp*, m*x*, nrm, pow (FMulLegacy & co.), as D3D9
   // hardware did and DXVK emulates; off gives IEEE products.
   bool legacy_multiply = true;
+  // The layer's interface: its D3D9 varying map places vertex outputs and pixel inputs, and
+  // its fog parameters add the FOG varying (docs/abi.md). Null: kiln's own varying table.
+  const ShaderInterface* interface = nullptr;
 };
 
 class Converter {

@@ -129,7 +129,7 @@ bool State::emit_sample(const Instruction& ins) {
   if (s.type != RegisterType::Sampler || s.index >= kMaxSamplers)
     return fail(ins, "second source is not a sampler");
   TextureType type = sampler_type[s.index];
-  if (!srv[s.index]) type = TextureType::Tex2D; // no dcl: 2D, like shader model 1
+  if (!srv[s.index]) type = undeclared_texture_type(s.index); // no dcl: the bound texture's
   const unsigned n = coord_size(type);
   const bool project =
       ins.opcode == Opcode::TexLd && ins.control == std::uint8_t(SampleVariant::Project);

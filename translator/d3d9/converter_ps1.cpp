@@ -13,6 +13,33 @@ constexpr std::uint8_t kXYZ = 0x7;
 
 } // namespace
 
+SsaDef State::parameter(ParameterName name, unsigned component) {
+  const ParameterValue v = parameter_value(options.interface, name, component);
+  const ir::Type type = parameter_data_type(name) == ParameterDataType::U32 ? ir::kU32 : ir::kF32;
+  if (!v.specialization) return b->add(ir::Op::Constant(type, v.bits));
+  return b->add(
+      ir::Op::DclSpecConstant(type, entry, v.bits, parameter_default(name)[component & 3]));
+}
+
+TextureType State::undeclared_texture_type(unsigned stage) const {
+  const ParameterValue v = parameter_value(options.interface, ParameterName::D3D9_TEXTURE_TYPES);
+  if (v.specialization || stage >= 16) return TextureType::Tex2D; // immediate only: refused later
+  switch ((v.bits >> (2 * stage)) & 3) {
+  case KILN_D3D9_TEXTURE_3D:
+    return TextureType::Volume;
+  case KILN_D3D9_TEXTURE_CUBE:
+    return TextureType::Cube;
+  default:
+    return TextureType::Tex2D;
+  }
+}
+
+bool State::projected_texture(unsigned stage) const {
+  const ParameterValue v =
+      parameter_value(options.interface, ParameterName::D3D9_PROJECTED_TEXTURES);
+  return !v.specialization && stage < 32 && ((v.bits >> stage) & 1);
+}
+
 bool State::emit_ps1_texture(const Instruction& ins) {
   const unsigned stage = ins.dst.index;
   if (stage >= kMaxTexRegs) return fail(ins, "texture stage out of range");
@@ -29,7 +56,18 @@ bool State::emit_ps1_texture(const Instruction& ins) {
     Vec4 t{{tc[0], tc[1], tc[2], {}}};
     return dot(t, m, 3);
   };
+  // Bump-environment state: the interface's parameters for stages 0-5 when it passes them,
+  // else constant buffer register 3.
   auto bump = [&](unsigned i) {
+    const ParameterName name = ParameterName(
+        unsigned(i ? ParameterName::D3D9_BUMP_LUMINANCE_0 : ParameterName::D3D9_BUMP_MATRIX_0) +
+        stage);
+    if (stage < 6 && options.interface && options.interface->parameter(name)) {
+      SsaDef c[4];
+      for (unsigned k = 0; k < 4; ++k) c[k] = parameter(name, k);
+      return emit(
+          ir::Op::CompositeConstruct(ir::vec(ir::ScalarType::F32, 4), c[0], c[1], c[2], c[3]));
+    }
     SsaDef v = emit(ir::Op::BufferLoad(ir::vec(ir::ScalarType::F32, 4),
                                        bank(desc_bump, 3, ir::ScalarType::F32, 16),
                                        u32(2 * stage + i), 16u));
@@ -40,9 +78,18 @@ bool State::emit_ps1_texture(const Instruction& ins) {
   };
   switch (ins.opcode) {
   case Opcode::Tex: {
-    SsaDef tc[2];
-    if (!coords(2, tc)) return false;
-    return write_sample(ins, sample(ins, stage, TextureType::Tex2D, tc, {}, {}, nullptr, nullptr),
+    // The texture bound to the stage decides its type (D3D9_TEXTURE_TYPES); D3DTTFF_PROJECTED
+    // divides the coordinates by w (D3D9_PROJECTED_TEXTURES).
+    const TextureType type = undeclared_texture_type(stage);
+    const unsigned n = type == TextureType::Tex2D ? 2 : 3;
+    SsaDef tc[3];
+    if (!coords(n, tc)) return false;
+    if (projected_texture(stage)) {
+      SsaDef w = texcoord(stage, 3);
+      if (!w) return false;
+      for (unsigned c = 0; c < n; ++c) tc[c] = emit(ir::Op::FDiv(ir::kF32, tc[c], w));
+    }
+    return write_sample(ins, sample(ins, stage, type, tc, {}, {}, nullptr, nullptr),
                         kIdentitySwizzle);
   }
   case Opcode::TexCoord: {
@@ -61,9 +108,10 @@ bool State::emit_ps1_texture(const Instruction& ins) {
     return write_dst(ins, v);
   }
   case Opcode::TexLdPs14: {
+    const TextureType type = undeclared_texture_type(stage);
     Vec4 v;
-    if (!read_src(ins, ins.src[0], 0x3, v)) return false;
-    return write_sample(ins, sample(ins, stage, TextureType::Tex2D, v.c, {}, {}, nullptr, nullptr),
+    if (!read_src(ins, ins.src[0], type == TextureType::Tex2D ? 0x3 : kXYZ, v)) return false;
+    return write_sample(ins, sample(ins, stage, type, v.c, {}, {}, nullptr, nullptr),
                         kIdentitySwizzle);
   }
   case Opcode::TexBem:

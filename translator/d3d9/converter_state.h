@@ -198,6 +198,13 @@ struct State {
   // ---- converter_ps1.cpp: the ps_1_x texture-address instructions
   bool emit_ps1_texture(const Instruction& ins);
   SsaDef texcoord(unsigned index, unsigned c);
+  // Render-state parameters of the interface (docs/abi.md, "Parameters"): a Constant for an
+  // immediate (or absent) one, a DclSpecConstant with the layer's SpecId otherwise.
+  SsaDef parameter(ParameterName name, unsigned component);
+  // D3D9_TEXTURE_TYPES: what a sampler without dcl samples (2D without the parameter).
+  TextureType undeclared_texture_type(unsigned stage) const;
+  // D3D9_PROJECTED_TEXTURES: ps_1_1-1_3 `tex` divides by the coordinate's w on this stage.
+  bool projected_texture(unsigned stage) const;
 };
 
 } // namespace kiln::d3d9::detail

@@ -88,6 +88,10 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.invocation_id_decl = 0;
   s.block_construct = ir::Construct::None;
   s.error.clear();
+  s.render_io.fog_out = s.render_io.psize_out = s.render_io.color1_out = s.render_io.fog_in = ~0u;
+  s.render_io.sprite_inputs.clear();
+  s.render_io.point_coord = s.render_io.point_size = s.render_io.clip_distance = 0;
+  if (Status st = s.check_parameters(); !st) return st;
 
   s.mb.require_capability(spv::CapabilityShader);
   s.mb.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
@@ -309,6 +313,12 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
       auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
       list[std::size_t(d->signature)].semantic = name;
       list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
+      if (options.interface) {
+        if (Status st =
+                render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());
+            !st)
+          return st;
+      }
       return apply_stream_output(o.def(), *d, name, o.operand(1).literal_u32());
     }
     return Status::ok();

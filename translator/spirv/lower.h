@@ -20,11 +20,14 @@
 //   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
 //   lower_target.cpp     what the target and the interface's extensions allow, fallbacks
 //   lower_outputs.cpp    dual-source blending, output swizzles, stream output (Xfb)
+//   lower_render_state.cpp  render-state parameters: alpha test, fog, clip planes, point
+//                        size and sprites, flat COLOR inputs (docs/abi.md, "Parameters")
 //
 // Choices a layer must know: D3D's SV_VertexID / SV_InstanceID subtract BaseVertex /
 // BaseInstance; SV_IsFrontFace read as an integer is ~0u / 0; SV_SampleCount reads the
-// specialization constant kSampleCountSpecId; a shader with rasterizer-ordered UAVs runs its
-// whole entry function inside one fragment-shader interlock; FMad is an unfused mul + add.
+// specialization constant kSampleCountSpecId (or the RASTERIZER_SAMPLE_COUNT parameter); a shader
+// with rasterizer-ordered UAVs runs its whole entry function inside one fragment-shader interlock;
+// FMad is an unfused mul + add.
 
 #include "translator/common/reflection.h"
 #include "translator/common/shader_interface.h"
@@ -48,7 +51,8 @@ constexpr std::uint32_t kSampleCountSpecId = 0x4b4c0001u;
 struct LowerOptions {
   SpirvTarget target = SpirvTarget::Vulkan13;
   bool debug_names = false; // emit OpName/OpMemberName from DebugName ops
-  // The layer's interface; null: kiln's own model (every optional feature available).
+  // The layer's interface: binding map, extensions, outputs, render-state parameters
+  // (lower_render_state.cpp). Null: kiln's own model (every optional feature available).
   const ShaderInterface* interface = nullptr;
 };
 

@@ -67,6 +67,8 @@ Status Lowering::State::lower_cf(ir::OpView o) {
     mb.label(id_for(def));
     if (block_is_first && rov && id_for(current_function) == entry_function)
       mb.op_void(spv::OpBeginInvocationInterlockEXT, {});
+    if (block_is_first && options.interface && id_for(current_function) == entry_function)
+      if (Status st = render_state_prologue(); !st) return fail(def, st.message());
     block_is_first = false;
     block_construct =
         o.literals().empty() ? ir::Construct::None : o.literals()[0].literal_enum<ir::Construct>();
@@ -109,6 +111,9 @@ Status Lowering::State::lower_cf(ir::OpView o) {
     mb.op_void(spv::OpUnreachable, {});
     return Status::ok();
   case OpCode::Return: {
+    // Render state first (alpha test and fog read the shader's own outputs), then the copies
+    // of swizzled and split outputs to the variables the pipeline sees.
+    if (Status st = render_state_before_return(); !st) return fail(def, st.message());
     if (id_for(current_function) == entry_function) {
       if (!swizzled_outputs.empty()) emit_output_epilogue();
       if (stage != ShaderStage::Geometry) emit_split_outputs();

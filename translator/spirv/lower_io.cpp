@@ -237,8 +237,11 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     if (info.builtin == kSpecConstant) {
       if (!input) return fail(def, "output of an input-only built-in");
       std::uint32_t one = 1;
-      d.constant_value = mb.spec_constant_with_id(
-          basic(info.scalar, 1), std::span<const std::uint32_t>(&one, 1), kSampleCountSpecId);
+      d.constant_value = parameter_of(ParameterName::RASTERIZER_SAMPLE_COUNT)
+                             ? parameter(ParameterName::RASTERIZER_SAMPLE_COUNT)
+                             : mb.spec_constant_with_id(basic(info.scalar, 1),
+                                                        std::span<const std::uint32_t>(&one, 1),
+                                                        kSampleCountSpecId);
       d.builtin_scalar = info.scalar;
       d.builtin_components = 1;
       ids[def.id()] = 0;
@@ -384,7 +387,10 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
     if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
     std::uint32_t stream = o.operand(0).literal_u32();
     bool vertex = o.code() == OpCode::EmitVertex;
-    if (vertex) emit_split_outputs();
+    if (vertex) {
+      if (Status st = render_state_before_emit(); !st) return fail(def, st.message());
+      emit_split_outputs();
+    }
     if (stream == 0 && !(gs_streams & ~1u)) {
       mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
     } else {
@@ -449,6 +455,7 @@ Status Lowering::State::lower_io_op(ir::OpView o) {
   }
   case OpCode::OutputStore: {
     if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
+    d->written = true;
     Id ptr = emit_chain(d->var, d->storage, pointee, chain);
     ir::SsaDef stored = o.operand(2).def();
     Id v = value(stored);

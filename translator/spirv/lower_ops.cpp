@@ -316,14 +316,7 @@ Status Lowering::State::lower_arith(ir::OpView o, bool& handled) {
   }
   case OpCode::Demote:
     if (stage != ShaderStage::Pixel) return fail(def, "Demote outside pixel shaders");
-    if (!extension_enabled(Extension::DemoteToHelperInvocation)) {
-      // Fallback: the invocation ends (OpKill); it no longer helps its quad's derivatives.
-      mb.op(spv::OpFunctionCall, mb.type_void(), {discard_function()});
-      return Status::ok();
-    }
-    mb.require_capability(spv::CapabilityDemoteToHelperInvocation);
-    use_spirv_extension(Extension::DemoteToHelperInvocation);
-    mb.op_void(spv::OpDemoteToHelperInvocation, {});
+    emit_demote();
     return Status::ok();
   case OpCode::RovScopedLockBegin:
   case OpCode::RovScopedLockEnd:

@@ -4,11 +4,13 @@
 // SPIR-V id through a dense array that keeps its capacity between shaders.
 
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
 #include "translator/ir/ir.h"
 #include "translator/spirv/lower.h"
 #include "translator/spirv/module_builder.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -63,6 +65,7 @@ struct DeclInfo {
   std::uint32_t stream = 0;                    // geometry shader outputs: the stream
   std::int32_t xfb_element = -1;               // the stream output element capturing it
   bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
+  bool written = false;                        // outputs: an OutputStore reached it
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -254,6 +257,8 @@ struct Lowering::State {
   }
   spv::StorageClass storage_buffer_class() const;   // StorageBuffer, or Uniform before 1.3
   spv::Decoration storage_block_decoration() const; // Block, or BufferBlock before 1.3
+  // OpDemoteToHelperInvocation, or where the extension is off a call of discard_function().
+  void emit_demote();
   // Demote's fallback: a function that runs OpKill (emitted by emit_discard_function()).
   Id discard_function();
   void emit_discard_function();
@@ -310,6 +315,29 @@ struct Lowering::State {
   void decorate_xfb(Id var, std::size_t i);
   // Bytes of the elements before `element` in its buffer.
   std::uint32_t stream_output_offset(std::size_t element) const;
+  // Render-state parameters (lower_render_state.cpp).
+  const ShaderParameter* parameter_of(ParameterName name) const; // null: default applies
+  // The value when translation knows it (immediate or default); false for a spec constant.
+  bool parameter_known(ParameterName name, std::array<std::uint32_t, 4>& bits) const;
+  // The one place a parameter becomes SPIR-V: an OpConstant (immediate or default) or an
+  // OpSpecConstant decorated with the layer's SpecId (+ component for F32_VEC4).
+  Id parameter(ParameterName name, unsigned component = 0);
+  Id parameter_vec4(ParameterName name);
+  Status check_parameters();
+  Status render_state_semantic(ir::SsaDef def, std::string_view name, std::uint32_t index);
+  Status render_state_prologue();      // first block of the entry function
+  Status render_state_before_return(); // before each return of the entry function
+  Status render_state_before_emit();   // geometry shaders: before each EmitVertex
+  Status pixel_epilogue();
+  Status vertex_epilogue();
+  std::uint32_t find_output(bool builtin, std::uint32_t location_or_builtin) const;
+  Id load_vec4(std::uint32_t decl_index);
+  bool is_vec4_f32(std::uint32_t decl_index);
+  struct RenderStateIo {
+    std::uint32_t fog_out = ~0u, psize_out = ~0u, color1_out = ~0u, fog_in = ~0u; // decls
+    std::vector<std::pair<Id, Id>> sprite_inputs; // (TexCoord input, its Private copy)
+    Id point_coord = 0, point_size = 0, clip_distance = 0;
+  } render_io;
 };
 
 // Scope/semantics shared by barriers and atomics.

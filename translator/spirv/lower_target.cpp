@@ -73,4 +73,15 @@ void Lowering::State::emit_discard_function() {
   mb.end_function();
 }
 
+void Lowering::State::emit_demote() {
+  if (!extension_enabled(Extension::DemoteToHelperInvocation)) {
+    // Fallback: the invocation ends (OpKill); it no longer helps its quad's derivatives.
+    mb.op(spv::OpFunctionCall, mb.type_void(), {discard_function()});
+    return;
+  }
+  mb.require_capability(spv::CapabilityDemoteToHelperInvocation);
+  use_spirv_extension(Extension::DemoteToHelperInvocation);
+  mb.op_void(spv::OpDemoteToHelperInvocation, {});
+}
+
 } // namespace kiln::spirv
