@@ -85,6 +85,7 @@ D3D12_SHADER_BYTECODE d3d12_load_shader(struct d3d12_context* ctx, const char* p
   FILE* file = fopen(path, "rb");
   void* data = NULL;
   long length = -1;
+  if (ctx->shader_count == D3D12_SUPPORT_MAX_SHADERS) die(ctx, "too many shaders");
   if (file && fseek(file, 0, SEEK_END) == 0 && (length = ftell(file)) > 0 &&
       fseek(file, 0, SEEK_SET) == 0 && (data = malloc((size_t)length)) &&
       fread(data, 1, (size_t)length, file) != (size_t)length) {
@@ -92,7 +93,7 @@ D3D12_SHADER_BYTECODE d3d12_load_shader(struct d3d12_context* ctx, const char* p
     data = NULL;
   }
   if (file) fclose(file);
-  if (!data || ctx->shader_count == D3D12_MAX_SHADERS) {
+  if (!data) {
     fprintf(stderr, "%s: cannot read the shader %s\n", ctx->program, path);
     exit(2);
   }
@@ -196,7 +197,7 @@ ID3D12Resource* d3d12_upload_buffer(struct d3d12_context* ctx, const void* data,
 void d3d12_upload(struct d3d12_context* ctx, ID3D12Resource* dst, UINT64 offset, const void* data,
                   UINT64 bytes) {
   ID3D12Resource* upload;
-  if (ctx->pending_count == D3D12_MAX_PENDING) d3d12_execute_and_wait(ctx);
+  if (ctx->pending_count == D3D12_SUPPORT_MAX_PENDING) d3d12_execute_and_wait(ctx);
   upload = d3d12_upload_buffer(ctx, data, bytes);
   ctx->pending[ctx->pending_count++] = upload;
   ID3D12GraphicsCommandList_CopyBufferRegion(ctx->list, dst, offset, upload, 0, bytes);

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <vkd3d_utils.h>
 
-enum { D3D12_MAX_PENDING = 16, D3D12_MAX_SHADERS = 8 };
+enum { D3D12_SUPPORT_MAX_PENDING = 16, D3D12_SUPPORT_MAX_SHADERS = 8 };
 
 struct d3d12_context {
   const char* program; /* the name in error messages */
@@ -26,9 +26,9 @@ struct d3d12_context {
   ID3D12Fence* fence;
   UINT64 fence_value;
   /* Upload buffers recorded into the open list; released once it has executed. */
-  ID3D12Resource* pending[D3D12_MAX_PENDING];
+  ID3D12Resource* pending[D3D12_SUPPORT_MAX_PENDING];
   unsigned pending_count;
-  void* shaders[D3D12_MAX_SHADERS];
+  void* shaders[D3D12_SUPPORT_MAX_SHADERS];
   unsigned shader_count;
   unsigned printed; /* numbers printed on the output line so far */
 };
