@@ -181,13 +181,19 @@ bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
     return_translator(std::move(translator));
     return true;
   }
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A timeout beyond what steady_clock can represent from now (nanoseconds::max() for
+  // "forever") waits without a deadline: now + timeout would overflow into the past.
+  const auto now = std::chrono::steady_clock::now();
+  const bool forever = timeout >= std::chrono::steady_clock::time_point::max() - now;
+  const auto done = [&] { return is_final(job->state.load(std::memory_order_acquire)); };
   waiters_.fetch_add(1, std::memory_order_seq_cst);
-  bool finished;
+  bool finished = true;
   {
     std::unique_lock lock(wait_mutex_);
-    finished = wait_cv_.wait_until(
-        lock, deadline, [&] { return is_final(job->state.load(std::memory_order_acquire)); });
+    if (forever)
+      wait_cv_.wait(lock, done);
+    else
+      finished = wait_cv_.wait_until(lock, now + timeout, done);
   }
   waiters_.fetch_sub(1, std::memory_order_relaxed);
   return finished;

@@ -80,7 +80,7 @@ class CompileService {
                 Priority priority = Priority::Normal);
 
   // Waits until the job is final or `timeout` passes; returns whether it is final. A job still
-  // queued is run right here on the calling thread.
+  // queued is run right here on the calling thread. nanoseconds::max() waits without a limit.
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
   ServiceStats stats() const;

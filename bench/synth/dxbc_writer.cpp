@@ -9,16 +9,6 @@ namespace kiln::synth::dxbc {
 
 namespace {
 
-// Operand token fields: component count code (0: none, 1: one, 2: four), selection mode
-// (0 mask, 1 swizzle, 2 select-1), the selection bits, type, index dimension and index
-// representations (0 immediate, 3 immediate + relative).
-std::uint32_t operand_token(OperandType type, std::uint32_t components, std::uint32_t mode,
-                            std::uint32_t selection, std::uint32_t dimension,
-                            std::uint32_t rep0 = 0, std::uint32_t rep1 = 0) {
-  return components | mode << 2 | selection << 4 | std::uint32_t(type) << 12 | dimension << 20 |
-         rep0 << 22 | rep1 << 25;
-}
-
 Operand with_modifier(Operand op, std::uint32_t modifier) {
   Operand out;
   out.push(op.tokens[0] | 0x80000000u);
@@ -50,23 +40,36 @@ constexpr std::uint32_t program_type(ShaderStage stage) {
 
 namespace operand {
 
+std::uint32_t token(OperandType type, std::uint32_t components, std::uint32_t mode,
+                    std::uint32_t selection, std::uint32_t dimension, std::uint32_t rep0,
+                    std::uint32_t rep1) {
+  return components | mode << 2 | selection << 4 | std::uint32_t(type) << 12 | dimension << 20 |
+         rep0 << 22 | rep1 << 25;
+}
+
+Operand of(std::initializer_list<std::uint32_t> tokens) {
+  Operand op;
+  for (std::uint32_t t : tokens) op.push(t);
+  return op;
+}
+
 Operand dst(OperandType type, std::uint32_t index, std::uint32_t mask) {
   Operand op;
-  op.push(operand_token(type, 2, 0, mask, 1));
+  op.push(token(type, 2, 0, mask, 1));
   op.push(index);
   return op;
 }
 
 Operand src(OperandType type, std::uint32_t index, std::uint32_t swz) {
   Operand op;
-  op.push(operand_token(type, 2, 1, swz, 1));
+  op.push(token(type, 2, 1, swz, 1));
   op.push(index);
   return op;
 }
 
 Operand src_scalar(OperandType type, std::uint32_t index, std::uint32_t component) {
   Operand op;
-  op.push(operand_token(type, 2, 2, component, 1));
+  op.push(token(type, 2, 2, component, 1));
   op.push(index);
   return op;
 }
@@ -86,7 +89,7 @@ Operand input(std::uint32_t reg, std::uint32_t swz) {
 
 Operand input_2d(std::uint32_t vertex, std::uint32_t reg, std::uint32_t swz) {
   Operand op;
-  op.push(operand_token(OperandType::Input, 2, 1, swz, 2));
+  op.push(token(OperandType::Input, 2, 1, swz, 2));
   op.push(vertex);
   op.push(reg);
   return op;
@@ -98,7 +101,7 @@ Operand output_dst(std::uint32_t reg, std::uint32_t mask) {
 
 Operand cb(std::uint32_t slot, std::uint32_t element, std::uint32_t swz) {
   Operand op;
-  op.push(operand_token(OperandType::ConstantBuffer, 2, 1, swz, 2));
+  op.push(token(OperandType::ConstantBuffer, 2, 1, swz, 2));
   op.push(slot);
   op.push(element);
   return op;
@@ -107,7 +110,7 @@ Operand cb(std::uint32_t slot, std::uint32_t element, std::uint32_t swz) {
 Operand cb_relative(std::uint32_t slot, std::uint32_t base, std::uint32_t reg,
                     std::uint32_t component, std::uint32_t swz) {
   Operand op;
-  op.push(operand_token(OperandType::ConstantBuffer, 2, 1, swz, 2, 0, 3));
+  op.push(token(OperandType::ConstantBuffer, 2, 1, swz, 2, 0, 3));
   op.push(slot);
   op.push(base);
   const Operand relative = temp_scalar(reg, component);
@@ -117,7 +120,7 @@ Operand cb_relative(std::uint32_t slot, std::uint32_t base, std::uint32_t reg,
 
 Operand imm4_bits(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t w) {
   Operand op;
-  op.push(operand_token(OperandType::Immediate32, 2, 0, 0, 0));
+  op.push(token(OperandType::Immediate32, 2, 0, 0, 0));
   op.push(x);
   op.push(y);
   op.push(z);
@@ -132,7 +135,7 @@ Operand imm4(float x, float y, float z, float w) {
 
 Operand imm1_bits(std::uint32_t bits) {
   Operand op;
-  op.push(operand_token(OperandType::Immediate32, 1, 0, 0, 0));
+  op.push(token(OperandType::Immediate32, 1, 0, 0, 0));
   op.push(bits);
   return op;
 }
@@ -147,7 +150,7 @@ Operand resource(std::uint32_t slot, std::uint32_t swz) {
 
 Operand sampler(std::uint32_t slot) {
   Operand op;
-  op.push(operand_token(OperandType::Sampler, 0, 0, 0, 1));
+  op.push(token(OperandType::Sampler, 0, 0, 0, 1));
   op.push(slot);
   return op;
 }
@@ -159,13 +162,13 @@ Operand uav(std::uint32_t slot, std::uint32_t mask_or_swz, bool as_dst) {
 
 Operand thread_id(std::uint32_t swz) {
   Operand op;
-  op.push(operand_token(OperandType::InputThreadId, 2, 1, swz, 0));
+  op.push(token(OperandType::InputThreadId, 2, 1, swz, 0));
   return op;
 }
 
 Operand null_dst() {
   Operand op;
-  op.push(operand_token(OperandType::Null, 0, 0, 0, 0));
+  op.push(token(OperandType::Null, 0, 0, 0, 0));
   return op;
 }
 

@@ -40,6 +40,14 @@ struct Operand {
 };
 
 namespace operand {
+// An operand token: component count code (0: none, 1: one, 2: four), selection mode (0 mask,
+// 1 swizzle, 2 select-1), the selection bits, type, index dimension and index representations
+// (0 immediate, 3 immediate + relative).
+std::uint32_t token(OperandType type, std::uint32_t components, std::uint32_t mode,
+                    std::uint32_t selection, std::uint32_t dimension, std::uint32_t rep0 = 0,
+                    std::uint32_t rep1 = 0);
+// An operand from its tokens (an operand token from token(), then its indices).
+Operand of(std::initializer_list<std::uint32_t> tokens);
 Operand dst(OperandType type, std::uint32_t index, std::uint32_t mask);
 Operand src(OperandType type, std::uint32_t index, std::uint32_t swz);
 Operand src_scalar(OperandType type, std::uint32_t index, std::uint32_t component);

@@ -133,6 +133,23 @@ TEST(CompileService, WaitTimesOutOnARunningJob) {
   EXPECT_EQ(job->state.load(), JobState::Done);
 }
 
+// nanoseconds::max() is "forever" (the drop-in libvkd3d-shader waits so): the deadline must not
+// overflow into the past and return at once while a worker still runs the job.
+TEST(CompileService, WaitWithoutDeadlineOnARunningJob) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  CompileService service(options(1, &fake));
+  JobRef job = service.submit(blob(6), {});
+  while (fake.calls.load() == 0) std::this_thread::yield();
+  std::thread opener([&] {
+    std::this_thread::sleep_for(50ms);
+    fake.gate_open = true;
+  });
+  EXPECT_TRUE(service.wait(job, std::chrono::nanoseconds::max()));
+  EXPECT_EQ(job->state.load(), JobState::Done);
+  opener.join();
+}
+
 TEST(CompileService, ShutdownCancelsQueuedJobs) {
   FakeTranslator fake;
   fake.gate_open = false;
