@@ -302,6 +302,13 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
     bool clip = info.builtin == BuiltIn::ClipDistance;
     shared = where.output ? (clip ? &impl.clip_dcl_out : &impl.cull_dcl_out)
                           : (clip ? &impl.clip_dcl_in : &impl.cull_dcl_in);
+  } else if ((info.builtin == BuiltIn::TessFactorOuter ||
+              info.builtin == BuiltIn::TessFactorInner) &&
+             where.per_vertex) {
+    // Tessellation factors are per patch: hull fork/join phase outputs, domain vpc# inputs.
+    ctx.fail("tessellation factor declared per control point (outside the patch constant "
+             "phases)");
+    return;
   } else if (info.builtin == BuiltIn::TessFactorOuter) {
     shared = &impl.tess_outer;
   } else if (info.builtin == BuiltIn::TessFactorInner) {
@@ -371,7 +378,16 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
   // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
   // constants (hull fork/join outputs, domain vpc#) sit at 16 + register, the same in both
   // stages, above the 16 control point registers shaders use in practice. A shader using more
-  // is rejected by validation, never miswired.
+  // control point registers on the side that also has patch constants (hull outputs, domain
+  // inputs) is rejected here: its locations would collide.
+  const ProgramType type = ctx.program().type;
+  if (where.per_vertex && reg >= 16 &&
+      ((type == ProgramType::Hull && where.output) ||
+       (type == ProgramType::Domain && !where.output))) {
+    ctx.fail("control point register 16 or above beside patch constants (kiln places patch "
+             "constants at locations 16 and up): not supported");
+    return;
+  }
   std::uint32_t location = reg;
   if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 16;
   if (where.output) {
@@ -401,9 +417,11 @@ void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask) {
   if (!builtin_of_operand(type, info)) return;
   IoTarget where{IoFile::Special, is_output_operand(type), false, nullptr};
   std::uint32_t name = 0;
-  if (type == OperandType::OutputDepthGreaterEqual)
+  // Outside pixel shaders declare_builtin rejects these outputs; the mode must not come first.
+  const bool pixel = ctx.program_type() == ProgramType::Pixel;
+  if (type == OperandType::OutputDepthGreaterEqual && pixel)
     ctx.builder().add(Op::SetPsDepthGreaterEqual(ctx.entry_point()));
-  if (type == OperandType::OutputDepthLessEqual)
+  if (type == OperandType::OutputDepthLessEqual && pixel)
     ctx.builder().add(Op::SetPsDepthLessEqual(ctx.entry_point()));
   if (info.shape == IoSlot::Shape::Vector) mask = std::uint8_t((1u << info.size) - 1);
   if (!mask) mask = 1;

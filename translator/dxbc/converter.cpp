@@ -174,6 +174,7 @@ class Driver {
   // Tessellation and GS state gathered from declarations.
   std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
   std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
+  std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
 };
 
 void Driver::open_function() {
@@ -266,6 +267,18 @@ void Driver::finish_declarations() {
   declarations_done_ = true;
   SsaDef e = ctx_.entry_point();
   ProgramType t = p_.type;
+  // The execution modes a Vulkan stage cannot do without come from these declarations; a
+  // program without them (damaged, or hand-written) is not a shader of its stage.
+  if (t == ProgramType::Geometry) {
+    if (!gs_input_primitive_)
+      return ctx_.fail("geometry shader without dcl_inputprimitive (point, line, triangle or "
+                       "their adjacency forms)");
+    if (gs_max_vertices_ == 0 || gs_max_vertices_ > 1024)
+      return ctx_.fail("geometry shader without a dcl_maxout of 1 to 1024 vertices");
+  }
+  if ((t == ProgramType::Hull || t == ProgramType::Domain) &&
+      !(tess_domain_ >= 1 && tess_domain_ <= 3))
+    return ctx_.fail("tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
   if (t == ProgramType::Hull || t == ProgramType::Domain) {
     static constexpr ir::PrimitiveType kDomain[] = {
         ir::PrimitiveType::Triangle, ir::PrimitiveType::Line, ir::PrimitiveType::Triangle,
@@ -294,10 +307,47 @@ void Driver::finish_declarations() {
   }
 }
 
+// Whether a declaration belongs to a program of type `t`: the stage-specific ones become
+// execution modes that Vulkan allows only in their stage, so elsewhere they mark damaged input.
+bool declaration_in_stage(Opcode opcode, ProgramType t) {
+  switch (opcode) {
+  case Opcode::DclGsInputPrimitive:
+  case Opcode::DclGsOutputTopology:
+  case Opcode::DclMaxOutputVertexCount:
+  case Opcode::DclGsInstanceCount:
+  case Opcode::DclStream:
+    return t == ProgramType::Geometry;
+  case Opcode::DclTessDomain:
+  case Opcode::DclInputControlPointCount:
+    return t == ProgramType::Hull || t == ProgramType::Domain;
+  case Opcode::DclTessPartitioning:
+  case Opcode::DclTessOutputPrimitive:
+  case Opcode::DclOutputControlPointCount:
+  case Opcode::DclHsMaxTessFactor:
+  case Opcode::DclHsForkPhaseInstanceCount:
+  case Opcode::DclHsJoinPhaseInstanceCount:
+    return t == ProgramType::Hull;
+  case Opcode::DclThreadGroup:
+  case Opcode::DclTgsmRaw:
+  case Opcode::DclTgsmStructured:
+    return t == ProgramType::Compute;
+  case Opcode::DclInputPs:
+  case Opcode::DclInputPsSgv:
+  case Opcode::DclInputPsSiv:
+    return t == ProgramType::Pixel;
+  default:
+    return true;
+  }
+}
+
 bool Driver::declaration(const Instruction& inst) {
   const Declaration& d = p_.declarations[inst.declaration];
   auto ops = p_.operands_of(inst);
   SsaDef e = ctx_.entry_point();
+  if (!declaration_in_stage(inst.opcode, p_.type)) {
+    ctx_.fail(inst, "declaration not allowed in this shader stage");
+    return true;
+  }
   switch (inst.opcode) {
   case Opcode::DclTemps:
     if (d.value > 4096) ctx_.fail(inst, "too many temporaries");
@@ -336,9 +386,19 @@ bool Driver::declaration(const Instruction& inst) {
   }
   case Opcode::DclGlobalFlags:
     impl_.precise_all = (d.value & 1u) == 0;
-    if (d.value & 4u) b_.add(Op::SetPsEarlyFragmentTest(e));
+    // forceEarlyDepthStencil means something only to pixel shaders.
+    if ((d.value & 4u) && p_.type == ProgramType::Pixel) b_.add(Op::SetPsEarlyFragmentTest(e));
     return true;
   case Opcode::DclGsInputPrimitive:
+    // Vulkan geometry shaders take points, lines and triangles (with adjacency); D3D11 also
+    // allows patch lists (8-39), which have no Vulkan equivalent.
+    if (d.value != 1 && d.value != 2 && d.value != 3 && d.value != 6 && d.value != 7) {
+      ctx_.fail(inst, d.value >= 8 && d.value <= 39
+                          ? "geometry shader input of patch lists: not supported by Vulkan"
+                          : "geometry shader input primitive does not exist");
+      return true;
+    }
+    gs_input_primitive_ = d.value;
     impl_.input_vertices = vertices_of_primitive(d.value);
     b_.add(Op::SetGsInputPrimitive(e, input_primitive(d.value)));
     return true;
@@ -346,6 +406,7 @@ bool Driver::declaration(const Instruction& inst) {
     gs_output_topology_ = d.value;
     return true;
   case Opcode::DclMaxOutputVertexCount:
+    gs_max_vertices_ = d.value;
     b_.add(Op::SetGsOutputVertices(e, d.value));
     return true;
   case Opcode::DclGsInstanceCount:
