@@ -334,9 +334,15 @@ kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out) {
   const Reflection& reflection = shader.job->result.reflection;
   std::call_once(shader.reflection_once, [&] {
     shader.resources.reserve(reflection.resources.size());
-    for (const ResourceBinding& r : reflection.resources)
+    for (const ResourceBinding& r : reflection.resources) {
+      if (r.flags & ResourceBinding::PushConstant) {
+        shader.resources.push_back({std::uint32_t(r.register_class), r.space, r.register_index,
+                                    r.size, KILN_DESCRIPTOR_TYPE_PUSH_CONSTANTS, 0, r.offset});
+        continue;
+      }
       shader.resources.push_back({std::uint32_t(r.register_class), r.space, r.register_index,
                                   r.array_size, r.descriptor_type, r.set, r.binding});
+    }
     const auto convert = [](const std::vector<SignatureElement>& in,
                             std::vector<kiln_signature_element>& to) {
       to.reserve(in.size());

@@ -206,7 +206,7 @@ Status interface_from_c(const kiln_interface_info& info, ShaderInterface& out) {
   if (Status s = check_list("extensions", info.extension_count, info.extensions); !s) return s;
   for (std::uint32_t i = 0; i < info.extension_count; ++i) {
     const std::uint32_t e = std::uint32_t(info.extensions[i]);
-    if (e < 1 || e > std::uint32_t(Extension::Last))
+    if (e >= 32 || !(kAllExtensions & (ExtensionMask(1) << e)))
       return bad("extensions[" + std::to_string(i) + "] " + std::to_string(e) +
                  " is not an extension");
     out.extensions |= extension_bit(Extension(e));

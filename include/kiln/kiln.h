@@ -70,9 +70,11 @@ typedef enum kiln_target_environment {
   KILN_TARGET_MAX_ENUM = 0x7fffffff
 } kiln_target_environment;
 
-/* How D3D registers map to descriptor sets and bindings. One model today: set = register
- * space, binding = class base + register (CBV 0, SRV 65536, UAV 131072, sampler 196608,
- * UAV counter 262144). The reflection lists every binding. */
+/* kiln's own binding model, used when no kiln_interface_info is given: set = register space,
+ * binding = register * 5 + class (CBV 0, SRV 1, UAV 2, sampler 3, UAV counter 4: t0 is binding
+ * 1, the counter of u2 binding 14); raw and structured buffers are storage buffers. A register
+ * whose binding would be 65536 or more is rejected. The reflection lists every binding. With a
+ * kiln_interface_info the layer's interface decides instead (kiln_interface.h). */
 typedef enum kiln_binding_model {
   KILN_BINDING_MODEL_REGISTER_CLASSES = 0,
   KILN_BINDING_MODEL_MAX_ENUM = 0x7fffffff
@@ -159,12 +161,16 @@ typedef struct kiln_submit_info {
   uint32_t flags; /* KILN_SUBMIT_* */
 } kiln_submit_info;
 
+/* descriptor_type of a constant buffer the interface put in push constants: its `binding` is
+ * its byte offset in the push-constant block, its `array_size` its size in bytes. */
+#define KILN_DESCRIPTOR_TYPE_PUSH_CONSTANTS 0xffffffffu
+
 typedef struct kiln_resource_binding {
   uint32_t register_class; /* 0 CBV, 1 SRV, 2 UAV, 3 sampler, 4 UAV counter, 5 push data */
   uint32_t space;
   uint32_t register_index;
   uint32_t array_size;      /* 0: unbounded */
-  uint32_t descriptor_type; /* VkDescriptorType */
+  uint32_t descriptor_type; /* VkDescriptorType, or KILN_DESCRIPTOR_TYPE_PUSH_CONSTANTS */
   uint32_t set;
   uint32_t binding;
 } kiln_resource_binding;

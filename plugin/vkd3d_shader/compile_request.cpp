@@ -303,8 +303,7 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
     return false;
   }
   out.bytecode = {static_cast<const std::uint8_t*>(info.source.code), info.source.size};
-  // TODO(vulkan1.0 target): SPIR-V 1.3 until SpirvTarget::Vulkan10 lands on main.
-  out.options.target = SpirvTarget::Vulkan11;
+  out.options.target = SpirvTarget::Vulkan10;
   out.options.debug_names = false;
   out.options.interface = std::move(interface);
   return true;

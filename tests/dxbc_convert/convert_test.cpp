@@ -404,6 +404,36 @@ TEST(DxbcConvert, GeometryShaderStreams) {
   expect_pipeline_ok(r);
 }
 
+// fxc writes dcl_inputprimitive after the dcl_input v[3][#] it sizes: the per-vertex inputs
+// must still hold one element per vertex of the primitive (they were declared [1] and read
+// past their end), and so must HS/DS control-point arrays declared before their counts.
+TEST(DxbcConvert, PerVertexArraysAreSizedByCountsDeclaredAfterThem) {
+  ProgramBuilder p(ProgramType::Geometry, 4, 0);
+  p.inst(Opcode::DclInput, {operand_token(OT::Input, kComp4, mask(0xf), 2), 3, 0});
+  p.inst(Opcode::DclInputSiv, {operand_token(OT::Input, kComp4, mask(0xf), 2), 3, 1, 1});
+  p.inst(Opcode::DclGsInputPrimitive, {}, 3u << 11); // triangle
+  p.inst(Opcode::DclGsOutputTopology, {}, 5u << 11);
+  p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 0xf), 0, 1});
+  p.inst(Opcode::DclMaxOutputVertexCount, {3});
+  // mov o0.xyzw, v[2][1].xyzw ; emit ; ret
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, src(OT::Input, 0, 1, 2, 3, 2), 2, 1});
+  p.inst(Opcode::Emit, {});
+  p.inst(Opcode::Ret, {});
+  Result r;
+  CONVERT_OK(p.finish(), r);
+  unsigned checked = 0;
+  for (OpCode code : {OpCode::DclInput, OpCode::DclInputBuiltIn}) {
+    for (ir::OpView in : r.of(code)) {
+      ASSERT_TRUE(in.type().is_aggregate()) << r.text();
+      const ir::TypeView view = r.b.types().view(in.type());
+      EXPECT_EQ(view.dims[view.dim_count - 1], 3u) << r.text();
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2u);
+  expect_pipeline_ok(r);
+}
+
 TEST(DxbcConvert, DoublesUseTwoComponentsPerValue) {
   // dadd r0.xyzw, r1.xyzw, r2.xyzw ; dtof o0.xy, r0.xyzw
   auto w = pixel()

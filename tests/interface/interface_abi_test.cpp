@@ -169,8 +169,14 @@ TEST(InterfaceAbi, SubmitTakesTheChainedInterface) {
       EXPECT_EQ(r.binding, 7u);
       ++checked;
     }
+    if (r.register_class == 0) { // cb0 in push constants: bytes [0, 16)
+      EXPECT_EQ(r.descriptor_type, KILN_DESCRIPTOR_TYPE_PUSH_CONSTANTS);
+      EXPECT_EQ(r.binding, 0u);
+      EXPECT_EQ(r.array_size, 16u);
+      ++checked;
+    }
   }
-  EXPECT_EQ(checked, 2u);
+  EXPECT_EQ(checked, 3u);
   kiln_shader_release(shader);
 
   // Without the SRV range: the handle fails naming t2.

@@ -55,7 +55,7 @@ TEST_F(CompileRequestTest, TheClientsInterfaceBecomesKilns) {
   ForwardReason why = ForwardReason::Count;
   ASSERT_TRUE(read_compile_request(info_, request, why)) << forward_reason_name(why);
   EXPECT_EQ(request.bytecode.size(), sizeof bytes_);
-  EXPECT_EQ(request.options.target, SpirvTarget::Vulkan11);
+  EXPECT_EQ(request.options.target, SpirvTarget::Vulkan10);
   ASSERT_TRUE(request.options.interface);
   const ShaderInterface& interface = *request.options.interface;
   ASSERT_EQ(interface.bindings.size(), 2u);

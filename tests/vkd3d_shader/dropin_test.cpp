@@ -172,8 +172,8 @@ TEST_F(DropinCompile, DxbcBecomesValidSpirv10UnderTheClientsInterface) {
   ASSERT_GE(spirv.size, 20u);
   std::vector<std::uint32_t> words(spirv.size / 4);
   std::memcpy(words.data(), spirv.code, words.size() * 4);
-  EXPECT_EQ(words[1], 0x00010300u) << "SPIR-V 1.0 for a Vulkan 1.0 environment";
-  const Status valid = validate_spirv(words, SpirvTarget::Vulkan11);
+  EXPECT_EQ(words[1], 0x00010000u) << "SPIR-V 1.0 for a Vulkan 1.0 environment";
+  const Status valid = validate_spirv(words, SpirvTarget::Vulkan10);
   EXPECT_TRUE(valid) << valid.message();
   vkd3d_shader_free_shader_code(&spirv); // kiln's allocation, freed by kiln
 }

@@ -130,6 +130,7 @@ class Driver {
   Status run();
 
  private:
+  void read_array_sizes();
   bool declaration(const Instruction& inst);
   bool instruction(const Instruction& inst);
   bool flow(const Instruction& inst);
@@ -679,6 +680,29 @@ bool Driver::instruction(const Instruction& inst) {
   return true;
 }
 
+void Driver::read_array_sizes() {
+  // Per-vertex I/O arrays are sized by declarations that may come after the declarations of
+  // the arrays: fxc writes dcl_inputprimitive after the dcl_input v[3][#] it sizes. Read those
+  // counts before anything is declared (declaration() sets them again, to the same values).
+  for (const Instruction& inst : p_.instructions) {
+    if (inst.declaration == kNoOperand) continue;
+    const Declaration& d = p_.declarations[inst.declaration];
+    switch (inst.opcode) {
+    case Opcode::DclGsInputPrimitive:
+      impl_.input_vertices = vertices_of_primitive(d.value);
+      break;
+    case Opcode::DclInputControlPointCount:
+      impl_.input_vertices = d.value;
+      break;
+    case Opcode::DclOutputControlPointCount:
+      impl_.output_control_points = d.value;
+      break;
+    default:
+      break;
+    }
+  }
+}
+
 Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
   if (p_.type > ProgramType::Compute) return Status::error("DXBC: unknown program type");
@@ -689,6 +713,7 @@ Status Driver::run() {
     open_function();
     ctx_.set_entry_point(b_.add(Op::EntryPoint(ctx_.function(), stage_of(p_.type))));
   }
+  read_array_sizes();
   for (const Instruction& inst : p_.instructions) {
     ctx_.set_current(&inst);
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
