@@ -20,15 +20,7 @@ namespace {
 constexpr std::uint32_t kElements = 16 * kLocalSize;
 
 std::uint32_t vulkan_version(SpirvTarget target) {
-  switch (target) {
-  case SpirvTarget::Vulkan11:
-    return VK_API_VERSION_1_1;
-  case SpirvTarget::Vulkan12:
-    return VK_API_VERSION_1_2;
-  case SpirvTarget::Vulkan13:
-    return VK_API_VERSION_1_3;
-  }
-  return VK_API_VERSION_1_3;
+  return VK_MAKE_API_VERSION(0, 1, vulkan_minor_version(target), 0);
 }
 
 class VulkanCompute : public ::testing::Test {
