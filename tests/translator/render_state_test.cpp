@@ -230,6 +230,58 @@ TEST(VaryingMap, PlacesD3D9VaryingsAndRefusesUnlistedOnes) {
       << missing.status.message();
 }
 
+// ps_1_1: tex t0; texbem t1, t0; mov r0, t1.
+const std::vector<std::uint32_t> kPs11Bump = {
+    ps_version(1, 1), op(66), dst(kAddr, 0), op(67),        dst(kAddr, 1),
+    src(kAddr, 0),    op(1),  dst(kTemp, 0), src(kAddr, 1), kEnd};
+
+std::uint32_t image_dim(const std::vector<std::uint32_t>& words) {
+  for (std::size_t i = 5; i < words.size(); i += words[i] >> 16)
+    if ((words[i] & 0xffff) == spv::OpTypeImage) return words[i + 3];
+  return ~0u;
+}
+
+TEST(RenderState, D3D9TextureTypesPickTheImageDimension) {
+  const Module plain = translate(kPs11Bump, nullptr);
+  ASSERT_TRUE(plain.status) << plain.status.message();
+  EXPECT_EQ(image_dim(plain.spirv), std::uint32_t(spv::Dim2D));
+  auto in = std::make_shared<ShaderInterface>();
+  // Stage 0 (the bump map, sampled by `tex`) a volume: 3D. texbem's stage stays 2D.
+  in->parameters.push_back(parameter(ParameterName::D3D9_TEXTURE_TYPES, {KILN_D3D9_TEXTURE_3D}));
+  const Module volume = translate(kPs11Bump, in);
+  ASSERT_TRUE(volume.status) << volume.status.message();
+  EXPECT_EQ(image_dim(volume.spirv), std::uint32_t(spv::Dim3D));
+  in->parameters[0] = parameter(ParameterName::D3D9_TEXTURE_TYPES, {1}, true);
+  const Module spec = translate(kPs11Bump, in);
+  EXPECT_FALSE(spec.status);
+  EXPECT_NE(spec.status.message().find("only be immediate"), std::string::npos);
+}
+
+TEST(RenderState, BumpMatrixReplacesTheConstantBuffer) {
+  const Module plain = translate(kPs11Bump, nullptr);
+  ASSERT_TRUE(plain.status) << plain.status.message();
+  const auto uniform_blocks = [](const std::vector<std::uint32_t>& words) {
+    std::size_t n = 0;
+    for (std::size_t i = 5; i < words.size(); i += words[i] >> 16)
+      if ((words[i] & 0xffff) == spv::OpVariable && words[i + 3] == spv::StorageClassUniform) ++n;
+    return n;
+  };
+  EXPECT_EQ(uniform_blocks(plain.spirv), 1u); // cb3: the bump-environment state
+  auto in = std::make_shared<ShaderInterface>();
+  in->parameters.push_back(parameter(ParameterName::D3D9_BUMP_MATRIX_1, {40}, true));
+  const Module spec = translate(kPs11Bump, in);
+  ASSERT_TRUE(spec.status) << spec.status.message();
+  EXPECT_EQ(uniform_blocks(spec.spirv), 0u);
+  std::vector<std::uint32_t> ids;
+  for (std::size_t i = 5; i < spec.spirv.size(); i += spec.spirv[i] >> 16)
+    if ((spec.spirv[i] & 0xffff) == spv::OpDecorate && spec.spirv[i + 2] == spv::DecorationSpecId)
+      ids.push_back(spec.spirv[i + 3]);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::uint32_t>{40, 41, 42, 43}));
+  const Status valid = validate_spirv(spec.spirv, SpirvTarget::Vulkan13);
+  EXPECT_TRUE(valid) << valid.message();
+}
+
 // The cost of one module for every state: size and instruction count of the specialization-
 // constant form against the immediate one, for the test shaders and a few corpus shaders.
 TEST(RenderState, SpecializationConstantCost) {

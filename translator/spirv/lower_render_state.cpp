@@ -9,7 +9,6 @@
 #include "translator/spirv/lower_state.h"
 
 #include <bit>
-#include <cmath>
 #include <cstring>
 #include <spirv/unified1/GLSL.std.450.h>
 #include <strings.h>
