@@ -104,6 +104,12 @@ namespace {
 enum Vkd3dConstant : std::uint32_t {
   kCompileInfo = 0,
   kInterfaceInfo = 1,
+  kSpirvTargetInfo = 4,
+  kEnvironmentVulkan10 = 2,
+  kParameterSampleCount = 1,
+  kParameterImmediate = 1,
+  kParameterSpecializationConstant = 2,
+  kParameterUint32 = 1,
   kSourceDxbcTpf = 1,
   kTargetSpirvBinary = 1,
   kLogLevelError = 1,
@@ -139,6 +145,27 @@ struct Vkd3dResourceBinding {
   std::uint32_t shader_visibility;
   unsigned int flags;
   unsigned int set, binding, count;
+};
+
+struct Vkd3dParameter {
+  std::uint32_t name;
+  std::uint32_t type;
+  std::uint32_t data_type;
+  std::uint32_t value; // the immediate u32, or the specialization constant's id
+};
+
+struct Vkd3dSpirvTargetInfo {
+  std::uint32_t type;
+  const void* next;
+  const char* entry_point;
+  std::uint32_t environment;
+  const std::uint32_t* extensions;
+  unsigned int extension_count;
+  const Vkd3dParameter* parameters;
+  unsigned int parameter_count;
+  bool dual_source_blending;
+  const unsigned int* output_swizzles;
+  unsigned int output_swizzle_count;
 };
 
 struct Vkd3dInterfaceInfo {
@@ -186,6 +213,12 @@ Vkd3dShaderSource::~Vkd3dShaderSource() {
 }
 
 Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
+  return translate_with(bytecode, nullptr, out);
+}
+
+Status Vkd3dShaderSource::translate_with(std::span<const std::uint8_t> bytecode,
+                                         const std::shared_ptr<const ShaderInterface>& layer,
+                                         StageProgram& out) {
   if (!available()) return Status::error("vkd3d-shader not available: " + note_);
   if (bytecode.size() < 4 || std::memcmp(bytecode.data(), "DXBC", 4) != 0)
     return Status::error("vkd3d-shader 1.2 reads DXBC only");
@@ -204,9 +237,23 @@ Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, Stag
   interface.type = kInterfaceInfo;
   interface.bindings = bindings.data();
   interface.binding_count = unsigned(bindings.size());
+  Vkd3dParameter sample_count{kParameterSampleCount, kParameterImmediate, kParameterUint32, 1};
+  Vkd3dSpirvTargetInfo target{};
+  target.type = kSpirvTargetInfo;
+  target.next = &interface;
+  target.entry_point = "main";
+  target.environment = kEnvironmentVulkan10;
+  if (const ShaderParameter* p =
+          layer ? layer->parameter(ParameterName::RASTERIZER_SAMPLE_COUNT) : nullptr) {
+    const bool spec = p->type == ShaderParameter::Type::SpecializationConstant;
+    sample_count.type = spec ? kParameterSpecializationConstant : kParameterImmediate;
+    sample_count.value = p->value[0];
+    target.parameters = &sample_count;
+    target.parameter_count = 1;
+  }
   Vkd3dCompileInfo info{};
   info.type = kCompileInfo;
-  info.next = &interface;
+  info.next = &target;
   info.source = {bytecode.data(), bytecode.size()};
   info.source_type = kSourceDxbcTpf;
   info.target_type = kTargetSpirvBinary;

@@ -84,6 +84,11 @@ class Vkd3dShaderSource final : public ShaderSource {
   const std::string& note() const { return note_; }
   const char* name() const override { return "vkd3d"; }
   Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
+  // The interface's sample count goes to vkd3d-shader as its RASTERIZER_SAMPLE_COUNT
+  // parameter; the runner's bindings are kiln's own model either way.
+  Status translate_with(std::span<const std::uint8_t> bytecode,
+                        const std::shared_ptr<const ShaderInterface>& interface,
+                        StageProgram& out) override;
 
  private:
   void* library_ = nullptr;
