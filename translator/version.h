@@ -7,6 +7,6 @@
 namespace kiln {
 
 inline constexpr const char* kVersionString = "0.2.0";
-inline constexpr std::uint32_t kCodegenVersion = 1;
+inline constexpr std::uint32_t kCodegenVersion = 2; // 2: GS input arrays sized from dcl_inputprimitive
 
 } // namespace kiln
