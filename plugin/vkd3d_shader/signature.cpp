@@ -1,6 +1,7 @@
 #include "plugin/vkd3d_shader/signature.h"
 
 #include "plugin/vkd3d_shader/library.h"
+#include "translator/common/shader_interface.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/signature.h"
 
@@ -48,18 +49,6 @@ bool parse_input_signature(Library& library, const vkd3d_shader_code& dxbc,
   return true;
 }
 
-namespace {
-
-// Semantic names compare without regard to ASCII case, whatever the C locale says.
-bool same_semantic(const char* a, const char* b) {
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-  for (; *a && *b; ++a, ++b)
-    if (lower(*a) != lower(*b)) return false;
-  return *a == *b;
-}
-
-} // namespace
-
 vkd3d_shader_signature_element* find_signature_element(const vkd3d_shader_signature& signature,
                                                        const char* semantic_name,
                                                        unsigned semantic_index,
@@ -67,7 +56,7 @@ vkd3d_shader_signature_element* find_signature_element(const vkd3d_shader_signat
   for (unsigned i = 0; i < signature.element_count; ++i) {
     vkd3d_shader_signature_element& element = signature.elements[i];
     if (element.semantic_index == semantic_index && element.stream_index == stream_index &&
-        same_semantic(element.semantic_name, semantic_name))
+        same_semantic_name(element.semantic_name, semantic_name))
       return &element;
   }
   return nullptr;

@@ -202,6 +202,16 @@ struct VaryingLocation {
   std::uint32_t location = 0;
 };
 
+// D3D semantic names compare without regard to ASCII case ("texcoord" is "TEXCOORD"),
+// whatever the C locale says.
+constexpr bool same_semantic_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
 struct StreamOutputElement {
   std::uint32_t stream = 0;
   std::string semantic; // empty: a gap of component_count components

@@ -7,7 +7,6 @@
 #include "translator/spirv/lower_state.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace kiln::spirv {
@@ -15,14 +14,6 @@ namespace kiln::spirv {
 namespace {
 constexpr std::uint32_t kIdentitySwizzle = 0x03020100u;
 
-bool same_semantic(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 } // namespace
 
 Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element,
@@ -119,7 +110,7 @@ void Lowering::State::collect_output_semantics() {
 bool Lowering::State::captures(const StreamOutputElement& e, const DeclInfo& d,
                                std::string_view semantic, std::uint32_t semantic_index) const {
   return !e.semantic.empty() && e.stream == d.stream && e.semantic_index == semantic_index &&
-         same_semantic(e.semantic, semantic);
+         same_semantic_name(e.semantic, semantic);
 }
 
 std::uint32_t Lowering::State::stream_output_offset(std::size_t element) const {
