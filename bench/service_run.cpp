@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 namespace kiln::bench {
@@ -80,33 +81,53 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
     figures.all_threads_cold_per_s = throughput(translatable, figures.all_threads, nullptr, failed);
     note = "--no-cache: the service ran without a disk cache";
   } else {
-    // Cold passes start from an empty cache (a temporary one, emptied before each pass) and fill
-    // it; warm passes then find every translation there. A --cache DIR is used as found: its
-    // existing entries make the cold passes partly warm.
+    // Cold passes always start from an empty cache: a temporary one, emptied before each pass,
+    // whatever --cache says, so that "cold" never includes hits left by an earlier run. Warm
+    // passes use --cache DIR when given (after an untimed pass that fills it with whatever it
+    // lacks) or else the temporary cache the cold passes filled: either way every job hits.
     TemporaryDirectory scratch;
-    cache::CacheOptions cache_options;
-    cache_options.directory =
-        options.cache_dir.empty() ? scratch.path() : std::filesystem::path(options.cache_dir);
+    cache::CacheOptions cold_options;
+    cold_options.directory = scratch.path();
     Status error;
-    auto cache = cache::ShaderCache::open(cache_options, &error);
-    if (!cache) {
+    auto cold_cache = cache::ShaderCache::open(cold_options, &error);
+    if (!cold_cache) {
       note = "cache not opened (" + error.message() + "); measured without one";
       figures.one_thread_cold_per_s = throughput(translatable, 1, nullptr, failed);
       figures.all_threads_cold_per_s =
           throughput(translatable, figures.all_threads, nullptr, failed);
       return figures;
     }
-    CacheStore store(*cache);
-    const bool temporary = options.cache_dir.empty();
-    if (temporary) (void)cache->clear();
-    figures.one_thread_cold_per_s = throughput(translatable, 1, &store, failed);
-    if (temporary) (void)cache->clear();
-    figures.all_threads_cold_per_s = throughput(translatable, figures.all_threads, &store, failed);
-    figures.one_thread_warm_per_s = throughput(translatable, 1, &store, failed);
-    figures.all_threads_warm_per_s = throughput(translatable, figures.all_threads, &store, failed);
-    note = temporary ? "cold = empty disk cache (temporary directory), warm = the cache the cold "
-                       "passes filled"
-                     : "cold and warm passes used --cache " + options.cache_dir + " as found";
+    {
+      CacheStore cold_store(*cold_cache);
+      (void)cold_cache->clear();
+      figures.one_thread_cold_per_s = throughput(translatable, 1, &cold_store, failed);
+      (void)cold_cache->clear();
+      figures.all_threads_cold_per_s =
+          throughput(translatable, figures.all_threads, &cold_store, failed);
+    }
+    std::unique_ptr<cache::ShaderCache> named_cache;
+    if (!options.cache_dir.empty()) {
+      cache::CacheOptions warm_options;
+      warm_options.directory = options.cache_dir;
+      named_cache = cache::ShaderCache::open(warm_options, &error);
+      if (!named_cache) {
+        note = "cold = empty disk cache (temporary directory); warm not measured: --cache " +
+               options.cache_dir + " not opened (" + error.message() + ")";
+        return figures;
+      }
+    }
+    cache::ShaderCache& warm_cache = named_cache ? *named_cache : *cold_cache;
+    CacheStore warm_store(warm_cache);
+    std::size_t unused_failures = 0;
+    if (named_cache)
+      (void)throughput(translatable, figures.all_threads, &warm_store, unused_failures);
+    figures.one_thread_warm_per_s = throughput(translatable, 1, &warm_store, failed);
+    figures.all_threads_warm_per_s =
+        throughput(translatable, figures.all_threads, &warm_store, failed);
+    note = named_cache ? "cold = empty disk cache (temporary directory), warm = --cache " +
+                             options.cache_dir + " after an untimed pass filled what it lacked"
+                       : "cold = empty disk cache (temporary directory), warm = the cache the "
+                         "cold passes filled";
   }
   if (failed == translatable.size())
     note += "; every job failed, so these figures measure rejection, not translation";

@@ -6,13 +6,39 @@
 #include <concurrentqueue/concurrentqueue.h>
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstdlib>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace kiln {
 
 struct CompileService::Queues {
   std::array<moodycamel::ConcurrentQueue<Job*>, std::size_t(Priority::Count)> by_priority;
-  moodycamel::LightweightSemaphore available; // one count per queued job (plus stop wakeups)
+  // One count per queued job (plus stop wakeups): High and Normal jobs for the foreground
+  // workers, Low jobs for the background workers.
+  moodycamel::LightweightSemaphore foreground_available, background_available;
+
+  moodycamel::LightweightSemaphore& available(Priority priority) {
+    return priority == Priority::Low ? background_available : foreground_available;
+  }
 };
+
+namespace {
+
+// Lowers the calling thread's scheduling priority by `nice` steps. On Linux setpriority() with a
+// thread id acts on that thread alone; elsewhere, and where the call fails, the thread stays as
+// it is (background work then merely competes as an equal).
+void lower_this_thread_priority(int nice) {
+#if defined(__linux__)
+  if (nice > 0)
+    (void)::setpriority(PRIO_PROCESS, id_t(::gettid()), ::getpriority(PRIO_PROCESS, 0) + nice);
+#else
+  (void)nice;
+#endif
+}
+
+} // namespace
 
 struct CompileService::Counters {
   std::atomic<std::uint64_t> submitted{0}, deduplicated{0}, cache_hits{0}, translated{0}, failed{0},
@@ -34,13 +60,20 @@ CompileService::CompileService(const ServiceOptions& options)
       cleanup_(options.cleanup), codegen_version_(options.codegen_version),
       queues_(std::make_unique<Queues>()), counters_(std::make_unique<Counters>()) {
   const unsigned threads = options.threads ? options.threads : default_worker_count();
-  workers_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(); });
+  workers_.reserve(2 * threads);
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(false); });
+  const int background_nice = options.background_nice;
+  for (unsigned i = 0; i < threads; ++i)
+    workers_.emplace_back([this, background_nice] {
+      lower_this_thread_priority(background_nice);
+      worker_main(true);
+    });
 }
 
 CompileService::~CompileService() {
   stopping_.store(true);
-  queues_->available.signal(int(workers_.size()));
+  queues_->foreground_available.signal(int(workers_.size()));
+  queues_->background_available.signal(int(workers_.size()));
   for (std::thread& worker : workers_) worker.join();
   // Whatever is still queued never runs: fail it as cancelled so no waiter hangs.
   for (auto& queue : queues_->by_priority) {
@@ -91,7 +124,7 @@ JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
   }
   job->retain(); // the queue's reference
   queues_->by_priority[std::size_t(priority)].enqueue(job.get());
-  queues_->available.signal();
+  queues_->available(priority).signal();
   return job;
 }
 
@@ -138,14 +171,19 @@ void CompileService::run(Job& job, Translator& translator) {
   }
 }
 
-void CompileService::worker_main() {
+void CompileService::worker_main(bool background) {
   Translator translator; // per-worker pools, reused across jobs
+  auto& available = background ? queues_->background_available : queues_->foreground_available;
   for (;;) {
-    queues_->available.wait();
+    available.wait();
     if (stopping_.load(std::memory_order_acquire)) return;
     Job* job = nullptr;
-    for (auto& queue : queues_->by_priority)
-      if (queue.try_dequeue(job)) break;
+    if (background) {
+      (void)queues_->by_priority[std::size_t(Priority::Low)].try_dequeue(job);
+    } else {
+      for (Priority priority : {Priority::High, Priority::Normal})
+        if (queues_->by_priority[std::size_t(priority)].try_dequeue(job)) break;
+    }
     if (!job) continue; // its count was consumed by a job a waiter ran
     if (claim(*job)) run(*job, translator);
     job->release(); // the queue's reference

@@ -2,7 +2,9 @@
 // The async compile service: submit() returns a handle at once and translation happens on
 // worker threads fed from one moodycamel queue per priority (the queue has no priorities of its
 // own). wait() on a job that has not started runs it on the waiting thread, so a shader a draw
-// waits for never sits behind a backlog.
+// waits for never sits behind a backlog. High and Normal jobs run on foreground workers; Low
+// jobs (prefill, rebuilds after a version bump) only on background workers that run at a lower
+// OS scheduling priority, so that background work gives a core to any thread that needs one.
 
 #include "plugin/job.h"
 #include "translator/version.h"
@@ -42,8 +44,12 @@ using TranslateFunction = std::function<Status(Translator&, std::span<const std:
 using FinishFunction = std::function<void(Job&)>;
 
 struct ServiceOptions {
-  // Worker threads; 0 = $KILN_THREADS, else cores - 1, at least 1.
+  // Foreground worker threads (High and Normal jobs); 0 = $KILN_THREADS, else cores - 1, at
+  // least 1. As many background workers run the Low jobs.
   unsigned threads = 0;
+  // Nice increment of the background workers (Linux: per thread; clamped to 19 by the kernel).
+  // An unprivileged thread cannot take it back, which is why Low jobs have their own threads.
+  int background_nice = 10;
   ResultStore* store = nullptr;        // not owned; may be null (no cache)
   TranslateFunction translate;         // empty: Translator::translate
   FinishFunction on_finished;          // empty: nothing
@@ -84,13 +90,14 @@ class CompileService {
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
   ServiceStats stats() const;
+  // Foreground plus background workers.
   unsigned thread_count() const { return unsigned(workers_.size()); }
 
  private:
   struct Queues;
   struct Counters;
 
-  void worker_main();
+  void worker_main(bool background);
   bool claim(Job& job);
   void run(Job& job, Translator& translator);
   void publish(Job& job, JobState state);

@@ -121,7 +121,8 @@ typedef struct kiln_context_create_info {
   kiln_structure_type type; /* KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
   const void* next;         /* NULL or a kiln_vulkan_device_info */
   uint32_t flags;           /* KILN_CONTEXT_* */
-  uint32_t thread_count;    /* 0: $KILN_THREADS, else cores - 1, at least 1 */
+  uint32_t thread_count;    /* foreground workers; 0: $KILN_THREADS, else cores - 1, at least 1.
+                               As many background workers (nice +10) run Low jobs. */
   /* NULL: $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln; $KILN_CACHE=0
    * disables the default cache. Copied during the call. */
   const char* cache_path;
@@ -208,7 +209,7 @@ typedef struct kiln_stats {
   uint64_t queued[3];     /* approximate queue depths, by kiln_priority */
   /* translation time: bucket i counts shaders of [2^i, 2^(i+1)) microseconds (0: < 1 us) */
   uint64_t time_histogram_us[24];
-  uint32_t thread_count;
+  uint32_t thread_count; /* worker threads: foreground plus background */
   uint32_t cache_enabled;
   uint64_t stale_entries_submitted; /* cache entries of another codegen version rebuilt */
 } kiln_stats;

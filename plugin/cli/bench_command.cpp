@@ -14,7 +14,7 @@ constexpr OptionSpec kOptions[] = {
     {"--threads", "N", "worker threads for the service run (default: all cores)"},
     {"--json", "FILE", "write per-file records and the summary as JSON"},
     {"--write-spirv", "DIR", "write DIR/<input name>.spv for every translated shader"},
-    {"--cache", "DIR", "cache directory for the service run"},
+    {"--cache", "DIR", "cache for the warm passes and cache figures (cold: always empty)"},
     {"--no-cache", "", "run the service without a disk cache"},
     {"--validate", "", "validate every SPIR-V module with SPIRV-Tools"},
     {"--vs", "PEER", "also run a peer translator on the same files (vkd3d)"},

@@ -9,6 +9,11 @@
 #include <gtest/gtest.h>
 #include <mutex>
 #include <thread>
+#if defined(__linux__)
+#include <cerrno>
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace kiln {
 namespace {
@@ -102,11 +107,13 @@ TEST(CompileService, WaitRunsAQueuedJobOnTheWaitingThread) {
   FakeTranslator fake;
   fake.gate_open = false;
   CompileService service(options(1, &fake));
-  // The only worker is stuck at the gate inside its first job; the rest stays queued.
+  // Both workers get stuck at the gate: the foreground one in a Normal job, the background one in
+  // the first of a Low backlog; the rest stays queued.
+  JobRef blocker = service.submit(blob(100000), {}, Priority::Normal);
   std::vector<JobRef> backlog;
   for (std::uint32_t i = 0; i < 10000; ++i)
     backlog.push_back(service.submit(blob(i), {}, Priority::Low));
-  while (fake.calls.load() == 0) std::this_thread::yield();
+  while (fake.calls.load() < 2) std::this_thread::yield();
   JobRef urgent = service.submit(blob(99999), {}, Priority::Normal);
   // Only the waiter can claim `urgent` now; open the gate once it has.
   std::thread opener([&] {
@@ -119,6 +126,59 @@ TEST(CompileService, WaitRunsAQueuedJobOnTheWaitingThread) {
   EXPECT_EQ(urgent->result.spirv.at(0), 99999u);
   EXPECT_EQ(service.stats().run_by_waiter, 1u);
 }
+
+// Low jobs never occupy a foreground worker: with the background worker stuck in a Low job and
+// a Low backlog queued, a Normal job still runs at once on the foreground worker.
+TEST(CompileService, LowJobsLeaveForegroundWorkersFree) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  CompileService service(options(1, &fake));
+  EXPECT_EQ(service.thread_count(), 2u);
+  std::vector<JobRef> backlog;
+  for (std::uint32_t i = 0; i < 100; ++i)
+    backlog.push_back(service.submit(blob(i), {}, Priority::Low));
+  while (fake.calls.load() < 1) std::this_thread::yield();
+  std::this_thread::sleep_for(20ms); // a foreground worker that took Low work would arrive now
+  EXPECT_EQ(fake.calls.load(), 1);
+  JobRef normal = service.submit(blob(5000), {}, Priority::Normal);
+  while (fake.calls.load() < 2) std::this_thread::yield(); // the foreground worker took it
+  EXPECT_EQ(normal->state.load(), JobState::Running);
+  EXPECT_EQ(service.stats().run_by_waiter, 0u);
+  fake.gate_open = true;
+  ASSERT_TRUE(service.wait(normal, 10s));
+  for (const JobRef& job : backlog) ASSERT_TRUE(service.wait(job, 10s));
+}
+
+#if defined(__linux__)
+// Background workers run Low jobs at a higher nice value than the foreground workers' Normal
+// jobs (setpriority() per thread on Linux).
+TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
+  std::mutex mutex;
+  int low_nice = -100, normal_nice = -100;
+  ServiceOptions o;
+  o.threads = 1;
+  o.background_nice = 5;
+  o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                    TranslateResult& out) {
+    errno = 0;
+    const int nice = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+    std::lock_guard lock(mutex);
+    (bytes[4] == 1 ? low_nice : normal_nice) = nice;
+    out.spirv.assign(1, 1);
+    return Status::ok();
+  };
+  const int own_nice = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+  CompileService service(o);
+  JobRef low = service.submit(blob(1), {}, Priority::Low);
+  JobRef normal = service.submit(blob(2), {}, Priority::Normal);
+  // Poll rather than wait(): wait() could run a job on this thread.
+  while (!is_final(low->state.load()) || !is_final(normal->state.load()))
+    std::this_thread::sleep_for(1ms);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(normal_nice, own_nice);
+  EXPECT_EQ(low_nice, std::min(own_nice + 5, 19));
+}
+#endif
 
 TEST(CompileService, WaitTimesOutOnARunningJob) {
   FakeTranslator fake;
