@@ -2,34 +2,12 @@
 // reader itself never touches the heap on success. Counted by replacing operator new in this
 // test executable only (its own binary, so no other test sees the replacement).
 
+#include "tests/support/allocation_counter.h"
 #include "tests/support/shared_data.h"
 #include "translator/d3d9/reader.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0}; // test instrumentation only
-}
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-// Out of line, so GCC does not pair the free with an inlined `new` expression and warn
-// (-Wmismatched-new-delete): it is this file's own malloc-backed operator new.
-[[gnu::noinline]] static void release(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  release(p);
-}
 
 namespace kiln::d3d9 {
 namespace {
@@ -43,7 +21,7 @@ TEST(D3D9Allocation, DecodeAllocatesNothingAfterWarmUp) {
   ASSERT_FALSE(shaders.empty());
   Program program;
   for (const auto& shader : shaders) ASSERT_TRUE(decode(shader, program)); // warm-up
-  const std::size_t before = g_allocations.load();
+  const std::size_t before = kiln::test::allocation_count();
   std::size_t instructions = 0;
   for (int round = 0; round < 3; ++round) {
     for (const auto& shader : shaders) {
@@ -52,13 +30,13 @@ TEST(D3D9Allocation, DecodeAllocatesNothingAfterWarmUp) {
       instructions += program.instructions.size();
     }
   }
-  EXPECT_EQ(g_allocations.load() - before, 0u);
+  EXPECT_EQ(kiln::test::allocation_count() - before, 0u);
   EXPECT_GT(instructions, 0u);
   // The counter works: a fresh Program allocates on its first decode.
   Program fresh;
-  const std::size_t fresh_before = g_allocations.load();
+  const std::size_t fresh_before = kiln::test::allocation_count();
   ASSERT_TRUE(decode(shaders.back(), fresh));
-  EXPECT_GT(g_allocations.load() - fresh_before, 0u);
+  EXPECT_GT(kiln::test::allocation_count() - fresh_before, 0u);
 }
 
 } // namespace

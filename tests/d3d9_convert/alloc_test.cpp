@@ -2,33 +2,13 @@
 // vectors that keep their capacity, and the ir::Builder reuses its storage across reset().
 // Counted by replacing operator new in this executable only.
 
+#include "tests/support/allocation_counter.h"
 #include "tests/support/shared_data.h"
 #include "translator/d3d9/converter.h"
 #include "translator/ir/ir.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0}; // test instrumentation only
-}
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] static void release(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  release(p);
-}
 
 namespace kiln::d3d9 {
 namespace {
@@ -45,7 +25,7 @@ TEST(D3d9ConvertAllocation, ConvertAllocatesNothingAfterWarmUp) {
     if (converter.convert(bytes, {}, builder)) shaders.push_back(std::move(bytes)); // warm-up
   }
   ASSERT_FALSE(shaders.empty());
-  const std::size_t before = g_allocations.load();
+  const std::size_t before = kiln::test::allocation_count();
   std::size_t ops = 0;
   for (int round = 0; round < 2; ++round) {
     for (const auto& shader : shaders) {
@@ -55,14 +35,14 @@ TEST(D3d9ConvertAllocation, ConvertAllocatesNothingAfterWarmUp) {
       ops += builder.op_count();
     }
   }
-  EXPECT_EQ(g_allocations.load() - before, 0u);
+  EXPECT_EQ(kiln::test::allocation_count() - before, 0u);
   EXPECT_GT(ops, 0u);
   // The counter works: a fresh converter and builder allocate.
   Converter fresh;
   ir::Builder fresh_builder;
-  const std::size_t fresh_before = g_allocations.load();
+  const std::size_t fresh_before = kiln::test::allocation_count();
   ASSERT_TRUE(fresh.convert(shaders.back(), {}, fresh_builder));
-  EXPECT_GT(g_allocations.load() - fresh_before, 0u);
+  EXPECT_GT(kiln::test::allocation_count() - fresh_before, 0u);
 }
 
 } // namespace

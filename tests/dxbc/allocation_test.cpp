@@ -2,34 +2,14 @@
 // keep their capacity and the reader never touches the heap on success. Counted by replacing
 // operator new in this executable only.
 
+#include "tests/support/allocation_counter.h"
 #include "tests/support/shared_data.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/reader.h"
 #include "translator/dxbc/signature.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0}; // test instrumentation only
-}
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] static void release(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  release(p);
-}
 
 namespace kiln::dxbc {
 namespace {
@@ -56,9 +36,9 @@ TEST(DxbcAllocation, DecodeAllocatesNothingAfterWarmUp) {
   };
   const std::size_t warm = decode_all();
   EXPECT_EQ(warm, shaders.size());
-  const std::size_t before = g_allocations.load();
+  const std::size_t before = kiln::test::allocation_count();
   const std::size_t again = decode_all();
-  const std::size_t allocations = g_allocations.load() - before;
+  const std::size_t allocations = kiln::test::allocation_count() - before;
   EXPECT_EQ(again, warm);
   EXPECT_EQ(allocations, 0u) << "heap allocations while decoding " << shaders.size()
                              << " warm shaders";

@@ -4,32 +4,12 @@
 // executable only.
 
 #include "support/shared_data.h"
+#include "tests/support/allocation_counter.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0}; // test instrumentation only
-}
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] static void release(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  release(p);
-}
 
 namespace {
 
@@ -43,21 +23,21 @@ TEST(DxbcConvertAllocation, WarmConversionAllocatesNothing) {
   kiln::dxbc::Converter converter;
   kiln::ir::Builder builder;
   std::vector<bool> converted(shaders.size());
-  const std::size_t cold_before = g_allocations.load();
+  const std::size_t cold_before = kiln::test::allocation_count();
   for (std::size_t i = 0; i < shaders.size(); ++i) {
     builder.reset();
     converted[i] = converter.convert(shaders[i], {}, builder).is_ok();
   }
   // The counter works: the cold pass grew the storage.
-  EXPECT_GT(g_allocations.load(), cold_before);
+  EXPECT_GT(kiln::test::allocation_count(), cold_before);
   std::size_t ok = 0, allocating = 0, total = 0;
   for (std::size_t i = 0; i < shaders.size(); ++i) {
     if (!converted[i]) continue;
     ++ok;
-    const std::size_t before = g_allocations.load();
+    const std::size_t before = kiln::test::allocation_count();
     builder.reset();
     EXPECT_TRUE(converter.convert(shaders[i], {}, builder).is_ok());
-    const std::size_t n = g_allocations.load() - before;
+    const std::size_t n = kiln::test::allocation_count() - before;
     total += n;
     allocating += n != 0;
   }

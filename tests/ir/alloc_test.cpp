@@ -1,75 +1,17 @@
-// Heap traffic of the IR: this executable replaces the global operator new/delete to count
-// allocations, so it is separate from ir_tests.
+// Heap traffic of the IR: this executable counts allocations (tests/support/allocation_counter.h),
+// so it is separate from ir_tests.
 #include "tests/ir/test_programs.h"
+#include "tests/support/allocation_counter.h"
 #include "translator/ir/ir.h"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-std::atomic<bool> g_counting{false};
-
-void* counted_alloc(std::size_t size, std::size_t align) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  void* p = align > alignof(std::max_align_t)
-                ? std::aligned_alloc(align, (size + align - 1) / align * align)
-                : std::malloc(size ? size : 1);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-} // namespace
-
-void* operator new(std::size_t size) {
-  return counted_alloc(size, 0);
-}
-void* operator new[](std::size_t size) {
-  return counted_alloc(size, 0);
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  return counted_alloc(size, std::size_t(align));
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  return counted_alloc(size, std::size_t(align));
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
 
 namespace kiln::ir {
 namespace {
 
-std::size_t count_allocations(auto&& work) {
-  g_allocations = 0;
-  g_counting = true;
-  work();
-  g_counting = false;
-  return g_allocations.load();
-}
+using kiln::test::count_allocations;
 
 TEST(IrAllocation, TheCounterSeesAllocations) {
   // Guards against a counter that never counts.

@@ -1,32 +1,12 @@
 // ModuleBuilder must stop allocating once warmed up: this binary counts every operator new.
 // (Its own executable, so the replacement allocator affects nothing else.)
 
+#include "tests/support/allocation_counter.h"
 #include "translator/spirv/module_builder.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
 #include <vector>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-} // namespace
-
-// The replacement pair is malloc/free underneath; GCC cannot see that they match.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace kiln::test {
 namespace {
@@ -67,9 +47,9 @@ TEST(ModuleBuilderAllocations, NoneAfterWarmUp) {
   std::vector<std::uint32_t> words;
   build_typical(builder, words); // warm-up: buffers and tables reach their working size
   const std::vector<std::uint32_t> reference = words;
-  const std::size_t before = g_allocations.load();
+  const std::size_t before = kiln::test::allocation_count();
   for (int i = 0; i < 10; ++i) build_typical(builder, words);
-  const std::size_t after = g_allocations.load();
+  const std::size_t after = kiln::test::allocation_count();
   EXPECT_EQ(after - before, 0u);
   EXPECT_EQ(words, reference);
   EXPECT_GT(before, 0u); // the counter does count

@@ -1,35 +1,15 @@
 // A warmed-up spirv::Lowering must not allocate: this binary counts every operator new (its
 // own executable, so the replacement allocator affects nothing else).
 
+#include "tests/support/allocation_counter.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_text.h"
 #include "translator/spirv/lower.h"
 #include "translator/spirv/module_builder.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
-#include <new>
 #include <vector>
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-} // namespace
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#pragma GCC diagnostic pop
 
 namespace kiln::test {
 namespace {
@@ -82,9 +62,9 @@ TEST(SpirvLowerAlloc, WarmLoweringDoesNotAllocate) {
   Reflection reflection;
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(lowering.lower(builder, options, words, reflection));
   const std::size_t size = words.size();
-  const std::size_t before = g_allocations.load();
+  const std::size_t before = kiln::test::allocation_count();
   ASSERT_TRUE(lowering.lower(builder, options, words, reflection));
-  const std::size_t after = g_allocations.load();
+  const std::size_t after = kiln::test::allocation_count();
   EXPECT_EQ(after - before, 0u);
   EXPECT_EQ(words.size(), size);
   EXPECT_GT(size, 100u);
