@@ -1,8 +1,9 @@
 #include "translator/passes/cfg_cleanup.h"
 
+#include "translator/passes/pass_util.h"
+
 namespace kiln::passes {
 
-using ir::Op;
 using ir::OpCode;
 using ir::SsaDef;
 
@@ -13,38 +14,9 @@ void CfgCleanup::remove_trivial_phis(ir::Builder& b) {
   if (phis_.empty()) return;
   forward_.assign(b.id_limit(), SsaDef());
   removed_.clear();
-  auto resolve = [&](SsaDef d) {
-    for (int hops = 0; hops < 64 && d.id() < forward_.size() && forward_[d.id()]; ++hops)
-      d = forward_[d.id()];
-    return d;
-  };
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (SsaDef phi : phis_) {
-      if (forward_[phi.id()]) continue;
-      ir::OpView op = b.op(phi);
-      SsaDef unique;
-      bool trivial = true;
-      for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-        SsaDef v = resolve(op.operand(i).def());
-        if (v == phi) continue;
-        if (!unique) {
-          unique = v;
-        } else if (v != unique) {
-          trivial = false;
-          break;
-        }
-      }
-      if (!trivial) continue;
-      if (!unique) unique = b.add(Op::Undef(op.type()));
-      if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
-      forward_[phi.id()] = unique;
-      removed_.push_back(phi);
-      changed = true;
-    }
-  }
-  if (removed_.empty()) return;
+  const auto phi_at = [&](std::size_t i) { return phis_[i]; };
+  const auto no_edge_ignored = [](std::size_t, std::uint32_t) { return false; };
+  if (!forward_trivial_phis(b, phis_.size(), phi_at, no_edge_ignored, forward_, removed_)) return;
   b.replace_uses(forward_);
   for (SsaDef d : removed_) b.remove(d);
 }

@@ -60,6 +60,60 @@ inline ir::SsaDef first_code_op(const ir::Builder& b) {
   return code.begin() == code.end() ? ir::SsaDef() : (*code.begin()).def();
 }
 
+// `d` with forwarding followed: forward[id] is the value that replaces a removed def. Chains are
+// acyclic by construction (a phi is never forwarded to a value that resolves back to itself);
+// the hop limit only bounds the walk should a pass break that.
+inline ir::SsaDef chase_forward(std::span<const ir::SsaDef> forward, ir::SsaDef d) {
+  constexpr int kMaxHops = 1024;
+  for (int hops = 0; hops < kMaxHops && d.id() < forward.size() && forward[d.id()]; ++hops)
+    d = forward[d.id()];
+  return d;
+}
+
+// Braun et al.'s trivial phis: one distinct incoming value besides the phi itself. Among the
+// `count` candidates `phi_at(i)` (already forwarded ones are skipped), each trivial phi gets
+// forward[phi] = that value (or a new Undef when it names only itself) and is appended to
+// `removed`; repeated while removals expose more. `edge_ignored(i, edge)` drops incoming edge
+// `edge` of candidate i from the judgement (an edge that is never taken). Returns how many were
+// found; the caller replaces the uses and removes them.
+template <typename PhiAt, typename EdgeIgnored>
+std::size_t forward_trivial_phis(ir::Builder& b, std::size_t count, PhiAt&& phi_at,
+                                 EdgeIgnored&& edge_ignored, std::vector<ir::SsaDef>& forward,
+                                 std::vector<ir::SsaDef>& removed) {
+  if (forward.size() < b.id_limit()) forward.resize(b.id_limit());
+  std::size_t found = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      const ir::SsaDef phi = phi_at(i);
+      if (forward[phi.id()]) continue;
+      ir::OpView op = b.op(phi);
+      ir::SsaDef unique;
+      bool trivial = true;
+      for (std::uint32_t k = 1; k < op.ref_count(); k += 2) {
+        if (edge_ignored(i, k / 2)) continue;
+        const ir::SsaDef v = chase_forward(forward, op.operand(k).def());
+        if (v == phi) continue;
+        if (!unique) {
+          unique = v;
+        } else if (v != unique) {
+          trivial = false;
+          break;
+        }
+      }
+      if (!trivial) continue;
+      const ir::Type type = op.type(); // `op` is stale once add() grows the pool
+      if (!unique) unique = b.add(ir::Op::Undef(type));
+      if (forward.size() < b.id_limit()) forward.resize(b.id_limit());
+      forward[phi.id()] = unique;
+      removed.push_back(phi);
+      ++found;
+      changed = true;
+    }
+  }
+  return found;
+}
+
 // The blocks of one function in program order with their terminators and predecessors.
 class BlockTable {
  public:

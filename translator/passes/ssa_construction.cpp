@@ -201,40 +201,12 @@ void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
       if (p >= blk || !unreachable_[p]) dead = false;
     unreachable_[blk] = dead;
   }
-  if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
-  auto chase = [&](SsaDef d) {
-    for (int hops = 0; hops < 1024 && d.id() < forward_.size() && forward_[d.id()]; ++hops)
-      d = forward_[d.id()];
-    return d;
+  const auto phi_at = [&](std::size_t i) { return phis_[i].phi; };
+  const auto edge_unreachable = [&](std::size_t i, std::uint32_t edge) {
+    return unreachable_[blocks_.preds(phis_[i].block)[edge]] != 0;
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const CreatedPhi& p : phis_) {
-      if (forward_[p.phi.id()]) continue;
-      ir::OpView op = b.op(p.phi);
-      SsaDef unique;
-      bool trivial = true;
-      auto preds = blocks_.preds(p.block);
-      for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-        if (unreachable_[preds[i / 2]]) continue;
-        SsaDef v = chase(op.operand(i).def());
-        if (v == p.phi) continue;
-        if (!unique) {
-          unique = v;
-        } else if (v != unique) {
-          trivial = false;
-          break;
-        }
-      }
-      if (!trivial) continue;
-      if (!unique) unique = b.add(Op::Undef(op.type()));
-      if (forward_.size() < b.id_limit()) forward_.resize(b.id_limit());
-      forward_[p.phi.id()] = unique;
-      removed_.push_back(p.phi);
-      --phi_count_;
-      changed = true;
-    }
-  }
+  phi_count_ -= std::uint32_t(
+      forward_trivial_phis(b, phis_.size(), phi_at, edge_unreachable, forward_, removed_));
   phis_.clear();
 }
 
