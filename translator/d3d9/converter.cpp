@@ -59,24 +59,6 @@ const char* usage_semantic(Usage usage) {
   return "Unknown";
 }
 
-unsigned float_register(const SourceParam& s) {
-  switch (s.type) {
-  case RegisterType::Const2:
-    return s.index + 2048u;
-  case RegisterType::Const3:
-    return s.index + 4096u;
-  case RegisterType::Const4:
-    return s.index + 6144u;
-  default:
-    return s.index;
-  }
-}
-
-bool is_float_const(RegisterType t) {
-  return t == RegisterType::Const || t == RegisterType::Const2 || t == RegisterType::Const3 ||
-         t == RegisterType::Const4;
-}
-
 // Float constant registers the runtime provides per model (relative reads are bounded by it).
 std::uint32_t model_float_registers(Model m) {
   switch (m) {

@@ -9,24 +9,6 @@ namespace kiln::d3d9::detail {
 
 namespace {
 
-bool is_float_const(RegisterType t) {
-  return t == RegisterType::Const || t == RegisterType::Const2 || t == RegisterType::Const3 ||
-         t == RegisterType::Const4;
-}
-
-unsigned float_register(const SourceParam& s) {
-  switch (s.type) {
-  case RegisterType::Const2:
-    return s.index + 2048u;
-  case RegisterType::Const3:
-    return s.index + 4096u;
-  case RegisterType::Const4:
-    return s.index + 6144u;
-  default:
-    return s.index;
-  }
-}
-
 const char* register_name(RegisterType t) {
   switch (t) {
 #define KILN_X(name, value, vs, ps)                                                                \

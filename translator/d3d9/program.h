@@ -163,6 +163,27 @@ struct SourceParam {
   std::uint8_t rel_component;
 };
 
+// The float constant files: c# (Const) and the banks of 2048 registers above it that
+// vs_2_x/vs_3_0 tokens name as Const2..Const4.
+constexpr bool is_float_const(RegisterType t) {
+  return t == RegisterType::Const || t == RegisterType::Const2 || t == RegisterType::Const3 ||
+         t == RegisterType::Const4;
+}
+
+// A float constant operand's index in the one flat c# file the banks make up.
+constexpr unsigned float_register(const SourceParam& s) {
+  switch (s.type) {
+  case RegisterType::Const2:
+    return s.index + 2048u;
+  case RegisterType::Const3:
+    return s.index + 4096u;
+  case RegisterType::Const4:
+    return s.index + 6144u;
+  default:
+    return s.index;
+  }
+}
+
 struct DestParam {
   std::uint16_t index;
   RegisterType type;
