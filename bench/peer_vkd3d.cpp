@@ -1,135 +1,66 @@
 #include "bench/peer_vkd3d.h"
 
+#include "plugin/vkd3d_shader/shader_library.h"
+
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace kiln::bench {
 
-namespace {
-
-// The few declarations of the public vkd3d_shader.h (vkd3d 1.2) this file needs, declared
-// here so the build does not depend on libvkd3d-shader-dev. Enums are 32-bit in that ABI.
-enum Vkd3dConstants : std::uint32_t {
-  kStructureTypeCompileInfo = 0,
-  kSourceDxbcTpf = 1,
-  kTargetSpirvBinary = 1,
-  kLogLevelError = 1,
-};
-
-struct Vkd3dCode {
-  const void* code;
-  std::size_t size;
-};
-
-struct Vkd3dCompileInfo {
-  std::uint32_t type; // enum vkd3d_shader_structure_type
-  const void* next;
-  Vkd3dCode source;
-  std::uint32_t source_type; // enum vkd3d_shader_source_type
-  std::uint32_t target_type; // enum vkd3d_shader_target_type
-  const void* options;       // const struct vkd3d_shader_compile_option*
-  unsigned int option_count;
-  std::uint32_t log_level; // enum vkd3d_shader_log_level
-  const char* source_name;
-};
-
-// vkd3d_result codes, named so rejections group by their meaning.
-const char* result_name(int rc) {
-  switch (rc) {
-  case -1:
-    return "VKD3D_ERROR";
-  case -2:
-    return "VKD3D_ERROR_OUT_OF_MEMORY";
-  case -3:
-    return "VKD3D_ERROR_INVALID_ARGUMENT";
-  case -4:
-    return "VKD3D_ERROR_NOT_IMPLEMENTED";
-  case -5:
-    return "VKD3D_ERROR_INVALID_SHADER";
-  default:
-    return "unknown error";
-  }
-}
-
-constexpr const char* kLibraries[] = {"libvkd3d-shader.so.1", "libvkd3d-shader.so"};
-
-} // namespace
-
 Vkd3dPeer::Vkd3dPeer() {
   // vkd3d prints a "fixme:" line for every construct it does not handle; quiet it unless the
   // user asked for its messages.
   setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
-  for (const char* name : kLibraries) {
-    library_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library_) {
-      note_ = name;
-      break;
-    }
-  }
-  if (!library_) {
-    note_ = "libvkd3d-shader.so.1 not found (Debian package libvkd3d-shader1): no peer figures";
+  // By SONAME, so LD_LIBRARY_PATH decides which library is measured (kiln's drop-in included).
+  library_ = std::make_unique<vkd3d::ShaderLibrary>("libvkd3d-shader.so.1");
+  if (!library_->loaded()) {
+    note_ =
+        "libvkd3d-shader.so.1 not usable (Debian package libvkd3d-shader1): " + library_->error() +
+        "; no peer figures";
+    library_.reset();
     return;
   }
-  compile_ = reinterpret_cast<decltype(compile_)>(dlsym(library_, "vkd3d_shader_compile"));
-  free_code_ =
-      reinterpret_cast<decltype(free_code_)>(dlsym(library_, "vkd3d_shader_free_shader_code"));
-  free_messages_ =
-      reinterpret_cast<decltype(free_messages_)>(dlsym(library_, "vkd3d_shader_free_messages"));
-  using VersionFunction = const char* (*)(unsigned*, unsigned*);
-  if (auto version =
-          reinterpret_cast<VersionFunction>(dlsym(library_, "vkd3d_shader_get_version"))) {
-    if (const char* text = version(nullptr, nullptr)) note_ = text;
-  }
-  if (!compile_ || !free_code_ || !free_messages_) {
-    compile_ = nullptr;
-    note_ += ": vkd3d_shader_compile and friends missing (not the 1.x ABI)";
-  }
+  note_ = library_->version();
+  if (note_.empty()) note_ = library_->path();
 }
 
-Vkd3dPeer::~Vkd3dPeer() {
-  if (library_) dlclose(library_);
-}
+Vkd3dPeer::~Vkd3dPeer() = default;
 
 bool Vkd3dPeer::translate(std::span<const std::uint8_t> bytecode, std::size_t& spirv_bytes,
                           std::string& error) {
   spirv_bytes = 0;
-  if (!compile_) {
+  if (!library_) {
     error = "vkd3d not available";
     return false;
   }
-  Vkd3dCompileInfo info{};
-  info.type = kStructureTypeCompileInfo;
+  vkd3d_shader_compile_info info{};
+  info.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
   info.source = {bytecode.data(), bytecode.size()};
-  info.source_type = kSourceDxbcTpf;
-  info.target_type = kTargetSpirvBinary;
-  info.log_level = kLogLevelError;
+  info.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+  info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+  info.log_level = VKD3D_SHADER_LOG_ERROR;
   info.source_name = "kiln-bench";
-  Vkd3dCode out{nullptr, 0};
+  vkd3d_shader_code out{nullptr, 0};
   char* messages = nullptr;
-  const int rc = compile_(&info, &out, &messages);
+  const int rc = library_->vkd3d_shader_compile(&info, &out, &messages);
   if (rc >= 0) spirv_bytes = out.size;
   if (rc < 0) {
-    error = std::string("vkd3d_shader_compile: ") + result_name(rc);
-    if (messages && *messages) {
-      std::string first_line = messages;
-      if (const std::size_t eol = first_line.find('\n'); eol != std::string::npos)
-        first_line.resize(eol);
-      error += ": " + first_line;
-    }
+    error = std::string("vkd3d_shader_compile: ") + vkd3d::result_name(rc);
+    if (std::string first = vkd3d::first_message_line(messages); !first.empty())
+      error += ": " + first;
   }
-  if (out.code) free_code_(&out);
-  if (messages) free_messages_(messages);
+  if (out.code) library_->vkd3d_shader_free_shader_code(&out);
+  if (messages) library_->vkd3d_shader_free_messages(messages);
   return rc >= 0;
 }
 
 bool Vkd3dPeer::survives(std::span<const std::uint8_t> bytecode, std::string& error) {
-  if (!compile_) {
+  if (!library_) {
     error = "vkd3d not available";
     return false;
   }

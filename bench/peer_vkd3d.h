@@ -1,13 +1,18 @@
 #pragma once
-// A peer translator for `kiln bench --vs vkd3d`: Debian's libvkd3d-shader (1.2 ABI), loaded
-// with dlopen so kiln neither builds nor links against it. Absent library: available() is false
-// and note() says why; nothing fails.
+// A peer translator for `kiln bench --vs vkd3d`: Debian's libvkd3d-shader (1.2 ABI), opened
+// with dlopen (plugin/vkd3d_shader/shader_library.h) so kiln does not link against it. Absent
+// library: available() is false and note() says why; nothing fails.
 
 #include "translator/common/input_kind.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+
+namespace kiln::vkd3d {
+class ShaderLibrary;
+}
 
 namespace kiln::bench {
 
@@ -19,7 +24,7 @@ class Vkd3dPeer {
   Vkd3dPeer& operator=(const Vkd3dPeer&) = delete;
 
   static constexpr const char* kName = "vkd3d";
-  bool available() const { return compile_ != nullptr; }
+  bool available() const { return library_ != nullptr; }
   const std::string& note() const { return note_; } // library path and version, or why not
   // vkd3d-shader 1.2 reads DXBC (TPF) only.
   bool accepts(InputKind kind) const { return kind == InputKind::Dxbc; }
@@ -34,10 +39,7 @@ class Vkd3dPeer {
   bool survives(std::span<const std::uint8_t> bytecode, std::string& error);
 
  private:
-  void* library_ = nullptr;
-  int (*compile_)(const void* info, void* out, char** messages) = nullptr;
-  void (*free_code_)(void* code) = nullptr;
-  void (*free_messages_)(char* messages) = nullptr;
+  std::unique_ptr<vkd3d::ShaderLibrary> library_; // null when not usable
   std::string note_;
 };
 

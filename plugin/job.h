@@ -100,12 +100,6 @@ class JobRef {
   Job* operator->() const { return job_; }
   Job& operator*() const { return *job_; }
   explicit operator bool() const { return job_ != nullptr; }
-  // Gives up ownership without releasing (for queues that store raw pointers).
-  Job* detach() {
-    Job* job = job_;
-    job_ = nullptr;
-    return job;
-  }
 
  private:
   Job* job_ = nullptr;

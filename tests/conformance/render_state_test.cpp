@@ -7,6 +7,7 @@
 
 #include "tests/conformance/executor.h"
 #include "tests/d3d9/token_builder.h"
+#include "tests/support/shared_data.h"
 
 #include <cmath>
 #include <cstdio>
@@ -131,7 +132,7 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (!context_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
     folder_ =
         std::filesystem::temp_directory_path() / ("kiln_render_state_" + std::to_string(getpid()));
     std::filesystem::create_directories(folder_);

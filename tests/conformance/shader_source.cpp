@@ -1,5 +1,6 @@
 #include "tests/conformance/shader_source.h"
 
+#include "plugin/vkd3d_shader/shader_library.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/signature.h"
 #include "translator/spirv/validate.h"
@@ -7,7 +8,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <spirv/unified1/spirv.hpp>
 
 namespace kiln::conformance {
@@ -100,117 +100,24 @@ Status KilnShaderSource::translate_with(std::span<const std::uint8_t> bytecode,
 
 namespace {
 
-// The declarations of vkd3d_shader.h (1.2 ABI) this file uses; enums are 32-bit there.
-enum Vkd3dConstant : std::uint32_t {
-  kCompileInfo = 0,
-  kInterfaceInfo = 1,
-  kSpirvTargetInfo = 4,
-  kEnvironmentVulkan10 = 2,
-  kParameterSampleCount = 1,
-  kParameterImmediate = 1,
-  kParameterSpecializationConstant = 2,
-  kParameterUint32 = 1,
-  kSourceDxbcTpf = 1,
-  kTargetSpirvBinary = 1,
-  kLogLevelError = 1,
-  kDescriptorSrv = 0,
-  kDescriptorUav = 1,
-  kDescriptorCbv = 2,
-  kDescriptorSampler = 3,
-  kVisibilityAll = 0,
-  kBindingBufferAndImage = 3,
-};
-
-struct Vkd3dCode {
-  const void* code;
-  std::size_t size;
-};
-
-struct Vkd3dCompileInfo {
-  std::uint32_t type;
-  const void* next;
-  Vkd3dCode source;
-  std::uint32_t source_type;
-  std::uint32_t target_type;
-  const void* options;
-  unsigned int option_count;
-  std::uint32_t log_level;
-  const char* source_name;
-};
-
-struct Vkd3dResourceBinding {
-  std::uint32_t type;
-  unsigned int register_space;
-  unsigned int register_index;
-  std::uint32_t shader_visibility;
-  unsigned int flags;
-  unsigned int set, binding, count;
-};
-
-struct Vkd3dParameter {
-  std::uint32_t name;
-  std::uint32_t type;
-  std::uint32_t data_type;
-  std::uint32_t value; // the immediate u32, or the specialization constant's id
-};
-
-struct Vkd3dSpirvTargetInfo {
-  std::uint32_t type;
-  const void* next;
-  const char* entry_point;
-  std::uint32_t environment;
-  const std::uint32_t* extensions;
-  unsigned int extension_count;
-  const Vkd3dParameter* parameters;
-  unsigned int parameter_count;
-  bool dual_source_blending;
-  const unsigned int* output_swizzles;
-  unsigned int output_swizzle_count;
-};
-
-struct Vkd3dInterfaceInfo {
-  std::uint32_t type;
-  const void* next;
-  const Vkd3dResourceBinding* bindings;
-  unsigned int binding_count;
-  const void* push_constant_buffers;
-  unsigned int push_constant_buffer_count;
-  const void* combined_samplers;
-  unsigned int combined_sampler_count;
-  const void* uav_counters;
-  unsigned int uav_counter_count;
-};
-
 constexpr std::uint32_t kRegistersPerClass = 32;
 
 } // namespace
 
 Vkd3dShaderSource::Vkd3dShaderSource() {
   setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
-  for (const char* name : {"libvkd3d-shader.so.1", "libvkd3d-shader.so"}) {
-    if ((library_ = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) {
-      note_ = name;
-      break;
-    }
-  }
-  if (library_ == nullptr) {
-    note_ = "libvkd3d-shader.so.1 not found (Debian package libvkd3d-shader1)";
+  // By SONAME, so LD_LIBRARY_PATH can point the runner at kiln's drop-in.
+  library_ = std::make_unique<vkd3d::ShaderLibrary>("libvkd3d-shader.so.1");
+  if (!library_->loaded()) {
+    note_ =
+        "libvkd3d-shader.so.1 not usable (Debian package libvkd3d-shader1): " + library_->error();
+    library_.reset();
     return;
   }
-  compile_ = reinterpret_cast<decltype(compile_)>(dlsym(library_, "vkd3d_shader_compile"));
-  free_code_ =
-      reinterpret_cast<decltype(free_code_)>(dlsym(library_, "vkd3d_shader_free_shader_code"));
-  free_messages_ =
-      reinterpret_cast<decltype(free_messages_)>(dlsym(library_, "vkd3d_shader_free_messages"));
-  if (!compile_ || !free_code_ || !free_messages_) {
-    compile_ = nullptr;
-    note_ += ": not the vkd3d-shader 1.x ABI";
-  }
+  note_ = library_->path();
 }
 
-Vkd3dShaderSource::~Vkd3dShaderSource() {
-  if (library_ != nullptr) dlclose(library_);
-}
+Vkd3dShaderSource::~Vkd3dShaderSource() = default;
 
 Status Vkd3dShaderSource::translate(std::span<const std::uint8_t> bytecode, StageProgram& out) {
   return translate_with(bytecode, nullptr, out);
@@ -223,61 +130,72 @@ Status Vkd3dShaderSource::translate_with(std::span<const std::uint8_t> bytecode,
   if (bytecode.size() < 4 || std::memcmp(bytecode.data(), "DXBC", 4) != 0)
     return Status::error("vkd3d-shader 1.2 reads DXBC only");
   // Every register of every class the tests use, at kiln's binding numbers.
-  std::vector<Vkd3dResourceBinding> bindings;
-  const std::uint32_t types[] = {kDescriptorCbv, kDescriptorSrv, kDescriptorUav,
-                                 kDescriptorSampler};
+  std::vector<vkd3d_shader_resource_binding> bindings;
+  const vkd3d_shader_descriptor_type types[] = {
+      VKD3D_SHADER_DESCRIPTOR_TYPE_CBV, VKD3D_SHADER_DESCRIPTOR_TYPE_SRV,
+      VKD3D_SHADER_DESCRIPTOR_TYPE_UAV, VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER};
   const ResourceBinding::Class classes[] = {
       ResourceBinding::Class::Cbv, ResourceBinding::Class::Srv, ResourceBinding::Class::Uav,
       ResourceBinding::Class::Sampler};
   for (std::uint32_t c = 0; c < 4; ++c)
-    for (std::uint32_t r = 0; r < kRegistersPerClass; ++r)
-      bindings.push_back({types[c], 0, r, kVisibilityAll, kBindingBufferAndImage, 0,
-                          kiln_binding(classes[c], r), 1});
-  Vkd3dInterfaceInfo interface {};
-  interface.type = kInterfaceInfo;
+    for (std::uint32_t r = 0; r < kRegistersPerClass; ++r) {
+      vkd3d_shader_resource_binding binding{};
+      binding.type = types[c];
+      binding.register_index = r;
+      binding.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+      binding.flags = VKD3D_SHADER_BINDING_FLAG_BUFFER | VKD3D_SHADER_BINDING_FLAG_IMAGE;
+      binding.binding = {0, kiln_binding(classes[c], r), 1};
+      bindings.push_back(binding);
+    }
+  vkd3d_shader_interface_info interface {};
+  interface.type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO;
   interface.bindings = bindings.data();
   interface.binding_count = unsigned(bindings.size());
-  Vkd3dParameter sample_count{kParameterSampleCount, kParameterImmediate, kParameterUint32, 1};
-  Vkd3dSpirvTargetInfo target{};
-  target.type = kSpirvTargetInfo;
+  vkd3d_shader_parameter sample_count{};
+  sample_count.name = VKD3D_SHADER_PARAMETER_NAME_RASTERIZER_SAMPLE_COUNT;
+  sample_count.type = VKD3D_SHADER_PARAMETER_TYPE_IMMEDIATE_CONSTANT;
+  sample_count.data_type = VKD3D_SHADER_PARAMETER_DATA_TYPE_UINT32;
+  sample_count.u.immediate_constant.u.u32 = 1;
+  vkd3d_shader_spirv_target_info target{};
+  target.type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO;
   target.next = &interface;
   target.entry_point = "main";
-  target.environment = kEnvironmentVulkan10;
+  target.environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0;
   if (const ShaderParameter* p =
           layer ? layer->parameter(ParameterName::RASTERIZER_SAMPLE_COUNT) : nullptr) {
-    const bool spec = p->type == ShaderParameter::Type::SpecializationConstant;
-    sample_count.type = spec ? kParameterSpecializationConstant : kParameterImmediate;
-    sample_count.value = p->value[0];
+    if (p->type == ShaderParameter::Type::SpecializationConstant) {
+      sample_count.type = VKD3D_SHADER_PARAMETER_TYPE_SPECIALIZATION_CONSTANT;
+      sample_count.u.specialization_constant.id = p->value[0];
+    } else {
+      sample_count.u.immediate_constant.u.u32 = p->value[0];
+    }
     target.parameters = &sample_count;
     target.parameter_count = 1;
   }
-  Vkd3dCompileInfo info{};
-  info.type = kCompileInfo;
+  vkd3d_shader_compile_info info{};
+  info.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
   info.next = &target;
   info.source = {bytecode.data(), bytecode.size()};
-  info.source_type = kSourceDxbcTpf;
-  info.target_type = kTargetSpirvBinary;
-  info.log_level = kLogLevelError;
+  info.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+  info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+  info.log_level = VKD3D_SHADER_LOG_ERROR;
   info.source_name = "kiln-conformance";
-  Vkd3dCode code{nullptr, 0};
+  vkd3d_shader_code code{nullptr, 0};
   char* messages = nullptr;
-  const int rc = compile_(&info, &code, &messages);
+  const int rc = library_->vkd3d_shader_compile(&info, &code, &messages);
   std::string error;
   if (rc < 0) {
-    error = "vkd3d_shader_compile failed (" + std::to_string(rc) + ")";
-    if (messages && *messages) {
-      std::string first = messages;
-      first.resize(std::min(first.find('\n'), first.size()));
+    error = std::string("vkd3d_shader_compile failed (") + vkd3d::result_name(rc) + ")";
+    if (std::string first = vkd3d::first_message_line(messages); !first.empty())
       error += ": " + first;
-    }
   } else {
     out = StageProgram{};
     out.spirv.resize(code.size / 4);
     std::memcpy(out.spirv.data(), code.code, out.spirv.size() * 4);
     out.entry_point = spirv_entry_point(out.spirv);
   }
-  if (code.code) free_code_(&code);
-  if (messages) free_messages_(messages);
+  if (code.code) library_->vkd3d_shader_free_shader_code(&code);
+  if (messages) library_->vkd3d_shader_free_messages(messages);
   if (rc < 0) return Status::error(error);
   if (Status s = dxbc_vertex_inputs(bytecode, out.inputs); !s) return s;
   return Status::ok();

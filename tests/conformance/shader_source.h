@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace kiln::vkd3d {
+class ShaderLibrary;
+}
+
 namespace kiln::conformance {
 
 struct StageProgram {
@@ -80,7 +84,7 @@ class Vkd3dShaderSource final : public ShaderSource {
   Vkd3dShaderSource(const Vkd3dShaderSource&) = delete;
   Vkd3dShaderSource& operator=(const Vkd3dShaderSource&) = delete;
 
-  bool available() const { return compile_ != nullptr; }
+  bool available() const { return library_ != nullptr; }
   const std::string& note() const { return note_; }
   const char* name() const override { return "vkd3d"; }
   Status translate(std::span<const std::uint8_t> bytecode, StageProgram& out) override;
@@ -91,10 +95,7 @@ class Vkd3dShaderSource final : public ShaderSource {
                         StageProgram& out) override;
 
  private:
-  void* library_ = nullptr;
-  int (*compile_)(const void* info, void* out, char** messages) = nullptr;
-  void (*free_code_)(void* code) = nullptr;
-  void (*free_messages_)(char* messages) = nullptr;
+  std::unique_ptr<vkd3d::ShaderLibrary> library_; // null when not usable
   std::string note_;
 };
 

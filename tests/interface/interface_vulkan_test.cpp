@@ -4,6 +4,7 @@
 // the UAV counter in a storage texel buffer or at an offset of a storage buffer.
 
 #include "tests/interface/interface_programs.h"
+#include "tests/support/shared_data.h"
 #include "tests/vulkan/vulkan_graphics.h"
 #include "tests/vulkan/vulkan_harness.h"
 #include "translator/spirv/validate.h"
@@ -63,7 +64,7 @@ class InterfaceVulkan : public ::testing::TestWithParam<Layout> {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (!context_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   }
   std::unique_ptr<vulkan::Context> context_;
 };

@@ -2,6 +2,7 @@
 // blending, an output swizzle, and stream output captured through transform feedback.
 
 #include "tests/spirv_lower/lower_test_util.h"
+#include "tests/support/shared_data.h"
 #include "tests/vulkan/vulkan_graphics.h"
 
 #include <cstring>
@@ -52,7 +53,7 @@ class LoweredOutputs : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (context_ == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (context_ == nullptr) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
     ASSERT_TRUE(vulkan::Buffer::create(*context_, sizeof kTriangle,
                                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertices_));
     vertices_.write(std::span<const float>(kTriangle));

@@ -58,7 +58,6 @@ class ModuleBuilder {
   bool interface_lists_all_globals() const { return spirv_at_least(target_, 4); }
 
   Id allocate_id() { return next_id_++; }
-  std::uint32_t id_bound() const { return next_id_; }
 
   // ---- Module-level declarations ----------------------------------------------------------
   void require_capability(spv::Capability capability);

@@ -27,7 +27,6 @@ class WordBuffer {
   operator std::span<const std::uint32_t>() const { return {data_.get(), size_}; }
 
   void clear() { size_ = 0; }
-  void truncate(std::size_t size) { size_ = size < size_ ? size : size_; }
 
   // Uninitialised room for `count` words at the end; the caller writes all of them.
   std::uint32_t* append(std::size_t count) {
