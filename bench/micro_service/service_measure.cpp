@@ -10,6 +10,7 @@
 // synthetic corpus. Real translation throughout, except where noted: background jobs of the
 // hot-wait run cost at least --busy-us each (so the backlog lasts whatever the translator can do
 // today), and the cache is filled with stand-in results sized like real SPIR-V.
+// Options: --only SECTION (submit, cache-hit, hot-wait, throughput), --busy-us N (default 100).
 
 #include "bench/synth/synthetic_corpus.h"
 #include "plugin/cache_store.h"
@@ -41,8 +42,13 @@ double percentile(std::vector<double> values, double p) {
 
 std::vector<std::vector<std::uint8_t>> load_inputs(int argc, char** argv) {
   std::vector<std::filesystem::path> roots;
-  for (int i = 1; i < argc; ++i)
-    if (argv[i][0] != '-') roots.emplace_back(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') {
+      ++i; // every option takes a value (--busy-us N, --only SECTION)
+      continue;
+    }
+    roots.emplace_back(argv[i]);
+  }
   if (roots.empty())
     for (const char* sub : {"dxbc", "d3d9"})
       roots.push_back(std::filesystem::path(KILN_SHARED_DIR) / "corpus" / sub);
@@ -235,9 +241,16 @@ int main(int argc, char** argv) {
   if (inputs.empty()) return 1;
   std::printf("inputs: %zu shaders; cores: %u\n", inputs.size(),
               std::thread::hardware_concurrency());
-  measure_submit(inputs);
-  measure_cache_hits(inputs);
-  measure_hot_wait(inputs, flag(argc, argv, "--busy-us", 100));
-  measure_throughput(inputs);
+  // --only SECTION (submit, cache-hit, hot-wait, throughput) runs one section.
+  const char* only = nullptr;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+  const auto wanted = [only](const char* section) {
+    return only == nullptr || std::strcmp(only, section) == 0;
+  };
+  if (wanted("submit")) measure_submit(inputs);
+  if (wanted("cache-hit")) measure_cache_hits(inputs);
+  if (wanted("hot-wait")) measure_hot_wait(inputs, flag(argc, argv, "--busy-us", 100));
+  if (wanted("throughput")) measure_throughput(inputs);
   return 0;
 }
