@@ -276,6 +276,16 @@ std::string json_report(const BenchRun& run, const Summary& s) {
       j.num(s.geomean_ratio);
     else
       j.null();
+    j.key("ratios").open('[');
+    for (const PeerRatio& r : s.peer_ratios) {
+      j.open('{');
+      j.key("bucket").str(r.name);
+      j.key("files").integer(r.files);
+      j.key("total").num(r.total);
+      j.key("median").num(r.median);
+      j.close('}');
+    }
+    j.close(']');
     j.close('}');
   }
   j.close('}');

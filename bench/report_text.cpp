@@ -85,11 +85,18 @@ void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
         std::fprintf(out, "  top rejection reasons:\n");
         print_reasons(out, s.peer_top_rejections);
       }
-      if (s.both_translated)
+      if (s.both_translated) {
         std::fprintf(out,
                      "  kiln/%s time ratio, geometric mean over %zu files both translate: %.3f\n",
                      run.peer_name.c_str(), s.both_translated, s.geomean_ratio);
-      else
+        std::fprintf(out,
+                     "  kiln/%s by input size (total: of the summed medians; median: of the "
+                     "medians):\n",
+                     run.peer_name.c_str());
+        for (const PeerRatio& r : s.peer_ratios)
+          std::fprintf(out, "    %-9s %6zu files  total %.3f  median %.3f\n", r.name.c_str(),
+                       r.files, r.total, r.median);
+      } else
         std::fprintf(out, "  no file translated by both: no ratio\n");
     }
   }

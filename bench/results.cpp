@@ -1,6 +1,7 @@
 #include "bench/results.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace kiln::bench {
 
@@ -40,6 +41,46 @@ std::vector<ReasonCount> top_reasons(const std::vector<std::string>& messages, s
   if (counts.size() > limit) counts.resize(limit);
   return counts;
 }
+
+namespace {
+
+// Input-size buckets of the peer comparison: [min, max) bytes. "> 4 KB" is the figure issue 19
+// judges big shaders by; it overlaps the two buckets above it.
+struct SizeBucket {
+  const char* name;
+  std::uint64_t min, max;
+};
+constexpr SizeBucket kSizeBuckets[] = {
+    {"all", 0, UINT64_MAX},          {"< 1 KB", 0, 1024},
+    {"1-4 KB", 1024, 4096},          {"4-16 KB", 4096, 16384},
+    {">= 16 KB", 16384, UINT64_MAX}, {"> 4 KB", 4097, UINT64_MAX}};
+
+std::vector<PeerRatio> peer_ratios(const std::vector<FileRecord>& files) {
+  std::vector<PeerRatio> out;
+  for (const SizeBucket& bucket : kSizeBuckets) {
+    std::vector<double> own, peer;
+    double own_total = 0, peer_total = 0;
+    for (const FileRecord& r : files) {
+      if (!r.ok || !r.peer.attempted || !r.peer.ok || r.peer.median_us <= 0) continue;
+      if (r.input_bytes < bucket.min || r.input_bytes >= bucket.max) continue;
+      own.push_back(r.median_us);
+      peer.push_back(r.peer.median_us);
+      own_total += r.median_us;
+      peer_total += r.peer.median_us;
+    }
+    if (own.empty()) continue;
+    PeerRatio ratio;
+    ratio.name = bucket.name;
+    ratio.files = own.size();
+    ratio.total = own_total / peer_total;
+    const double peer_median = median(peer);
+    ratio.median = peer_median > 0 ? median(std::move(own)) / peer_median : 0;
+    out.push_back(std::move(ratio));
+  }
+  return out;
+}
+
+} // namespace
 
 Summary summarize_run(const BenchRun& run) {
   Summary s;
@@ -84,6 +125,7 @@ Summary summarize_run(const BenchRun& run) {
   s.peer_top_rejections = top_reasons(peer_rejections, 5);
   s.peer_spirv_to_input = peer_input ? double(peer_spirv) / double(peer_input) : 0;
   s.geomean_ratio = geometric_mean(ratios);
+  s.peer_ratios = peer_ratios(run.files);
 
   for (InputKind kind :
        {InputKind::Dxbc, InputKind::D3D9, InputKind::Dxil, InputKind::Effect,

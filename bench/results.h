@@ -76,6 +76,14 @@ struct GroupSummary {
 
 using ReasonCount = std::pair<std::string, std::size_t>;
 
+// kiln against the peer over the files both translate (of one input-size bucket, or all):
+// total = sum of kiln's medians / sum of the peer's, median = kiln's median / the peer's.
+struct PeerRatio {
+  std::string name; // "all", or the bucket: "< 1 KB", "1-4 KB", "4-16 KB", ">= 16 KB", "> 4 KB"
+  std::size_t files = 0;
+  double total = 0, median = 0; // 0 when files == 0
+};
+
 struct Summary {
   std::size_t files = 0, translated = 0, rejected = 0;
   LatencySummary latency; // over translated files
@@ -91,6 +99,8 @@ struct Summary {
   double peer_spirv_to_input = 0;
   std::size_t both_translated = 0;
   double geomean_ratio = 0; // kiln/peer median time over files both translate; 0 if none
+  // "all" first, then by input size; buckets without files are left out.
+  std::vector<PeerRatio> peer_ratios;
 };
 
 Summary summarize_run(const BenchRun& run);
