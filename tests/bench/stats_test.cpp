@@ -90,5 +90,50 @@ TEST(Stats, SummaryRatiosOverFilesBothTranslate) {
   EXPECT_EQ(s.top_rejections[0].first, "rejected at #");
 }
 
+TEST(Stats, PeerRatiosBySize) {
+  BenchRun run;
+  run.peer_name = "vkd3d";
+  auto add = [&run](std::uint64_t bytes, double us, double peer_us, bool both = true) {
+    FileRecord r;
+    r.kind = InputKind::Dxbc;
+    r.input_bytes = bytes;
+    r.ok = both;
+    r.median_us = us;
+    r.peer.attempted = true;
+    r.peer.ok = true;
+    r.peer.median_us = peer_us;
+    run.files.push_back(r);
+  };
+  add(500, 10, 10);          // < 1 KB
+  add(800, 30, 10);          // < 1 KB
+  add(2000, 5, 50);          // 1-4 KB
+  add(5000, 20, 100);        // 4-16 KB, > 4 KB
+  add(40000, 60, 100);       // >= 16 KB, > 4 KB
+  add(40000, 1, 100, false); // kiln rejected it: in no ratio
+  const Summary s = summarize_run(run);
+  auto find = [&s](const std::string& name) -> const PeerRatio* {
+    for (const PeerRatio& r : s.peer_ratios)
+      if (r.name == name) return &r;
+    return nullptr;
+  };
+  const PeerRatio* all = find("all");
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->files, 5u);
+  EXPECT_NEAR(all->total, 125.0 / 270.0, 1e-12);
+  EXPECT_NEAR(all->median, 20.0 / 50.0,
+              1e-12); // medians 20 (5,10,20,30,60) and 50 (10,10,50,100,100)
+  const PeerRatio* small = find("< 1 KB");
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(small->files, 2u);
+  EXPECT_NEAR(small->total, 2.0, 1e-12);
+  const PeerRatio* big = find("> 4 KB");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->files, 2u);
+  EXPECT_NEAR(big->total, 80.0 / 200.0, 1e-12);
+  EXPECT_EQ(find("1-4 KB")->files, 1u);
+  EXPECT_EQ(find("4-16 KB")->files, 1u);
+  EXPECT_EQ(find(">= 16 KB")->files, 1u);
+}
+
 } // namespace
 } // namespace kiln::bench
