@@ -99,6 +99,13 @@ struct ConvertContext::Impl {
   ir::SsaDef label;            // the current function's Label
   ir::SsaDef control_point_id; // hull: control point phase's vOutputControlPointID value
   ir::SsaDef fork_instance;    // hull: the current fork/join instance id (u32)
+  // Hull shaders whose fork/join phases are functions (converter.cpp): each phase's function
+  // and instance count, called in order by the patch-constant function.
+  struct PhaseCall {
+    ir::SsaDef function;
+    std::uint32_t instances;
+  };
+  std::vector<PhaseCall> phase_calls;
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;
@@ -116,6 +123,7 @@ struct ConvertContext::Impl {
     input_vertices = output_control_points = input_control_points = gs_stream = 0;
     flow.clear();
     label = control_point_id = fork_instance = {};
+    phase_calls.clear();
     hull_patch_phase = precise_all = emitted_return = false;
     clip_count = cull_count = 0;
     clip_dcl_in = cull_dcl_in = clip_dcl_out = cull_dcl_out = tess_outer = tess_inner = {};
