@@ -340,6 +340,7 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
     s.type = info.type;
     s.shape = info.shape;
     s.per_vertex = where.per_vertex;
+    s.stream = std::uint8_t(impl.gs_stream);
     if (info.shape == IoSlot::Shape::Vector)
       s.element = std::uint8_t(c);
     else if (info.shape == IoSlot::Shape::Array) {
@@ -383,13 +384,32 @@ void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint3
   if (element && !element->semantic_name.empty())
     b.add(Op::Semantic(dcl, element->semantic_index, element->semantic_name));
   for (unsigned c = first; c < first + count; ++c) {
-    IoSlot& s = impl.make_slot(where.file, reg, c);
-    s.dcl = dcl;
-    s.type = scalar;
-    s.shape = count == 1 ? IoSlot::Shape::Scalar : IoSlot::Shape::Vector;
-    s.element = std::uint8_t(c - first);
-    s.per_vertex = where.per_vertex;
+    IoSlot& existing = impl.make_slot(where.file, reg, c);
+    IoSlot slot;
+    slot.dcl = dcl;
+    slot.type = scalar;
+    slot.shape = count == 1 ? IoSlot::Shape::Scalar : IoSlot::Shape::Vector;
+    slot.element = std::uint8_t(c - first);
+    slot.per_vertex = where.per_vertex;
+    slot.stream = std::uint8_t(impl.gs_stream);
+    if (existing.dcl) // declared by another stream (declare_location)
+      impl.stream_mirrors.push_back({reg, c, slot});
+    else
+      existing = slot;
   }
+}
+
+// Whether component `c` of `reg` is declared for the current stream (always, outside geometry
+// shader outputs: components keep their first declaration).
+bool declared_here(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg, unsigned c) {
+  auto& impl = ctx.impl();
+  const IoSlot* s = impl.slot(where.file, reg, c);
+  if (!s || !s->dcl) return false;
+  if (!where.output || ctx.program().type != ProgramType::Geometry) return true;
+  if (s->stream == impl.gs_stream) return true;
+  for (const auto& m : impl.stream_mirrors)
+    if (m.reg == reg && m.component == c && m.slot.stream == impl.gs_stream) return true;
+  return false;
 }
 
 // One variable per contiguous run of `mask`.
@@ -420,11 +440,10 @@ void declare_location_runs(ConvertContext& ctx, const IoTarget& where, std::uint
 void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                       std::uint8_t mask, InterpolationMode mode, const SignatureElement* element) {
   auto& impl = ctx.impl();
-  // Components already declared (overlapping declarations) keep their first declaration.
-  for (unsigned c = 0; c < 4; ++c) {
-    IoSlot* s = impl.slot(where.file, reg, c);
-    if (s && s->dcl) mask &= std::uint8_t(~(1u << c));
-  }
+  // Components already declared (overlapping declarations) keep their first declaration; in
+  // another geometry shader stream they get a variable of that stream (declared_here).
+  for (unsigned c = 0; c < 4; ++c)
+    if (declared_here(ctx, where, reg, c)) mask &= std::uint8_t(~(1u << c));
   if (!mask) return;
   // Per-patch and per-vertex variables share one location space in Vulkan (spirv-val checks
   // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
@@ -742,6 +761,16 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
   if (!ctx.ok()) return;
   SsaDef v = ctx.bitcast(value, type, s->type);
   ctx.emit(Op::OutputStore(ir::kVoid, s->dcl, addr, v));
+  // The same register component declared by other geometry shader streams.
+  const auto& mirrors = ctx.impl().stream_mirrors;
+  if (mirrors.empty() || op.type != OperandType::Output) return;
+  const std::uint32_t reg = op.index[op.index_dimension - 1];
+  for (std::size_t i = 0; i < mirrors.size(); ++i) {
+    if (mirrors[i].reg != reg || mirrors[i].component != component) continue;
+    const IoSlot m = mirrors[i].slot;
+    SsaDef maddr = slot_address(ctx, op, m, true);
+    ctx.emit(Op::OutputStore(ir::kVoid, m.dcl, maddr, ctx.bitcast(value, type, m.type)));
+  }
 }
 
 } // namespace kiln::dxbc
