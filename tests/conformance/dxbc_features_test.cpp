@@ -7,7 +7,10 @@
 
 #include "tests/conformance/executor.h"
 #include "tests/dxbc/control_flow_cases.h"
+#include "tests/dxbc/random_flow.h"
 #include "tests/dxbc/token_builder.h"
+#include "translator/ir/ir.h"
+#include "translator/ir/ir_text.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
 
@@ -156,6 +159,23 @@ TEST_F(DxbcFeatures, ControlFlowNestingsComputeTheRightValues) {
     for (std::uint32_t t = 0; t < kFlowThreads; ++t)
       commands.push_back(u32_probe(0, t, c.expected(t)));
     EXPECT_PASSES(run({{"cs", shader_container(flow_program(c.body))}}, state, commands));
+  }
+}
+
+// Random legal nestings (RandomFlow), each thread's value from the CPU interpreter.
+TEST_F(DxbcFeatures, RandomControlFlowNestingsComputeWhatTheInterpreterDoes) {
+  const std::string state = "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 8)\n"
+                            "0 0 0 0 0 0 0 0\n";
+  for (std::uint32_t seed = 1; seed <= 100; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const FlowBody body = RandomFlow(seed).make();
+    std::vector<std::string> commands = {"dispatch 1 1 1"};
+    for (std::uint32_t t = 0; t < kFlowThreads; ++t) {
+      std::uint32_t value = 0;
+      ASSERT_TRUE(interpret_flow(body, t, value));
+      commands.push_back(u32_probe(0, t, value));
+    }
+    EXPECT_PASSES(run({{"cs", shader_container(flow_program(body))}}, state, commands));
   }
 }
 
@@ -462,6 +482,61 @@ TEST_F(DxbcFeatures, PackedRegisterDeclaredAroundAnotherElementLinks) {
   EXPECT_PASSES(run({{"vs", packed_vs()}, {"ps", packed_ps(InterpolationMode::Constant)}}, state,
                     {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                      "probe (320, 240) rgba(0.25, 0.5, 0.5, 0.75)"}));
+}
+
+// ---- geometry shader streams sharing output registers -------------------------------------------
+
+// gs_5_0, points: stream 0 declares o0.xyzw (TEXCOORD0), stream 1 declares o0.xy (TEXCOORD1).
+// o# registers are shared by the streams, so each stream's element gets its own variable (both
+// at location 0, in their streams) and every write to o0.xy goes to both.
+TEST(DxbcGeometryStreams, StreamsSharingARegisterEachGetTheirVariable) {
+  const std::uint32_t m0 = operand_token(OT::Stream, kComp0, 0, 1);
+  ProgramBuilder p(ProgramType::Geometry, 5, 0);
+  p.inst(Opcode::DclGsInputPrimitive, {}, 1u << 11); // point
+  p.inst(Opcode::DclStream, {m0, 0});
+  p.inst(Opcode::DclGsOutputTopology, {}, 1u << 11); // point list
+  p.inst(Opcode::DclOutput, {dst(OT::Output, 0xf), 0});
+  p.inst(Opcode::DclStream, {m0, 1});
+  p.inst(Opcode::DclGsOutputTopology, {}, 1u << 11);
+  p.inst(Opcode::DclOutput, {dst(OT::Output, 0x3), 0});
+  p.inst(Opcode::DclMaxOutputVertexCount, {1});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, imm4(), f(1), f(2), f(3), f(4)});
+  p.inst(Opcode::EmitStream, {m0, 0});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0x3), 0, imm4(), f(5), f(6), 0, 0});
+  p.inst(Opcode::EmitStream, {m0, 1});
+  p.inst(Opcode::Ret, {});
+  const std::vector<std::uint8_t> bytes = make_container(
+      {{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+       {fourcc('O', 'S', 'G', '5'), stream_signature({{0, {"TEXCOORD", 0, 0, kFloat, 0, 0xf}},
+                                                      {1, {"TEXCOORD", 1, 0, kFloat, 0, 0x3}}})}});
+  Translator translator;
+  ir::Builder b;
+  Status s = translator.convert_to_ir(bytes, {}, b, false);
+  ASSERT_TRUE(s) << s.message();
+  std::vector<ir::OpView> outputs;
+  std::size_t stores = 0;
+  for (ir::OpView op : b.ops()) {
+    if (op.code() == ir::OpCode::DclOutput) outputs.push_back(op);
+    stores += op.code() == ir::OpCode::OutputStore;
+  }
+  ASSERT_EQ(outputs.size(), 2u) << ir::print(b);
+  EXPECT_EQ(outputs[0].operand(3).literal_u32(), 0u); // stream
+  EXPECT_EQ(outputs[1].operand(3).literal_u32(), 1u);
+  EXPECT_EQ(outputs[0].type(), ir::vec(ir::ScalarType::F32, 4));
+  EXPECT_EQ(outputs[1].type(), ir::vec(ir::ScalarType::F32, 2));
+  EXPECT_EQ(stores, 4u + 2u + 2u + 2u); // o0.xyzw (+ xy mirrored), then o0.xy twice
+  TranslateResult out;
+  s = translator.translate(bytes, {}, out);
+  ASSERT_TRUE(s) << s.message();
+  Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
+  EXPECT_TRUE(valid) << valid.message();
+  // The rasterized stream (0) keeps location = register; stream 1's element moves off it.
+  std::uint32_t location[2] = {~0u, ~0u};
+  for (const kiln::SignatureElement& e : out.reflection.outputs)
+    if (e.semantic == "TEXCOORD" && e.semantic_index < 2) location[e.semantic_index] = e.location;
+  EXPECT_EQ(location[0], 0u);
+  EXPECT_NE(location[1], 0u);
+  EXPECT_LT(location[1], 32u);
 }
 
 } // namespace

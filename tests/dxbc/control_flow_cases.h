@@ -18,7 +18,7 @@
 
 namespace kiln::dxbc::test {
 
-// The body of one case: instructions on the .x component of r0..r7.
+// The body of one case: instructions on the .x component of r0..r11.
 class FlowBody {
  public:
   static constexpr std::uint32_t kNonZero = 1u << 18;
@@ -99,11 +99,49 @@ inline std::vector<std::uint32_t> flow_program(const FlowBody& body) {
   ProgramBuilder p(ProgramType::Compute, 5, 0);
   p.inst(Opcode::DclUavRaw, {operand_token(OperandType::Uav, kComp0, 0, 1), 0});
   p.inst(Opcode::DclInput, {operand_token(OperandType::InputThreadId, kComp4, mask(1), 0)});
-  p.inst(Opcode::DclTemps, {8});
+  p.inst(Opcode::DclTemps, {12});
   p.inst(Opcode::DclThreadGroup, {kFlowThreads, 1, 1});
   const std::uint32_t r_x = operand_token(OperandType::Temp, kComp4, mask(1), 1);
   const std::uint32_t imm = operand_token(OperandType::Immediate32, kComp1, 0, 0);
   p.inst(Opcode::Mov, {r_x, 1, operand_token(OperandType::InputThreadId, kComp4, select1(0), 0)});
+  p.inst(Opcode::IShl,
+         {r_x, 4, operand_token(OperandType::Temp, kComp4, select1(0), 1), 1, imm, 2});
+  for (unsigned r : {0u, 2u, 5u}) p.inst(Opcode::Mov, {r_x, r, imm, 0});
+  std::vector<std::uint32_t> words = p.finish();
+  words.insert(words.end(), body.tokens().begin(), body.tokens().end());
+  FlowBody tail;
+  tail.store().ret();
+  words.insert(words.end(), tail.tokens().begin(), tail.tokens().end());
+  words[1] = std::uint32_t(words.size());
+  return words;
+}
+
+// The same body in the second fork phase of an hs_5_0 (2 instances, r1 = vForkInstanceID; the
+// first phase writes the tri tess factors), the stored value going to u0 as in flow_program():
+// the hull-phase form of every nesting, inlined into the patch-constant function, or with a
+// function per phase where the body returns from inside its control flow.
+inline std::vector<std::uint32_t> flow_hull_program(const FlowBody& body) {
+  ProgramBuilder p(ProgramType::Hull, 5, 0);
+  const std::uint32_t r_x = operand_token(OperandType::Temp, kComp4, mask(1), 1);
+  const std::uint32_t o_x = operand_token(OperandType::Output, kComp4, mask(1), 1);
+  const std::uint32_t imm = operand_token(OperandType::Immediate32, kComp1, 0, 0);
+  const std::uint32_t fork_id = operand_token(OperandType::InputForkInstanceId, kComp1, 0, 0);
+  p.inst(Opcode::HsDecls, {});
+  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclTessDomain, {}, 2u << 11);          // tri
+  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);    // integer
+  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11); // triangle_cw
+  p.inst(Opcode::DclUavRaw, {operand_token(OperandType::Uav, kComp0, 0, 1), 0});
+  p.inst(Opcode::HsForkPhase, {});
+  for (std::uint32_t i = 0; i < 4; ++i) p.inst(Opcode::DclOutputSiv, {o_x, i, 17 + i});
+  for (std::uint32_t i = 0; i < 4; ++i) p.inst(Opcode::Mov, {o_x, i, imm, 0x3f800000u});
+  p.inst(Opcode::Ret, {});
+  p.inst(Opcode::HsForkPhase, {});
+  p.inst(Opcode::DclHsForkPhaseInstanceCount, {2});
+  p.inst(Opcode::DclInput, {fork_id});
+  p.inst(Opcode::DclTemps, {12});
+  p.inst(Opcode::Mov, {r_x, 1, fork_id});
   p.inst(Opcode::IShl,
          {r_x, 4, operand_token(OperandType::Temp, kComp4, select1(0), 1), 1, imm, 2});
   for (unsigned r : {0u, 2u, 5u}) p.inst(Opcode::Mov, {r_x, r, imm, 0});
@@ -549,130 +587,5 @@ inline std::vector<FlowCase> flow_cases() {
       [](std::uint32_t t) { return t == 0 ? 1u : t; });
   return cases;
 }
-
-} // namespace kiln::dxbc::test
-
-namespace kiln::dxbc::test {
-
-// A random legal nesting of if/else, loop and switch (cases, shared cases, default anywhere,
-// fall-through) with break, breakc, continue, continuec, ret and retc wherever D3D allows them,
-// on the registers of flow_program(). Loops count r2/r5 up to a small bound first, so every
-// program terminates.
-class RandomFlow {
- public:
-  explicit RandomFlow(std::uint32_t seed) : state_(seed * 2654435761u + 1) {}
-
-  FlowBody make() {
-    FlowBody body;
-    block(body, 0);
-    return body;
-  }
-
- private:
-  enum class Kind { Loop, Switch, If };
-  std::uint32_t next(std::uint32_t n) {
-    state_ ^= state_ << 13;
-    state_ ^= state_ >> 17;
-    state_ ^= state_ << 5;
-    return state_ % n;
-  }
-  bool in(Kind k) const {
-    for (Kind s : stack_)
-      if (s == k) return true;
-    return false;
-  }
-  // The innermost loop or switch, for break.
-  bool breakable() const { return in(Kind::Loop) || in(Kind::Switch); }
-
-  void block(FlowBody& b, unsigned depth) {
-    const unsigned count = 1 + next(3);
-    for (unsigned i = 0; i < count; ++i) statement(b, depth);
-  }
-
-  void statement(FlowBody& b, unsigned depth) {
-    const std::uint32_t choice = next(depth >= 4 ? 5 : 11);
-    switch (choice) {
-    case 0:
-    case 1:
-      b.iadd(0, 0, 1 + next(9));
-      return;
-    case 2:
-      if (breakable()) {
-        if (next(2))
-          b.break_();
-        else
-          b.and_(6, 0, 1u << next(3)).breakc_nz(6);
-      } else {
-        b.iadd(0, 0, 100);
-      }
-      return;
-    case 3:
-      if (in(Kind::Loop)) {
-        if (next(2))
-          b.continue_();
-        else
-          b.and_(6, 0, 1u << next(3)).continuec_nz(6);
-      } else {
-        b.ieq(6, 1, next(8)).retc_nz(6);
-      }
-      return;
-    case 4:
-      if (next(4) == 0) b.store().ret();
-      else b.iadd(0, 1, 3);
-      return;
-    case 5:
-    case 6:
-      b.and_(3, 1, 1u << next(3)).if_nz(3);
-      stack_.push_back(Kind::If);
-      block(b, depth + 1);
-      if (next(2)) {
-        b.else_();
-        block(b, depth + 1);
-      }
-      stack_.pop_back();
-      b.endif();
-      return;
-    case 7:
-    case 8: {
-      // A bounded loop on its own counter (r2 at even depths, r5 at odd ones).
-      const unsigned counter = depth % 2 ? 5 : 2;
-      b.mov(counter, 0).loop().uge(7, counter, 1 + next(3)).breakc_nz(7).iadd(counter, counter, 1);
-      stack_.push_back(Kind::Loop);
-      block(b, depth + 1);
-      stack_.pop_back();
-      b.endloop();
-      return;
-    }
-    default: {
-      b.switch_(1);
-      stack_.push_back(Kind::Switch);
-      const unsigned labels = 1 + next(4);
-      bool has_default = false;
-      std::uint32_t value = next(3);
-      for (unsigned i = 0; i < labels; ++i) {
-        // One to two labels per body; a default at most once, anywhere.
-        const unsigned shared = 1 + (next(3) == 0);
-        for (unsigned j = 0; j < shared; ++j) {
-          if (!has_default && next(4) == 0) {
-            b.default_();
-            has_default = true;
-          } else {
-            b.case_(value);
-            value += 1 + next(2);
-          }
-        }
-        block(b, depth + 1);
-        if (next(3)) b.break_(); // else fall through to the next label (or out of the switch)
-      }
-      stack_.pop_back();
-      b.endswitch();
-      return;
-    }
-    }
-  }
-
-  std::uint32_t state_;
-  std::vector<Kind> stack_;
-};
 
 } // namespace kiln::dxbc::test

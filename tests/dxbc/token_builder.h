@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 namespace kiln::dxbc::test {
@@ -119,6 +120,30 @@ inline std::vector<std::uint8_t> signature(std::initializer_list<SigElement> ele
     put(at + 16, e.reg);
     out[at + 20] = e.mask;
     out[at + 21] = e.mask;
+    out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
+  }
+  while (out.size() % 4) out.push_back(0);
+  return out;
+}
+
+// An OSG5 chunk payload (geometry shader outputs with their stream; 28-byte elements).
+inline std::vector<std::uint8_t>
+stream_signature(std::initializer_list<std::pair<std::uint32_t, SigElement>> elements) {
+  std::vector<std::uint8_t> out(8 + 28 * elements.size());
+  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
+  put(0, std::uint32_t(elements.size()));
+  put(4, 8);
+  std::size_t i = 0;
+  for (const auto& [stream, e] : elements) {
+    const std::size_t at = 8 + 28 * i++;
+    put(at, stream);
+    put(at + 4, std::uint32_t(out.size()));
+    put(at + 8, e.index);
+    put(at + 12, e.system_value);
+    put(at + 16, e.component_type);
+    put(at + 20, e.reg);
+    out[at + 24] = e.mask;
+    out[at + 25] = std::uint8_t(~e.mask & 0xf); // outputs: components not always written
     out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
   }
   while (out.size() % 4) out.push_back(0);
