@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 namespace kiln::dxbc::test {
@@ -93,6 +94,60 @@ inline std::vector<std::uint8_t> make_container(const std::vector<ChunkSpec>& ch
 
 inline std::vector<std::uint8_t> shader_container(const std::vector<std::uint32_t>& program) {
   return make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(program)}});
+}
+
+// One element of an ISGN/OSGN/PCSG chunk: system_value and component_type are the signature's
+// D3D_NAME and D3D_REGISTER_COMPONENT_TYPE numbers (3 = float); the used mask is the mask.
+struct SigElement {
+  const char* name;
+  std::uint32_t index, system_value, component_type, reg;
+  std::uint8_t mask;
+};
+
+// An ISGN/OSGN/PCSG chunk payload (24-byte elements, names after them).
+inline std::vector<std::uint8_t> signature(std::initializer_list<SigElement> elements) {
+  std::vector<std::uint8_t> out(8 + 24 * elements.size());
+  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
+  put(0, std::uint32_t(elements.size()));
+  put(4, 8);
+  std::size_t i = 0;
+  for (const SigElement& e : elements) {
+    const std::size_t at = 8 + 24 * i++;
+    put(at, std::uint32_t(out.size()));
+    put(at + 4, e.index);
+    put(at + 8, e.system_value);
+    put(at + 12, e.component_type);
+    put(at + 16, e.reg);
+    out[at + 20] = e.mask;
+    out[at + 21] = e.mask;
+    out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
+  }
+  while (out.size() % 4) out.push_back(0);
+  return out;
+}
+
+// An OSG5 chunk payload (geometry shader outputs with their stream; 28-byte elements).
+inline std::vector<std::uint8_t>
+stream_signature(std::initializer_list<std::pair<std::uint32_t, SigElement>> elements) {
+  std::vector<std::uint8_t> out(8 + 28 * elements.size());
+  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
+  put(0, std::uint32_t(elements.size()));
+  put(4, 8);
+  std::size_t i = 0;
+  for (const auto& [stream, e] : elements) {
+    const std::size_t at = 8 + 28 * i++;
+    put(at, stream);
+    put(at + 4, std::uint32_t(out.size()));
+    put(at + 8, e.index);
+    put(at + 12, e.system_value);
+    put(at + 16, e.component_type);
+    put(at + 20, e.reg);
+    out[at + 24] = e.mask;
+    out[at + 25] = std::uint8_t(~e.mask & 0xf); // outputs: components not always written
+    out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
+  }
+  while (out.size() % 4) out.push_back(0);
+  return out;
 }
 
 } // namespace kiln::dxbc::test

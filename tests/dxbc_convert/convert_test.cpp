@@ -471,34 +471,6 @@ TEST(DxbcConvert, MovcWithNegatedTempIsAFloatSelect) {
   expect_pipeline_ok(r);
 }
 
-struct SigElement {
-  const char* name;
-  std::uint32_t index, system_value, component_type, reg;
-  std::uint8_t mask;
-};
-
-// An ISGN/OSGN/PCSG chunk payload (24-byte elements, names after them).
-std::vector<std::uint8_t> signature(std::initializer_list<SigElement> elements) {
-  std::vector<std::uint8_t> out(8 + 24 * elements.size());
-  auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(out.data() + at, &v, 4); };
-  put(0, std::uint32_t(elements.size()));
-  put(4, 8);
-  std::size_t i = 0;
-  for (const SigElement& e : elements) {
-    const std::size_t at = 8 + 24 * i++;
-    put(at, std::uint32_t(out.size()));
-    put(at + 4, e.index);
-    put(at + 8, e.system_value);
-    put(at + 12, e.component_type);
-    put(at + 16, e.reg);
-    out[at + 20] = e.mask;
-    out[at + 21] = e.mask;
-    out.insert(out.end(), e.name, e.name + std::strlen(e.name) + 1);
-  }
-  while (out.size() % 4) out.push_back(0);
-  return out;
-}
-
 TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
   ProgramBuilder p(ProgramType::Hull, 5, 0);
   p.inst(Opcode::HsDecls, {});

@@ -3,6 +3,7 @@
 // convert_resources.h describes. Bad resource usage must be a one-line rejection.
 
 #include "tests/dxbc/token_builder.h"
+#include "translator/dxbc/convert_resources.h" // kStatusMapped
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_text.h"
@@ -308,6 +309,57 @@ TEST(DxbcResources, SparseFeedbackSamplesReturnAStructAndFeedTheSecondDestinatio
   EXPECT_EQ(t.member(0), ir::kU32);
   EXPECT_EQ(t.member(1), ir::vec(ir::ScalarType::F32, 4));
   EXPECT_EQ(r.count(OpCode::CheckSparseAccess), 1u);
+}
+
+// Buffers are never partially resident: ld_raw_s, ld_structured_s, ld_s on a typed buffer and
+// ld_uav_typed_s on a typed buffer UAV are plain loads, and their status is the "mapped"
+// constant that check_access_fully_mapped compares with (no residency query anywhere).
+TEST(DxbcResources, SparseFeedbackOnBuffersIsAPlainLoadWithAMappedStatus) {
+  auto w = compute()
+               .inst(Opcode::DclResourceRaw, {decl_reg(OT::Resource), 0})
+               .inst(Opcode::DclResourceStructured, {decl_reg(OT::Resource), 1, 8})
+               .inst(Opcode::DclResource, {decl_reg(OT::Resource), 2, returns(ReturnType::UInt)},
+                     dim_bits(ResourceDimension::Buffer))
+               .inst(Opcode::DclUavTyped, {decl_reg(OT::Uav), 0, returns(ReturnType::UInt)},
+                     dim_bits(ResourceDimension::Buffer))
+               // ld_raw_s r0.xy, r1.x, l(4), t0.xyxx
+               .inst(Opcode::LdRawS, {reg1(OT::Temp, mask(3)), 0, reg1(OT::Temp, mask(1)), 1,
+                                      imm1(), 4, reg1(OT::Resource, swz(0, 1, 0, 0)), 0})
+               // ld_structured_s r0.z, r1.y, l(1), l(4), t1.xxxx
+               .inst(Opcode::LdStructuredS,
+                     {reg1(OT::Temp, mask(4)), 0, reg1(OT::Temp, mask(2)), 1, imm1(), 1, imm1(), 4,
+                      reg1(OT::Resource, swz(0, 0, 0, 0)), 1})
+               // ld_s r2.x, r1.z, l(2, 0, 0, 0), t2.xxxx
+               .inst(Opcode::LdS, {reg1(OT::Temp, mask(1)), 2, reg1(OT::Temp, mask(4)), 1,
+                                   operand_token(OT::Immediate32, kComp4, 0, 0), 2, 0, 0, 0,
+                                   reg1(OT::Resource, swz(0, 0, 0, 0)), 2})
+               // ld_uav_typed_s r2.y, r1.w, l(3, 0, 0, 0), u0.xxxx
+               .inst(Opcode::LdUavTypedS, {reg1(OT::Temp, mask(2)), 2, reg1(OT::Temp, mask(8)), 1,
+                                           operand_token(OT::Immediate32, kComp4, 0, 0), 3, 0, 0, 0,
+                                           reg1(OT::Uav, swz(0, 0, 0, 0)), 0})
+               // check_access_fully_mapped r3.xyzw, r1.xyzw
+               .inst(Opcode::CheckAccessFullyMapped,
+                     {reg1(OT::Temp, mask(kXyzw)), 3, reg1(OT::Temp, swz(0, 1, 2, 3)), 1})
+               .inst(Opcode::Ret, {})
+               .finish();
+  Result r;
+  CONVERT_OK(w, r);
+  EXPECT_EQ(r.count(OpCode::BufferLoad), 5u) << r.text(); // 2 raw dwords, 1 structured, 2 typed
+  for (ir::OpView op : r.b.ops())
+    EXPECT_FALSE(ir::has(op.flags(), ir::OpFlags::SparseFeedback)) << r.text();
+  EXPECT_EQ(r.count(OpCode::CheckSparseAccess), 0u);
+  // The four statuses (r1.xyzw) are the mapped constant, which each check compares with.
+  unsigned mapped_stores = 0;
+  for (ir::OpView store : r.of(OpCode::TmpStore)) {
+    ir::OpView value = r.def(store.operand(1).def());
+    if (value.code() == OpCode::Constant && value.type() == ir::kU32 &&
+        literal(value, 0) == kStatusMapped)
+      ++mapped_stores;
+  }
+  EXPECT_GE(mapped_stores, 4u);
+  auto compares = r.of(OpCode::IEq);
+  ASSERT_EQ(compares.size(), 4u);
+  for (ir::OpView c : compares) EXPECT_EQ(literal(r.def(c.operand(1).def()), 0), kStatusMapped);
 }
 
 // ---- fetches and queries ------------------------------------------------------------------

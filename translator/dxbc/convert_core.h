@@ -38,6 +38,7 @@ struct IoSlot {
   Shape shape = Shape::None;
   std::uint8_t element = 0; // vector component or array element
   bool per_vertex = false;  // the declaration is an array over vertices / control points
+  std::uint8_t stream = 0;  // geometry shader outputs: the stream that declared it
   // Inputs do not change during an invocation: the first read in a function is hoisted to its
   // start and reused (valid while stamp == Impl::function_stamp).
   ir::SsaDef cached;
@@ -99,6 +100,22 @@ struct ConvertContext::Impl {
   ir::SsaDef label;            // the current function's Label
   ir::SsaDef control_point_id; // hull: control point phase's vOutputControlPointID value
   ir::SsaDef fork_instance;    // hull: the current fork/join instance id (u32)
+  // Hull shaders whose fork/join phases are functions (converter.cpp): each phase's function
+  // and instance count, called in order by the patch-constant function.
+  struct PhaseCall {
+    ir::SsaDef function;
+    std::uint32_t instances;
+  };
+  std::vector<PhaseCall> phase_calls;
+  // Geometry shaders with several streams: o# registers are shared by the streams (emit_stream
+  // mN emits the registers stream N declared), so a component declared by more than one stream
+  // has a variable per stream; writes go to the slot's and to each of these (io_store).
+  struct StreamMirror {
+    std::uint32_t reg;
+    unsigned component;
+    IoSlot slot;
+  };
+  std::vector<StreamMirror> stream_mirrors;
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;
@@ -116,6 +133,8 @@ struct ConvertContext::Impl {
     input_vertices = output_control_points = input_control_points = gs_stream = 0;
     flow.clear();
     label = control_point_id = fork_instance = {};
+    phase_calls.clear();
+    stream_mirrors.clear();
     hull_patch_phase = precise_all = emitted_return = false;
     clip_count = cull_count = 0;
     clip_dcl_in = cull_dcl_in = clip_dcl_out = cull_dcl_out = tess_outer = tess_inner = {};

@@ -340,6 +340,7 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
     s.type = info.type;
     s.shape = info.shape;
     s.per_vertex = where.per_vertex;
+    s.stream = std::uint8_t(impl.gs_stream);
     if (info.shape == IoSlot::Shape::Vector)
       s.element = std::uint8_t(c);
     else if (info.shape == IoSlot::Shape::Array) {
@@ -355,39 +356,19 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
   }
 }
 
-void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
-                      std::uint8_t mask, InterpolationMode mode, const SignatureElement* element) {
+// One location variable over `count` components of `reg` from `first`, typed and named by
+// `element` (null: f32, no semantic).
+void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
+                          unsigned first, unsigned count, InterpolationMode mode,
+                          const SignatureElement* element) {
   auto& impl = ctx.impl();
   ir::Builder& b = ctx.builder();
-  // Components already declared (overlapping declarations) keep their first declaration.
-  for (unsigned c = 0; c < 4; ++c) {
-    IoSlot* s = impl.slot(where.file, reg, c);
-    if (s && s->dcl) mask &= std::uint8_t(~(1u << c));
-  }
-  if (!mask) return;
-  unsigned first = unsigned(__builtin_ctz(mask));
-  unsigned last = 31u - unsigned(__builtin_clz(mask));
-  unsigned count = last - first + 1;
   ScalarType scalar = element ? scalar_of_component_type(element->component_type) : ScalarType::F32;
   Type t = ir::vec(scalar, count);
   if (where.per_vertex)
     t = b.types().make_array(t, where.output ? std::max(impl.output_control_points, 1u)
                                              : std::max(impl.input_vertices, 1u));
   SsaDef dcl;
-  // Per-patch and per-vertex variables share one location space in Vulkan (spirv-val checks
-  // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
-  // constants (hull fork/join outputs, domain vpc#) sit at 16 + register, the same in both
-  // stages, above the 16 control point registers shaders use in practice. A shader using more
-  // control point registers on the side that also has patch constants (hull outputs, domain
-  // inputs) is rejected here: its locations would collide.
-  const ProgramType type = ctx.program().type;
-  if (where.per_vertex && reg >= 16 &&
-      ((type == ProgramType::Hull && where.output) ||
-       (type == ProgramType::Domain && !where.output))) {
-    ctx.fail("control point register 16 or above beside patch constants (kiln places patch "
-             "constants at locations 16 and up): not supported");
-    return;
-  }
   std::uint32_t location = reg;
   if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 16;
   if (where.output) {
@@ -402,14 +383,95 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
   }
   if (element && !element->semantic_name.empty())
     b.add(Op::Semantic(dcl, element->semantic_index, element->semantic_name));
-  for (unsigned c = first; c <= last; ++c) {
-    IoSlot& s = impl.make_slot(where.file, reg, c);
-    s.dcl = dcl;
-    s.type = scalar;
-    s.shape = count == 1 ? IoSlot::Shape::Scalar : IoSlot::Shape::Vector;
-    s.element = std::uint8_t(c - first);
-    s.per_vertex = where.per_vertex;
+  for (unsigned c = first; c < first + count; ++c) {
+    IoSlot& existing = impl.make_slot(where.file, reg, c);
+    IoSlot slot;
+    slot.dcl = dcl;
+    slot.type = scalar;
+    slot.shape = count == 1 ? IoSlot::Shape::Scalar : IoSlot::Shape::Vector;
+    slot.element = std::uint8_t(c - first);
+    slot.per_vertex = where.per_vertex;
+    slot.stream = std::uint8_t(impl.gs_stream);
+    if (existing.dcl) // declared by another stream (declare_location)
+      impl.stream_mirrors.push_back({reg, c, slot});
+    else
+      existing = slot;
   }
+}
+
+// Whether component `c` of `reg` is declared for the current stream (always, outside geometry
+// shader outputs: components keep their first declaration).
+bool declared_here(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg, unsigned c) {
+  auto& impl = ctx.impl();
+  const IoSlot* s = impl.slot(where.file, reg, c);
+  if (!s || !s->dcl) return false;
+  if (!where.output || ctx.program().type != ProgramType::Geometry) return true;
+  if (s->stream == impl.gs_stream) return true;
+  for (const auto& m : impl.stream_mirrors)
+    if (m.reg == reg && m.component == c && m.slot.stream == impl.gs_stream) return true;
+  return false;
+}
+
+// One variable per contiguous run of `mask`.
+void declare_location_runs(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
+                           std::uint8_t mask, InterpolationMode mode,
+                           const SignatureElement* element) {
+  for (unsigned c = 0; c < 4;) {
+    if (!(mask & (1u << c))) {
+      ++c;
+      continue;
+    }
+    const unsigned first = c;
+    while (c < 4 && (mask & (1u << c))) ++c;
+    declare_location_run(ctx, where, reg, first, c - first, mode, element);
+  }
+}
+
+// The variables of a location declaration. A declaration's mask may span several signature
+// elements packed into one register (fxc merges the used components of elements with the same
+// interpolation mode: `dcl_input_ps linear v2.xyw`) and skip components that belong to an
+// element of another mode or type, declared elsewhere (`dcl_input_ps constant v2.z`). So the
+// variables follow the elements: one per element the mask touches, over the components of the
+// mask in that element, in contiguous runs, at location = register and component = the run's
+// first. A variable never covers a component outside its declaration (two variables would
+// claim it), each element keeps its own type and interpolation, and both stages of a packed
+// signature place each component at the same location and component, whatever masks their
+// declarations use.
+void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
+                      std::uint8_t mask, InterpolationMode mode, const SignatureElement* element) {
+  auto& impl = ctx.impl();
+  // Components already declared (overlapping declarations) keep their first declaration; in
+  // another geometry shader stream they get a variable of that stream (declared_here).
+  for (unsigned c = 0; c < 4; ++c)
+    if (declared_here(ctx, where, reg, c)) mask &= std::uint8_t(~(1u << c));
+  if (!mask) return;
+  // Per-patch and per-vertex variables share one location space in Vulkan (spirv-val checks
+  // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
+  // constants (hull fork/join outputs, domain vpc#) sit at 16 + register, the same in both
+  // stages, above the 16 control point registers shaders use in practice. A shader using more
+  // control point registers on the side that also has patch constants (hull outputs, domain
+  // inputs) is rejected here: its locations would collide.
+  const ProgramType type = ctx.program().type;
+  if (where.per_vertex && reg >= 16 &&
+      ((type == ProgramType::Hull && where.output) ||
+       (type == ProgramType::Domain && !where.output))) {
+    ctx.fail("control point register 16 or above beside patch constants (kiln places patch "
+             "constants at locations 16 and up): not supported");
+    return;
+  }
+  if (where.sig) {
+    const std::uint32_t stream = where.output ? impl.gs_stream : 0;
+    for (const SignatureElement& e : *where.sig) {
+      if (e.register_index != reg || !(e.mask & mask)) continue;
+      if (where.output && e.stream != stream) continue;
+      // System values other than this declaration's own element are built-ins, not locations.
+      if (e.system_value && e.system_value < 64 && &e != element) continue;
+      declare_location_runs(ctx, where, reg, std::uint8_t(mask & e.mask), mode, &e);
+      mask &= std::uint8_t(~e.mask);
+    }
+  }
+  // Components no element of the signature covers (or no signature).
+  declare_location_runs(ctx, where, reg, mask, mode, element);
 }
 
 void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask) {
@@ -699,6 +761,16 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
   if (!ctx.ok()) return;
   SsaDef v = ctx.bitcast(value, type, s->type);
   ctx.emit(Op::OutputStore(ir::kVoid, s->dcl, addr, v));
+  // The same register component declared by other geometry shader streams.
+  const auto& mirrors = ctx.impl().stream_mirrors;
+  if (mirrors.empty() || op.type != OperandType::Output) return;
+  const std::uint32_t reg = op.index[op.index_dimension - 1];
+  for (std::size_t i = 0; i < mirrors.size(); ++i) {
+    if (mirrors[i].reg != reg || mirrors[i].component != component) continue;
+    const IoSlot m = mirrors[i].slot;
+    SsaDef maddr = slot_address(ctx, op, m, true);
+    ctx.emit(Op::OutputStore(ir::kVoid, m.dcl, maddr, ctx.bitcast(value, type, m.type)));
+  }
 }
 
 } // namespace kiln::dxbc

@@ -364,16 +364,29 @@ ir::SsaDef load_counter(ConvertContext& ctx, const Instruction& inst, const Oper
   return ctx.emit(load);
 }
 
+void store_buffer_status(ConvertContext& ctx, const Operands& ops) {
+  const Operand& status_dst = ops.dst(1);
+  ctx.store_dst_raw(status_dst, replicate(ctx.constant_u32(kStatusMapped), dst_mask(status_dst)),
+                    ir::ScalarType::U32);
+}
+
 ir::SsaDef emit_with_feedback(ConvertContext& ctx, const Instruction& inst, const Operands& ops,
                               ir::Op op, ir::Type value_type) {
   if (!has_feedback(inst)) return ctx.emit(op.set_type(value_type));
+  if (op.code() == ir::OpCode::BufferLoad) {
+    store_buffer_status(ctx, ops);
+    return ctx.emit(op.set_type(value_type));
+  }
   const ir::Type members[2] = {ir::kU32, value_type};
   op.set_type(ctx.builder().types().make_struct(members));
   op.add_flags(ir::OpFlags::SparseFeedback);
   ir::SsaDef result = ctx.emit(op);
-  ir::SsaDef feedback = ctx.emit(ir::Op::CompositeExtract(ir::kU32, result, ctx.constant_u32(0)));
-  const Operand& fb_dst = ops.dst(1);
-  ctx.store_dst_raw(fb_dst, replicate(feedback, dst_mask(fb_dst)), ir::ScalarType::U32);
+  ir::SsaDef code = ctx.emit(ir::Op::CompositeExtract(ir::kU32, result, ctx.constant_u32(0)));
+  ir::SsaDef resident = ctx.emit(ir::Op::CheckSparseAccess(code));
+  ir::SsaDef status = ctx.emit(ir::Op::Select(ir::kU32, resident, ctx.constant_u32(kStatusMapped),
+                                              ctx.constant_u32(kStatusNotMapped)));
+  const Operand& status_dst = ops.dst(1);
+  ctx.store_dst_raw(status_dst, replicate(status, dst_mask(status_dst)), ir::ScalarType::U32);
   return ctx.emit(ir::Op::CompositeExtract(value_type, result, ctx.constant_u32(1)));
 }
 

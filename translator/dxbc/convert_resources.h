@@ -99,10 +99,19 @@ inline Operands operands_of(ConvertContext& ctx, const Instruction& inst) {
 inline bool has_feedback(const Instruction& inst) {
   return has_flag(inst.opcode, opflag::Feedback);
 }
-// Adds `op` returning `value_type` or, for the sparse-feedback opcodes, {u32, value_type} with
-// OpFlags::SparseFeedback; stores the feedback to the second destination and returns the value.
+// The residency status the sparse-feedback opcodes (*_s) write to their second destination.
+// D3D leaves its bits opaque: shaders only hand it to check_access_fully_mapped. An image
+// access's residency code is implementation-defined in Vulkan, so kiln reduces it at the access
+// to one of these two values; buffers are never partially resident and store kStatusMapped.
+constexpr std::uint32_t kStatusMapped = 0, kStatusNotMapped = 1;
+// Adds `op` returning `value_type`. For the sparse-feedback opcodes, an image op becomes a
+// {u32 code, value_type} op with OpFlags::SparseFeedback and its code is reduced to the status
+// above; a BufferLoad (any buffer: raw, structured, texel) stays a plain load and the status is
+// kStatusMapped. The status goes to the second destination; returns the value.
 ir::SsaDef emit_with_feedback(ConvertContext& ctx, const Instruction& inst, const Operands& ops,
                               ir::Op op, ir::Type value_type);
+// Writes kStatusMapped to the status destination of a sparse-feedback load from a buffer.
+void store_buffer_status(ConvertContext& ctx, const Operands& ops);
 // The components a destination operand writes (a scalar register such as oDepth: x).
 inline std::uint8_t dst_mask(const Operand& dst) {
   return dst.component_count == 4 && dst.selection == SelectionMode::Mask ? dst.mask

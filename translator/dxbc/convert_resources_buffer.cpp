@@ -74,23 +74,14 @@ void convert_load(ConvertContext& ctx, const Instruction& inst, bool structured)
   load_address(ctx, ops, a);
   const Operand& dst = ops.dst(0);
 
-  SsaDef dwords[4] = {};
   if (has_feedback(inst)) {
     if (a.lds) {
       ctx.fail(inst, "sparse feedback on groupshared memory");
       return;
     }
-    // One vector load of the dwords up to the highest component read, with its feedback.
-    unsigned count = 1;
-    for (unsigned i = 0; i < 4; ++i)
-      if (dst_mask(dst) & (1u << i)) count = std::max(count, res_op.component(i) + 1);
-    const ir::Type type = ir::Type(ScalarType::U32, count);
-    SsaDef v = emit_with_feedback(
-        ctx, inst, ops, ir::Op::BufferLoad(type, a.desc, dword_address(ctx, a, 0), 4u), type);
-    for (unsigned c = 0; c < count; ++c)
-      dwords[c] =
-          count == 1 ? v : ctx.emit(ir::Op::CompositeExtract(ir::kU32, v, ctx.constant_u32(c)));
+    store_buffer_status(ctx, ops); // buffers are never partially resident
   }
+  SsaDef dwords[4] = {};
   Vec4 out;
   for (unsigned i = 0; i < 4; ++i) {
     if (!(dst_mask(dst) & (1u << i))) continue;
@@ -310,16 +301,18 @@ void convert_sync(ConvertContext& ctx, const Instruction& inst) {
   ctx.emit(ir::Op::Barrier(exec, memory_scope, memory));
 }
 
+// The status is kiln's (kStatusMapped or not, see emit_with_feedback), not a Vulkan residency
+// code: a compare, which folds away for the constant status of buffer loads.
 void convert_check_access(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& dst = ops.dst(0);
-  const Vec4 feedback = ctx.load_src(ops.src(0), dst_mask(dst), ScalarType::U32);
+  const Vec4 status = ctx.load_src(ops.src(0), dst_mask(dst), ScalarType::U32);
   const SsaDef all = ctx.constant_u32(0xffffffffu);
   const SsaDef none = ctx.constant_u32(0);
   Vec4 out;
   for (unsigned i = 0; i < 4; ++i) {
-    if (!feedback[i]) continue;
-    SsaDef mapped = ctx.emit(ir::Op::CheckSparseAccess(feedback[i]));
+    if (!status[i]) continue;
+    SsaDef mapped = ctx.emit(ir::Op::IEq(status[i], ctx.constant_u32(kStatusMapped)));
     out[i] = ctx.emit(ir::Op::Select(ir::kU32, mapped, all, none));
   }
   ctx.store_dst_raw(dst, out, ScalarType::U32);

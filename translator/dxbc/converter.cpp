@@ -122,6 +122,47 @@ ir::PrimitiveType input_primitive(std::uint32_t p) {
   }
 }
 
+// Whether a hull shader's fork/join phases must be functions of their own: a `ret` inside a
+// phase's control flow (or a `retc`) leaves only that phase instance. Inlined into the
+// patch-constant function, a return there would also skip the later instances and phases, and
+// no structured branch leaves nested loops; returning from the phase's function does it.
+bool phases_need_functions(const Program& program) {
+  bool patch_phase = false;
+  int depth = 0;
+  for (const Instruction& inst : program.instructions) {
+    switch (inst.opcode) {
+    case Opcode::HsForkPhase:
+    case Opcode::HsJoinPhase:
+      patch_phase = true;
+      depth = 0;
+      break;
+    case Opcode::HsDecls:
+    case Opcode::HsControlPointPhase:
+      patch_phase = false;
+      break;
+    case Opcode::If:
+    case Opcode::Loop:
+    case Opcode::Switch:
+      ++depth;
+      break;
+    case Opcode::EndIf:
+    case Opcode::EndLoop:
+    case Opcode::EndSwitch:
+      --depth;
+      break;
+    case Opcode::Retc:
+      if (patch_phase) return true;
+      break;
+    case Opcode::Ret:
+      if (patch_phase && depth > 0) return true;
+      break;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
 class Driver {
  public:
   Driver(ConvertContext& ctx, const Program& program)
@@ -134,8 +175,11 @@ class Driver {
   bool declaration(const Instruction& inst);
   bool instruction(const Instruction& inst);
   bool flow(const Instruction& inst);
-  void open_function();
+  void open_function(SsaDef param = {});
   void close_function();
+  SsaDef open_instance_loop(std::uint32_t instances, SsaDef& counter);
+  void close_instance_loop(SsaDef counter, SsaDef loop);
+  void call_phases();
   void begin_phase(const Instruction& inst);
   void end_phase();
   void open_phase_body();
@@ -165,7 +209,10 @@ class Driver {
   bool declarations_done_ = false;
   bool saw_control_point_phase_ = false;
   SsaDef cp_function_, patch_function_;
-  // Hull fork/join phases.
+  // Hull fork/join phases: inlined into the patch-constant function, or (phase_functions_)
+  // each one a function taking the instance id, called by the patch-constant function.
+  bool phase_functions_ = false;
+  SsaDef phase_function_, phase_param_;
   bool in_patch_phase_ = false;
   bool phase_body_open_ = false;
   bool phase_done_ = false;
@@ -178,8 +225,8 @@ class Driver {
   std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
 };
 
-void Driver::open_function() {
-  SsaDef fn = b_.add(Op::Function(ir::kVoid));
+void Driver::open_function(SsaDef param) {
+  SsaDef fn = b_.add(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
   impl_.label = b_.add(Op::Label(ir::Construct::None));
   ctx_.set_function(fn);
   function_open_ = true;
@@ -210,8 +257,16 @@ void Driver::begin_phase(const Instruction& inst) {
     cp_function_ = ctx_.function();
     return;
   }
-  // Fork or join phase: code goes to the patch-constant function.
-  if (!in_patch_phase_) {
+  if (phase_functions_) {
+    // Fork or join phase: a function of its own (called at the end by call_phases()).
+    close_function();
+    phase_param_ = b_.add(Op::DclParam(ir::kU32));
+    open_function(phase_param_);
+    phase_function_ = ctx_.function();
+    in_patch_phase_ = true;
+    impl_.hull_patch_phase = true;
+  } else if (!in_patch_phase_) {
+    // Fork or join phase: code goes to the patch-constant function.
     close_function();
     open_function();
     patch_function_ = ctx_.function();
@@ -225,40 +280,77 @@ void Driver::begin_phase(const Instruction& inst) {
   phase_done_ = false;
 }
 
-void Driver::open_phase_body() {
-  phase_body_open_ = true;
-  impl_.fork_instance = ctx_.constant_u32(0);
-  phase_base_ = impl_.flow.size();
-  if (phase_instances_ <= 1) return;
-  // for (i = 0; i < instances; ++i) { body }
-  phase_counter_ = b_.add(Op::DclTmp(ir::kU32, ctx_.entry_point()));
-  ctx_.emit(Op::TmpStore(phase_counter_, ctx_.constant_u32(0)));
+// for (i = 0; i < instances; ++i) { ...: the loop's head, up to the body; returns i.
+SsaDef Driver::open_instance_loop(std::uint32_t instances, SsaDef& counter) {
+  counter = b_.add(Op::DclTmp(ir::kU32, ctx_.entry_point()));
+  ctx_.emit(Op::TmpStore(counter, ctx_.constant_u32(0)));
   SsaDef loop = ctx_.emit(Op::ScopedLoop(SsaDef()));
   impl_.flow.push_back({FlowEntry::Kind::ForkLoop, false, false, loop});
-  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, phase_counter_));
-  SsaDef done = ctx_.emit(Op::UGe(i, ctx_.constant_u32(phase_instances_)));
+  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, counter));
+  SsaDef done = ctx_.emit(Op::UGe(i, ctx_.constant_u32(instances)));
   SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), done));
   ctx_.emit(Op::ScopedLoopBreak(loop));
   SsaDef endif = ctx_.emit(Op::ScopedEndIf(sif));
   b_.rewrite_op(sif, Op::ScopedIf(endif, done));
-  impl_.fork_instance = i;
+  return i;
+}
+
+// ... } of open_instance_loop(): ++i and the loop's end (the innermost flow entry).
+void Driver::close_instance_loop(SsaDef counter, SsaDef loop) {
+  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, counter));
+  ctx_.emit(Op::TmpStore(counter, ctx_.emit(Op::IAdd(ir::kU32, i, ctx_.constant_u32(1)))));
+  SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop));
+  b_.rewrite_op(loop, Op::ScopedLoop(end));
+}
+
+void Driver::open_phase_body() {
+  phase_body_open_ = true;
+  phase_base_ = impl_.flow.size();
+  if (phase_functions_) {
+    impl_.fork_instance = ctx_.emit(Op::ParamLoad(ir::kU32, ctx_.function(), phase_param_));
+    return;
+  }
+  impl_.fork_instance = ctx_.constant_u32(0);
+  if (phase_instances_ <= 1) return;
+  impl_.fork_instance = open_instance_loop(phase_instances_, phase_counter_);
   phase_base_ = impl_.flow.size();
 }
 
+// The patch-constant function of phase_functions_: each phase's function, once per instance.
+void Driver::call_phases() {
+  open_function();
+  patch_function_ = ctx_.function();
+  for (const ConvertContext::Impl::PhaseCall& call : impl_.phase_calls) {
+    if (call.instances <= 1) {
+      ctx_.emit(Op::FunctionCall(ir::kVoid, call.function, ctx_.constant_u32(0)));
+      continue;
+    }
+    SsaDef counter;
+    SsaDef i = open_instance_loop(call.instances, counter);
+    ctx_.emit(Op::FunctionCall(ir::kVoid, call.function, i));
+    SsaDef loop = impl_.flow.back().op;
+    impl_.flow.pop_back();
+    close_instance_loop(counter, loop);
+  }
+  close_function();
+}
+
 void Driver::end_phase() {
+  if (phase_function_) {
+    // The instance count is declared inside the phase: known now.
+    impl_.phase_calls.push_back({phase_function_, phase_instances_});
+    phase_function_ = {};
+  }
   if (!in_patch_phase_ || !phase_body_open_) return;
   phase_body_open_ = false;
   if (impl_.flow.size() != phase_base_) {
     ctx_.fail("unterminated control flow at the end of a hull shader phase");
     return;
   }
-  if (phase_instances_ > 1) {
+  if (!phase_functions_ && phase_instances_ > 1) {
     FlowEntry loop = impl_.flow.back();
     impl_.flow.pop_back();
-    SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, phase_counter_));
-    ctx_.emit(Op::TmpStore(phase_counter_, ctx_.emit(Op::IAdd(ir::kU32, i, ctx_.constant_u32(1)))));
-    SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop.op));
-    b_.rewrite_op(loop.op, Op::ScopedLoop(end));
+    close_instance_loop(phase_counter_, loop.op);
   }
   phase_base_ = 0;
   impl_.fork_instance = {};
@@ -587,7 +679,7 @@ bool Driver::flow(const Instruction& inst) {
   }
   case Opcode::Ret:
     if (stack.size() == phase_base_) {
-      if (in_patch_phase_) {
+      if (in_patch_phase_ && !phase_functions_) {
         end_phase();
         phase_done_ = true; // the rest of this phase is unreachable
         return true;
@@ -596,7 +688,7 @@ bool Driver::flow(const Instruction& inst) {
       returned_ = true;
       return true;
     }
-    if (in_patch_phase_) {
+    if (in_patch_phase_ && !phase_functions_) { // phases_need_functions() said otherwise
       ctx_.fail(inst, "return from inside control flow of a hull shader fork/join phase");
       return true;
     }
@@ -604,7 +696,7 @@ bool Driver::flow(const Instruction& inst) {
     return true;
   case Opcode::Retc:
   case Opcode::Discard: {
-    if (inst.opcode == Opcode::Retc && in_patch_phase_) {
+    if (inst.opcode == Opcode::Retc && in_patch_phase_ && !phase_functions_) {
       ctx_.fail(inst, "conditional return in a hull shader fork/join phase");
       return true;
     }
@@ -706,6 +798,7 @@ void Driver::read_array_sizes() {
 Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
   if (p_.type > ProgramType::Compute) return Status::error("DXBC: unknown program type");
+  phase_functions_ = hull_ && phases_need_functions(p_);
   if (hull_) {
     // Hull shaders: the functions are made by the phases; the entry point names them at the end.
     ctx_.set_entry_point(b_.add(Op::EntryPoint(ShaderStage::Hull)));
@@ -744,6 +837,7 @@ Status Driver::run() {
   if (impl_.flow.size() != 0 && !returned_) return Status::error("DXBC: unterminated control flow");
   close_function();
   if (hull_) {
+    if (phase_functions_) call_phases();
     if (!patch_function_) {
       open_function();
       patch_function_ = ctx_.function();

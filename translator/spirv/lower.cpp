@@ -67,6 +67,8 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.push_decls.clear();
   s.constant_vars.clear();
   s.xfb = false;
+  s.gs_locations_ready = false;
+  std::fill(std::begin(s.gs_locations_taken), std::end(s.gs_locations_taken), 0u);
   s.gs_input_vertices = 0;
   s.rov = s.rov_unordered = s.rov_sample = s.block_is_first = false;
   s.discard_function_id = 0;
@@ -314,8 +316,7 @@ Status Lowering::State::lower_declaration(ir::OpView o) {
       list[std::size_t(d->signature)].semantic = name;
       list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
       if (options.interface) {
-        if (Status st =
-                render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());
+        if (Status st = render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());
             !st)
           return st;
       }

@@ -3,6 +3,7 @@
 // demands, and loads/stores convert between that type and the IR's.
 #include "translator/spirv/lower_state.h"
 
+#include <algorithm>
 #include <spirv/unified1/GLSL.std.450.h>
 
 namespace kiln::spirv {
@@ -122,7 +123,8 @@ bool Lowering::State::reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type) {
   // HS phases each declare what they touch: one SPIR-V variable per built-in / location.
   for (std::size_t i = 0; i + 1 < decls.size(); ++i) {
     const DeclInfo& e = decls[i];
-    if (e.kind != d.kind || e.is_builtin != d.is_builtin || !e.var) continue;
+    if (e.kind != d.kind || e.is_builtin != d.is_builtin || !e.var || e.stream != d.stream)
+      continue;
     if (d.is_builtin ? e.builtin != d.builtin
                      : (e.location != d.location || e.component != d.component))
       continue;
@@ -136,6 +138,47 @@ bool Lowering::State::reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type) {
     return true;
   }
   return false;
+}
+
+// A geometry shader's o# registers are shared by its streams, so outputs of two streams can
+// have the same register and components (the front end gives each stream's element a variable
+// of its own). Vulkan counts the outputs of every stream in one location space, but only the
+// rasterized stream meets the pixel shader by location; the other streams are read by transform
+// feedback, by Offset. So the rasterized stream's outputs keep location = register, and an
+// output of another stream whose components are taken at its location moves to the lowest
+// location where they are free.
+Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element) {
+  const ShaderInterface* si = options.interface;
+  const std::uint32_t rasterized = si ? si->stream_output.rasterized_stream : 0;
+  auto components = [](std::uint32_t component, ir::Type e) {
+    const std::uint32_t count =
+        std::min(4u, e.vector_size() * (ir::is_64bit(e.scalar_type()) ? 2u : 1u));
+    return ((1u << count) - 1u) << component;
+  };
+  if (!gs_locations_ready) {
+    gs_locations_ready = true;
+    for (ir::OpView o : ir->declarations()) {
+      if (o.code() != ir::OpCode::DclOutput || o.operand(3).literal_u32() != rasterized) continue;
+      const std::uint32_t at = o.operand(1).literal_u32();
+      ir::TypeView view = ir->types().view(o.type());
+      if (at < kMaxGsLocations && view.member_count() == 1)
+        gs_locations_taken[at] |= components(o.operand(2).literal_u32(), view.member(0));
+    }
+  }
+  if (d.stream == rasterized) return Status::ok(); // taken up front
+  const std::uint32_t want = components(d.component, element);
+  if (d.location < kMaxGsLocations && !(gs_locations_taken[d.location] & want)) {
+    gs_locations_taken[d.location] |= want;
+    return Status::ok();
+  }
+  for (std::uint32_t at = 0; at < kMaxGsLocations; ++at) {
+    if (gs_locations_taken[at] & want) continue;
+    gs_locations_taken[at] |= want;
+    d.location = at;
+    return Status::ok();
+  }
+  return fail(def, "geometry shader output of stream " + std::to_string(d.stream) +
+                       ": no free output location");
 }
 
 Status Lowering::State::lower_io_decl(ir::OpView o) {
@@ -176,9 +219,13 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     if (component + element.vector_size() > 4) return fail(def, "component out of range");
     d.location = location;
     d.component = component;
+    if (!input && stage == ShaderStage::Geometry) {
+      d.stream = o.operand(3).literal_u32();
+      if (Status st = place_gs_output(def, d, element); !st) return st;
+      location = d.location;
+    }
     if (reuse_io(d, def, type(t))) return Status::ok();
     d.var_type = type(t);
-    if (!input && stage == ShaderStage::Geometry) d.stream = o.operand(3).literal_u32();
     if (Status st = declare_user_io(def, d, element, view.dim_count > 0); !st) return st;
     sig.location = location;
     sig.component_mask <<= component;

@@ -65,7 +65,7 @@ struct DeclInfo {
   std::uint32_t stream = 0;                    // geometry shader outputs: the stream
   std::int32_t xfb_element = -1;               // the stream output element capturing it
   bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
-  bool written = false;                        // outputs: an OutputStore reached it
+  bool written = false;   // outputs: an OutputStore reached it
 };
 
 // The basic type a built-in has in SPIR-V, and the array it needs.
@@ -80,6 +80,7 @@ struct BuiltInInfo {
 };
 
 struct Lowering::State {
+  static constexpr std::uint32_t kMaxGsLocations = 32; // maxGeometryOutputComponents / 4
   // ---- per shader ----
   const ir::Builder* ir = nullptr;
   LowerOptions options;
@@ -234,6 +235,11 @@ struct Lowering::State {
   bool xfb = false;
   // An I/O declaration equal to an earlier one (front ends declare per phase): reuse it.
   bool reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type);
+  // Geometry shader outputs: the components of each location taken so far (the rasterized
+  // stream's all up front); place_gs_output moves another stream's output off a taken one.
+  std::uint32_t gs_locations_taken[kMaxGsLocations] = {};
+  bool gs_locations_ready = false;
+  Status place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element);
   std::uint32_t gs_input_vertices = 0; // from SetGsInputPrimitive
   // Rasterizer-ordered UAVs: the whole entry function runs inside one fragment interlock
   // (begin after its first label, end before each of its returns).
