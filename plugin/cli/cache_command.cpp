@@ -66,6 +66,7 @@ int print_stats(cache::ShaderCache& cache) {
   std::printf("path: %s\n", cache.file_path().c_str());
   std::printf("entries: %llu\n", static_cast<unsigned long long>(s.entries));
   std::printf("stale_entries: %llu\n", static_cast<unsigned long long>(s.stale_entries));
+  std::printf("pipelines: %llu\n", static_cast<unsigned long long>(s.pipelines));
   std::printf("bytes: %llu\n", static_cast<unsigned long long>(s.file_bytes));
   std::printf("live_bytes: %llu\n", static_cast<unsigned long long>(s.live_bytes));
   std::printf("dead_bytes: %llu\n", static_cast<unsigned long long>(s.dead_bytes));
@@ -82,6 +83,7 @@ int print_stats(cache::ShaderCache& cache) {
 int run_verify(cache::ShaderCache& cache) {
   const cache::VerifyReport report = cache.verify();
   std::printf("records: %llu\n", static_cast<unsigned long long>(report.records));
+  std::printf("pipeline_records: %llu\n", static_cast<unsigned long long>(report.pipelines));
   std::printf("file_header: %s\n", report.file_header_ok ? "ok" : "invalid");
   std::printf("corrupt_spans: %llu\n", static_cast<unsigned long long>(report.corrupt_spans));
   std::printf("corrupt_bytes: %llu\n", static_cast<unsigned long long>(report.corrupt_bytes));
@@ -177,9 +179,9 @@ const CommandSpec k_cache_spec = {
     .name = "cache",
     .usage = "stats|verify|compact|clear|warm [--path DIR] [PATH...]",
     .summary = "inspect, check, compact, clear or pre-fill the on-disk shader cache",
-    .details = "stats    entries, bytes and codegen versions present (key: value lines)\n"
+    .details = "stats    entries, pipelines, bytes and codegen versions (key: value lines)\n"
                "verify   check every record; exit 1 on corruption\n"
-               "compact  rewrite the cache without dead records\n"
+               "compact  rewrite the cache without dead or retired records\n"
                "clear    remove every entry\n"
                "warm     translate every shader under PATH... into the cache\n"
                "         (--rebuild: re-translate entries of other codegen versions)\n"
