@@ -11,6 +11,7 @@ namespace kiln {
 
 struct CompileService::Queues {
   std::array<moodycamel::ConcurrentQueue<Job*>, std::size_t(Priority::Count)> by_priority;
+  moodycamel::ConcurrentQueue<std::function<void()>*> tasks; // post(): after every job
   moodycamel::LightweightSemaphore available; // one count per queued job (plus stop wakeups)
 };
 
@@ -53,6 +54,13 @@ CompileService::~CompileService() {
       job->release();
     }
   }
+  std::function<void()>* task = nullptr;
+  while (queues_->tasks.try_dequeue(task)) delete task;
+}
+
+void CompileService::post(std::function<void()> task) {
+  queues_->tasks.enqueue(new std::function<void()>(std::move(task)));
+  queues_->available.signal();
 }
 
 JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
@@ -146,7 +154,14 @@ void CompileService::worker_main() {
     Job* job = nullptr;
     for (auto& queue : queues_->by_priority)
       if (queue.try_dequeue(job)) break;
-    if (!job) continue; // its count was consumed by a job a waiter ran
+    if (!job) {
+      std::function<void()>* task = nullptr;
+      if (queues_->tasks.try_dequeue(task)) {
+        const std::unique_ptr<std::function<void()>> owned(task);
+        (*owned)();
+      }
+      continue; // else its count was consumed by a job a waiter ran
+    }
     if (claim(*job)) run(*job, translator);
     job->release(); // the queue's reference
   }
