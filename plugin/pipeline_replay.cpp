@@ -11,6 +11,10 @@ namespace kiln::abi {
 
 namespace {
 
+// The recorder's writer wakes this often, or when this many records are queued.
+constexpr auto kWritePeriod = std::chrono::milliseconds(20);
+constexpr std::size_t kWakeBatch = 256;
+
 std::string key_text(const TranslationKey& key) {
   char text[33];
   std::snprintf(text, sizeof text, "%016" PRIx64 "%016" PRIx64, key.high, key.low);
@@ -46,36 +50,32 @@ bool PipelineRecorder::record(const TranslationKey& key, std::span<kiln_shader_t
   Pending pending{key, {}, {state.begin(), state.end()}, tag};
   pending.shaders.reserve(shaders.size());
   for (kiln_shader_t* shader : shaders) pending.shaders.push_back(shader->job);
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (!seen_.insert(key).second) return false;
     queue_.push_back(std::move(pending));
-    ++queued_;
+    wake = queue_.size() >= kWakeBatch;
   }
-  wake_.notify_one();
+  // The writer polls; waking it costs the caller a syscall (and, on a busy machine, its core).
+  if (wake) wake_.notify_one();
   return true;
-}
-
-void PipelineRecorder::flush() {
-  std::unique_lock lock(mutex_);
-  const std::uint64_t target = queued_;
-  written_cv_.wait(lock, [&] { return written_ >= target; });
 }
 
 void PipelineRecorder::writer_main() {
   std::vector<Pending> batch;
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return; // stopping, and everything is written
+    wake_.wait_for(lock, kWritePeriod, [&] { return stopping_ || queue_.size() >= kWakeBatch; });
+    if (queue_.empty()) {
+      if (stopping_) return; // everything is written
+      continue;
+    }
     batch.swap(queue_);
     lock.unlock();
     for (Pending& pending : batch) write(pending);
-    const std::uint64_t count = batch.size();
     batch.clear();
     lock.lock();
-    written_ += count;
-    written_cv_.notify_all();
   }
 }
 

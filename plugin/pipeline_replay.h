@@ -3,7 +3,8 @@
 // kiln_pipeline_replay_info of a context (docs/abi.md "Pipeline records", docs/cache.md).
 //
 // PipelineRecorder takes the layer's record calls: a hash, a set lookup and a copy on the
-// calling thread; the cache writes happen on the recorder's own thread. PipelineReplay builds
+// calling thread; the cache writes happen on the recorder's own thread, which wakes every
+// 20 ms (or at 256 queued records) rather than at every call. PipelineReplay builds
 // the records of the layer's tag at context creation: one task per record, posted to the
 // compile service (after every shader job), most used first; a layer that waits for one runs
 // it on its own thread if no worker has started it.
@@ -41,8 +42,6 @@ class PipelineRecorder {
   // has seen is dropped at once. Returns whether it was queued.
   bool record(const TranslationKey& key, std::span<kiln_shader_t* const> shaders,
               std::span<const std::uint8_t> state, std::uint64_t tag);
-  // Waits until everything queued so far is written (tests, the demo).
-  void flush();
 
  private:
   struct Pending {
@@ -56,10 +55,9 @@ class PipelineRecorder {
 
   cache::ShaderCache& cache_;
   std::mutex mutex_;
-  std::condition_variable wake_, written_cv_;
+  std::condition_variable wake_;
   std::vector<Pending> queue_;
   std::unordered_set<TranslationKey, TranslationKeyHash> seen_;
-  std::uint64_t queued_ = 0, written_ = 0;
   bool stopping_ = false;
   std::thread writer_;
 };
