@@ -102,7 +102,8 @@ void PipelineRecorder::write(Pending& pending) {
 // ---- Replay ----
 
 PipelineReplay::PipelineReplay(kiln_context_t& context, const kiln_pipeline_replay_info& info)
-    : context_(context), compile_(info.compile), user_data_(info.user_data), tag_(info.format_tag) {
+    : context_(context), service_(*context.service), compile_(info.compile),
+      user_data_(info.user_data), tag_(info.format_tag) {
   cache::ShaderCache& cache = *context.cache;
   std::vector<cache::PipelineRecord> records = cache.pipeline_records();
   std::vector<std::uint8_t> source;
@@ -149,7 +150,7 @@ PipelineReplay::PipelineReplay(kiln_context_t& context, const kiln_pipeline_repl
   }
   for (const auto& task : tasks_) {
     Task* raw = task.get();
-    context_.service->post([this, raw] {
+    service_.post([this, raw] {
       TaskState expected = TaskState::Queued;
       if (raw->state.compare_exchange_strong(expected, TaskState::Running)) run(*raw);
     });
@@ -203,10 +204,10 @@ kiln_result PipelineReplay::build(Task& task) {
       retire(record, "a shader of it is no longer in the cache");
       return KILN_ERROR_TRANSLATION_FAILED;
     }
-    jobs.push_back(context_.service->submit(source, options, Priority::Low));
+    jobs.push_back(service_.submit(source, options, Priority::Low));
   }
   for (const JobRef& job : jobs) {
-    context_.service->wait(job, std::chrono::nanoseconds::max());
+    service_.wait(job, std::chrono::nanoseconds::max());
     const JobState state = job->state.load(std::memory_order_acquire);
     if (state == JobState::Cancelled) return KILN_ERROR_CANCELLED;
     if (state != JobState::Done) {

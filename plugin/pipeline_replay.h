@@ -90,6 +90,9 @@ class PipelineReplay {
   void finish(Task& task, kiln_result result);
 
   kiln_context_t& context_;
+  // Not through context_.service: kiln_context_destroy resets that pointer before the service's
+  // destructor lets running builds finish.
+  CompileService& service_;
   kiln_pipeline_compile_callback compile_;
   void* user_data_;
   std::uint64_t tag_;

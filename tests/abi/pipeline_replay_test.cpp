@@ -6,6 +6,7 @@
 #include "cache/shader_cache.h"
 #include "plugin/abi_context.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -13,6 +14,8 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <mutex>
+#include <signal.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -57,6 +60,8 @@ struct Layer {
   kiln_result answer = KILN_SUCCESS;
   // With block_first, the first call waits inside the callback until `release`.
   bool block_first = false, release = false;
+  unsigned delay_us = 0;                           // a slow driver
+  std::atomic<kiln_context*> record_into{nullptr}; // records each pipeline it builds there
   std::string blocked_state;
 
   static kiln_result compile(void* user_data, const kiln_replay_pipeline* pipeline) {
@@ -72,6 +77,18 @@ struct Layer {
     }
     built.thread = std::this_thread::get_id();
     built.use_count = pipeline->use_count;
+    if (layer.delay_us) std::this_thread::sleep_for(std::chrono::microseconds(layer.delay_us));
+    if (kiln_context* into = layer.record_into.load()) {
+      kiln_shader* shaders[2] = {pipeline->stages[0].shader, pipeline->stages[1].shader};
+      const kiln_pipeline_record_info record{KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO,
+                                             nullptr,
+                                             pipeline->format_tag,
+                                             2,
+                                             shaders,
+                                             pipeline->state,
+                                             pipeline->state_size};
+      EXPECT_EQ(kiln_record_pipeline(into, &record, nullptr), KILN_SUCCESS);
+    }
     std::unique_lock lock(layer.mutex);
     if (layer.block_first && layer.blocked_state.empty()) {
       layer.blocked_state.assign(built.state.begin(), built.state.end());
@@ -281,6 +298,49 @@ TEST_F(PipelineReplayTest, AWaitingLayerBuildsAQueuedPipelineOnItsOwnThread) {
   status = wait_done(context);
   EXPECT_EQ(status.built, 4u);
   kiln_context_destroy(context);
+}
+
+TEST_F(PipelineReplayTest, DestroyingTheContextMidReplayStopsItCleanly) {
+  record_run(30);
+  Layer layer;
+  layer.delay_us = 2000;
+  kiln_context* context = open(fake_translator(), &layer, kTag, 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kiln_context_destroy(context); // running builds finish, queued ones never start
+  std::lock_guard lock(layer.mutex);
+  EXPECT_LT(layer.built.size(), 30u);
+  EXPECT_EQ(pipelines_in_cache(), 30u);
+}
+
+TEST_F(PipelineReplayTest, AProcessKilledDuringReplayLosesNoRecord) {
+  record_run(30);
+  for (int round = 0; round < 5; ++round) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      // A layer that records each pipeline as the replay hands it over: kills land in the
+      // replay's builds and in the recorder's writes.
+      Layer layer;
+      layer.delay_us = 1000;
+      layer.record_into = open(fake_translator(), &layer);
+      ::pause();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + round * 10));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    cache::CacheOptions options;
+    options.directory = dir_;
+    auto cache = cache::ShaderCache::open(options);
+    ASSERT_TRUE(cache);
+    // Every record is still there, retired or not; nothing is corrupt once compacted.
+    EXPECT_EQ(cache->stats().pipelines, 30u) << round;
+    for (const cache::PipelineRecord& record : cache->pipeline_records())
+      EXPECT_EQ(record.stages.size(), 2u);
+    if (round == 4) {
+      ASSERT_TRUE(cache->compact());
+      EXPECT_TRUE(cache->verify().ok());
+    }
+  }
 }
 
 TEST_F(PipelineReplayTest, AnOlderFormatOfTheLayerIsRetiredAndCompactedAway) {
