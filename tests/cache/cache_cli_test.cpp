@@ -1,8 +1,10 @@
 // `kiln cache`: output format, exit codes and effects, run as a separate process.
 
+#include "cache/driver_cache_file.h"
 #include "tests/cache/cache_test_support.h"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -112,6 +114,30 @@ TEST(CacheCli, PipelineRecordsInStatsVerifyCompactClear) {
   EXPECT_TRUE(kiln_cache("stats" + path).has_line("pipelines: 1"));
   EXPECT_EQ(kiln_cache("clear" + path).exit_code, 0);
   EXPECT_TRUE(kiln_cache("stats" + path).has_line("pipelines: 0"));
+}
+
+TEST(CacheCli, DriverCachesInStatsVerifyCompactClear) {
+  ScratchDirectory dir;
+  const std::string path = " --path " + dir.path().string();
+  fill(dir.path(), 1);
+  DriverCacheIdentity good, bad;
+  good.vendor_id = 1;
+  bad.vendor_id = 2;
+  std::vector<std::uint8_t> data(64, 0);
+  const std::uint32_t words[4] = {32, 1, 1, 0};
+  std::memcpy(data.data(), words, sizeof words);
+  ASSERT_TRUE(save_driver_cache(dir.path(), good, data));
+  ASSERT_TRUE(save_driver_cache(dir.path(), bad, data)); // its Vulkan header names vendor 1
+  CliRun stats = kiln_cache("stats" + path);
+  EXPECT_TRUE(stats.has_line("driver_caches: 2")) << stats.output;
+  const CliRun verify = kiln_cache("verify" + path);
+  EXPECT_EQ(verify.exit_code, 1);
+  EXPECT_TRUE(verify.has_line("corrupt_driver_caches: 1")) << verify.output;
+  EXPECT_EQ(kiln_cache("compact" + path).exit_code, 0);
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("driver_caches: 1"));
+  EXPECT_EQ(kiln_cache("verify" + path).exit_code, 0);
+  EXPECT_EQ(kiln_cache("clear" + path).exit_code, 0);
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("driver_caches: 0"));
 }
 
 TEST(CacheCli, WarmCountsFilesAndRejectionsAreNotErrors) {
