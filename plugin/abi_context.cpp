@@ -148,6 +148,54 @@ void open_cache(kiln_context_t& context, const kiln_context_create_info& info) {
   context.store = std::make_unique<CacheStore>(*context.cache);
 }
 
+// KILN_REPLAY_DRIVER_CACHE: a VkPipelineCache for the device, from the saved data when the
+// file was written for this very device (checked by load_driver_cache).
+void open_driver_cache(kiln_context_t& context, const kiln_pipeline_replay_info& replay) {
+  if (!context.vulkan || !context.cache) {
+    context.logger.log(KILN_LOG_WARNING,
+                       "driver pipeline cache: needs a Vulkan device and a cache; not used");
+    return;
+  }
+  if (Status status = context.vulkan->identity(VkPhysicalDevice(replay.physical_device),
+                                               context.driver_identity);
+      !status) {
+    context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: " + status.message());
+    return;
+  }
+  std::vector<std::uint8_t> data;
+  const std::filesystem::path directory =
+      std::filesystem::path(context.cache->file_path()).parent_path();
+  if (cache::load_driver_cache(directory, context.driver_identity, data))
+    context.driver_cache_loaded_bytes = data.size();
+  else
+    data.clear();
+  context.driver_cache = context.vulkan->create_pipeline_cache(data);
+  if (context.driver_cache == VK_NULL_HANDLE) {
+    context.driver_cache_loaded_bytes = 0;
+    context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: vkCreatePipelineCache failed");
+  }
+}
+
+// Persists the driver pipeline cache (inside a quarter of the cache's size cap) and destroys it.
+void save_driver_cache(kiln_context_t& context) {
+  if (context.driver_cache == VK_NULL_HANDLE) return;
+  std::vector<std::uint8_t> data;
+  if (context.cache && context.cache->writable() &&
+      context.vulkan->pipeline_cache_data(context.driver_cache, data)) {
+    if (data.size() > context.cache->stats().max_bytes / 4) {
+      context.logger.log(KILN_LOG_INFO, "driver pipeline cache: " + std::to_string(data.size()) +
+                                            " bytes is over a quarter of the cache cap; not saved");
+    } else if (Status status = cache::save_driver_cache(
+                   std::filesystem::path(context.cache->file_path()).parent_path(),
+                   context.driver_identity, data);
+               !status) {
+      context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: " + status.message());
+    }
+  }
+  context.vulkan->destroy_pipeline_cache(context.driver_cache);
+  context.driver_cache = VK_NULL_HANDLE;
+}
+
 } // namespace
 
 ShaderStage stage_from_c(kiln_shader_stage stage) {
@@ -251,6 +299,7 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
       context->logger.log(KILN_LOG_ERROR, "pipeline replay info without a compile callback");
       return KILN_ERROR_INVALID_ARGUMENT;
     }
+    if (replay.flags & KILN_REPLAY_DRIVER_CACHE) open_driver_cache(*context, replay);
     if (context->cache)
       context->replay = std::make_unique<PipelineReplay>(*context, replay);
     else
@@ -275,6 +324,7 @@ void destroy_context(kiln_context_t* context) {
   context->service.reset(); // cancels queued jobs, finishes running ones (and replay builds)
   context->replay.reset();
   context->recorder.reset(); // writes the records still queued
+  save_driver_cache(*context);
   context->store.reset();
   context->cache.reset();
   release_context(context);
@@ -513,7 +563,17 @@ kiln_result wait_pipeline(kiln_context_t& context, const kiln_pipeline_record_in
 void get_replay_status(const kiln_context_t& context, kiln_replay_status& out) {
   out.done = 1;
   out.total = out.built = out.failed = out.retired = out.run_by_waiter = 0;
+  out.driver_cache_loaded_bytes = context.driver_cache_loaded_bytes;
   if (context.replay) context.replay->status(out);
+}
+
+} // namespace kiln::abi
+
+namespace kiln::abi {
+
+kiln_result get_pipeline_cache(const kiln_context_t& context, std::uint64_t& out) {
+  out = std::uint64_t(context.driver_cache);
+  return out ? KILN_SUCCESS : KILN_ERROR_UNSUPPORTED;
 }
 
 } // namespace kiln::abi

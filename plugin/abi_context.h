@@ -43,6 +43,10 @@ struct kiln_context_t {
   // Pipeline records (with a cache) and their replay (with a kiln_pipeline_replay_info).
   std::unique_ptr<kiln::abi::PipelineRecorder> recorder;
   std::unique_ptr<kiln::abi::PipelineReplay> replay;
+  // KILN_REPLAY_DRIVER_CACHE: the device's VkPipelineCache, saved at destroy.
+  VkPipelineCache driver_cache = VK_NULL_HANDLE;
+  kiln::cache::DriverCacheIdentity driver_identity;
+  std::uint64_t driver_cache_loaded_bytes = 0;
 };
 
 struct kiln_shader_t {
@@ -87,6 +91,7 @@ kiln_result record_pipeline(kiln_context_t& context, const kiln_pipeline_record_
 kiln_result wait_pipeline(kiln_context_t& context, const kiln_pipeline_record_info& info,
                           std::uint64_t timeout_ns);
 void get_replay_status(const kiln_context_t& context, kiln_replay_status& out);
+kiln_result get_pipeline_cache(const kiln_context_t& context, std::uint64_t& out);
 
 // The C enum of a stage and back; Count for KILN_STAGE_ANY or an unknown value.
 ShaderStage stage_from_c(kiln_shader_stage stage);

@@ -216,4 +216,9 @@ KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_s
   });
 }
 
+KILN_API kiln_result kiln_get_pipeline_cache(kiln_context* context, uint64_t* out_cache) {
+  if (!context || !out_cache) return KILN_ERROR_INVALID_ARGUMENT;
+  return guarded([&] { return kiln::abi::get_pipeline_cache(*context, *out_cache); });
+}
+
 } // extern "C"

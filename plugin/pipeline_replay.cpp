@@ -236,7 +236,8 @@ kiln_result PipelineReplay::build(Task& task) {
                                         stages.data(),
                                         record.state.data(),
                                         record.state.size(),
-                                        record.use_count};
+                                        record.use_count,
+                                        std::uint64_t(context_.driver_cache)};
     result = compile_(user_data_, &pipeline);
   }
   for (kiln_shader_t* shader : handles) release_shader(shader);

@@ -256,7 +256,8 @@ typedef struct kiln_replay_pipeline {
   const kiln_replay_stage* stages; /* in the order they were recorded */
   const void* state;               /* the recorded state bytes */
   size_t state_size;
-  uint64_t use_count; /* runs that recorded it */
+  uint64_t use_count;      /* runs that recorded it */
+  uint64_t pipeline_cache; /* VkPipelineCache with KILN_REPLAY_DRIVER_CACHE, else 0 */
 } kiln_replay_pipeline;
 
 /* Builds one replayed pipeline (and keeps it: kiln keeps nothing the layer makes). Called on a
@@ -268,6 +269,11 @@ typedef struct kiln_replay_pipeline {
 typedef kiln_result (*kiln_pipeline_compile_callback)(void* user_data,
                                                       const kiln_replay_pipeline* pipeline);
 
+/* kiln keeps a VkPipelineCache for the device, persisted in the cache directory (off by
+ * default: most drivers keep their own disk cache, which an application cache can defeat).
+ * Needs `physical_device` and a kiln_vulkan_device_info. */
+#define KILN_REPLAY_DRIVER_CACHE 0x1u
+
 /* Chained to kiln_context_create_info (with a cache): replays the records of `format_tag` at
  * the lowest priority, most used first. */
 typedef struct kiln_pipeline_replay_info {
@@ -276,6 +282,8 @@ typedef struct kiln_pipeline_replay_info {
   uint64_t format_tag;
   kiln_pipeline_compile_callback compile;
   void* user_data;
+  uint32_t flags;        /* KILN_REPLAY_* */
+  void* physical_device; /* VkPhysicalDevice of the device (KILN_REPLAY_DRIVER_CACHE) */
 } kiln_pipeline_replay_info;
 
 typedef struct kiln_replay_status {
@@ -288,6 +296,7 @@ typedef struct kiln_replay_status {
   uint64_t failed;        /* the callback returned another error */
   uint64_t retired;       /* a shader no longer translates / unknown tag / KILN_ERROR_UNSUPPORTED */
   uint64_t run_by_waiter; /* built on a thread in kiln_wait_pipeline */
+  uint64_t driver_cache_loaded_bytes; /* VkPipelineCache data loaded at creation (0: none) */
 } kiln_replay_status;
 
 /* ---- Functions. Thread safety: every function may be called from any thread at any time,
@@ -355,6 +364,10 @@ KILN_API kiln_result kiln_wait_pipeline(kiln_context* context,
                                         const kiln_pipeline_record_info* info, uint64_t timeout_ns);
 /* The replay's progress; `out->type` set by the caller. */
 KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_status* out);
+/* The context's VkPipelineCache (KILN_REPLAY_DRIVER_CACHE), for the pipelines the layer builds
+ * itself; owned by kiln until kiln_context_destroy, which saves its data.
+ * KILN_ERROR_UNSUPPORTED without one. */
+KILN_API kiln_result kiln_get_pipeline_cache(kiln_context* context, uint64_t* out_cache);
 
 typedef uint32_t (*PFN_kiln_get_version)(void);
 typedef const char* (*PFN_kiln_result_string)(kiln_result);
@@ -378,6 +391,7 @@ typedef kiln_result (*PFN_kiln_record_pipeline)(kiln_context*, const kiln_pipeli
 typedef kiln_result (*PFN_kiln_wait_pipeline)(kiln_context*, const kiln_pipeline_record_info*,
                                               uint64_t);
 typedef kiln_result (*PFN_kiln_get_replay_status)(kiln_context*, kiln_replay_status*);
+typedef kiln_result (*PFN_kiln_get_pipeline_cache)(kiln_context*, uint64_t*);
 
 /* Every function of kiln.h, for loaders: X(name). kiln_get_proc_addr answers exactly these
  * and those of kiln_hooks.h. */
@@ -400,7 +414,8 @@ typedef kiln_result (*PFN_kiln_get_replay_status)(kiln_context*, kiln_replay_sta
   X(kiln_get_stats)                                                                                \
   X(kiln_record_pipeline)                                                                          \
   X(kiln_wait_pipeline)                                                                            \
-  X(kiln_get_replay_status)
+  X(kiln_get_replay_status)                                                                        \
+  X(kiln_get_pipeline_cache)
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,7 @@ TEST_F(Abi, VersionMatchesTheHeader) {
 }
 
 TEST_F(Abi, ProcAddrAnswersEveryFunctionOfTheHeaders) {
-  ASSERT_EQ(kiln_c_function_count(), 28u);
+  ASSERT_EQ(kiln_c_function_count(), 29u);
   for (unsigned i = 0; i < kiln_c_function_count(); ++i) {
     const char* name = kiln_c_function_name(i);
     void* symbol = dlsym(library().handle, name);
@@ -279,9 +279,13 @@ TEST_F(Abi, PipelineFunctionsCheckTheirArguments) {
   ASSERT_EQ(KILN_FN(kiln_get_replay_status)(context, &status), KILN_SUCCESS);
   EXPECT_EQ(status.done, 1u);
   EXPECT_EQ(status.total, 0u);
+  std::uint64_t pipeline_cache = 1;
+  EXPECT_EQ(KILN_FN(kiln_get_pipeline_cache)(context, &pipeline_cache), KILN_ERROR_UNSUPPORTED);
+  EXPECT_EQ(pipeline_cache, 0u);
+  EXPECT_EQ(KILN_FN(kiln_get_pipeline_cache)(context, nullptr), KILN_ERROR_INVALID_ARGUMENT);
   // A replay info without a callback is refused.
-  kiln_pipeline_replay_info replay{KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO, nullptr, 1, nullptr,
-                                   nullptr};
+  kiln_pipeline_replay_info replay{
+      KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO, nullptr, 1, nullptr, nullptr, 0, nullptr};
   kiln_context_create_info create_info = base_info(&sink);
   create_info.next = &replay;
   kiln_context* refused = nullptr;

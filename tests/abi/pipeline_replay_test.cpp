@@ -118,7 +118,8 @@ class PipelineReplayTest : public ::testing::Test {
     info.thread_count = threads;
     info.cache_path = path_.c_str();
     info.log_callback = [](void*, kiln_log_level, const char*) {};
-    replay_ = {KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO, nullptr, tag, &Layer::compile, layer};
+    replay_ = {
+        KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO, nullptr, tag, &Layer::compile, layer, 0, nullptr};
     if (layer) info.next = &replay_;
     kiln_context* context = nullptr;
     EXPECT_EQ(abi::create_context(info, context, std::move(translate)), KILN_SUCCESS);

@@ -7,7 +7,8 @@
 // this thread) or, when kiln has none, the layer builds it itself. Every pipeline used is
 // recorded for the next run.
 //
-// usage: kiln-demo-layer --cache DIR --pipelines N [--load-ms L] [--threads T]
+// usage: kiln-demo-layer --cache DIR --pipelines N [--load-ms L] [--threads T] [--driver-cache]
+// (--driver-cache: kiln keeps a VkPipelineCache for the device, KILN_REPLAY_DRIVER_CACHE)
 // Last line: pipelines N, ready before first draw R, draws that waited W, load L ms,
 //            first frame T ms
 // Exit status: 0, 1 on a Vulkan or kiln failure, 2 on bad arguments, 77 without a Vulkan
@@ -80,12 +81,14 @@ class Layer {
     const VkShaderModule modules[2] = {VkShaderModule(pipeline->stages[0].shader_module),
                                        VkShaderModule(pipeline->stages[1].shader_module)};
     VkPipeline built = VK_NULL_HANDLE;
-    if (!layer.create(modules, state, built)) return KILN_ERROR_VULKAN;
+    if (!layer.create(modules, state, VkPipelineCache(pipeline->pipeline_cache), built))
+      return KILN_ERROR_VULKAN;
     layer.keep(pipeline->key, built);
     return KILN_SUCCESS;
   }
 
-  bool create(const VkShaderModule (&modules)[2], const PipelineState& state, VkPipeline& out) {
+  bool create(const VkShaderModule (&modules)[2], const PipelineState& state, VkPipelineCache cache,
+              VkPipeline& out) {
     VkPipelineShaderStageCreateInfo stages[2] = {};
     for (int i = 0; i < 2; ++i) {
       stages[i].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -149,8 +152,8 @@ class Layer {
     info.pColorBlendState = &blend;
     info.pDynamicState = &dynamic;
     info.layout = layout_;
-    return vulkan_.vk().vkCreateGraphicsPipelines(vulkan_.device(), VK_NULL_HANDLE, 1, &info,
-                                                  nullptr, &out) == VK_SUCCESS;
+    return vulkan_.vk().vkCreateGraphicsPipelines(vulkan_.device(), cache, 1, &info, nullptr,
+                                                  &out) == VK_SUCCESS;
   }
 
   void keep(const kiln_pipeline_key& key, VkPipeline pipeline) {
@@ -180,11 +183,16 @@ struct Arguments {
   std::uint32_t pipelines = 0;
   std::uint32_t load_ms = 10000;
   std::uint32_t threads = 0;
+  bool driver_cache = false;
 };
 
 bool parse(int argc, char** argv, Arguments& out) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--driver-cache") {
+      out.driver_cache = true;
+      continue;
+    }
     const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
     if (!value) return false;
     ++i;
@@ -220,7 +228,7 @@ int main(int argc, char** argv) {
   Arguments args;
   if (!parse(argc, argv, args)) {
     std::fprintf(stderr, "usage: kiln-demo-layer --cache DIR --pipelines N [--load-ms L] "
-                         "[--threads T]\n");
+                         "[--threads T] [--driver-cache]\n");
     return 2;
   }
   std::string why_not;
@@ -244,6 +252,10 @@ int main(int argc, char** argv) {
   replay.format_tag = kFormatTag;
   replay.compile = &Layer::compile;
   replay.user_data = &layer;
+  if (args.driver_cache) {
+    replay.flags = KILN_REPLAY_DRIVER_CACHE;
+    replay.physical_device = vulkan->physical_device();
+  }
   kiln_context_create_info info{};
   info.type = KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO;
   info.next = &replay;
@@ -342,7 +354,9 @@ int main(int argc, char** argv) {
             return fail(std::string("kiln_get_shader_module: ") + kiln_result_string(m));
           modules[s] = VkShaderModule(module);
         }
-        if (!layer.create(modules, p.state, pipeline))
+        std::uint64_t driver_cache = 0; // KILN_ERROR_UNSUPPORTED leaves it 0: no cache
+        kiln_get_pipeline_cache(context, &driver_cache);
+        if (!layer.create(modules, p.state, VkPipelineCache(driver_cache), pipeline))
           return fail("vkCreateGraphicsPipelines failed");
         layer.keep(key, pipeline);
         pipeline = layer.find(key);
@@ -383,12 +397,14 @@ int main(int argc, char** argv) {
   std::sort(record_us.begin(), record_us.end());
   kiln_get_replay_status(context, &status);
   std::printf("replay: records %llu, built %llu, built on a waiting thread %llu, failed %llu, "
-              "retired %llu; kiln_record_pipeline p50 %.2f us\n",
+              "retired %llu; driver cache loaded %llu bytes; kiln_record_pipeline p50 %.2f us\n",
               static_cast<unsigned long long>(status.total),
               static_cast<unsigned long long>(status.built),
               static_cast<unsigned long long>(status.run_by_waiter),
               static_cast<unsigned long long>(status.failed),
-              static_cast<unsigned long long>(status.retired), record_us[record_us.size() / 2]);
+              static_cast<unsigned long long>(status.retired),
+              static_cast<unsigned long long>(status.driver_cache_loaded_bytes),
+              record_us[record_us.size() / 2]);
   for (GamePipeline& p : game) {
     kiln_shader_release(p.shaders[0]);
     kiln_shader_release(p.shaders[1]);
