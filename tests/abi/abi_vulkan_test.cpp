@@ -5,10 +5,11 @@
 #include "plugin/abi_context.h"
 #include "tests/abi/module_compute.h"
 #include "tests/spirv/compute_programs.h"
-#include "tests/support/shared_data.h"
 
 #include <cstring>
 #include <filesystem>
+#include "tests/support/shared_data.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
