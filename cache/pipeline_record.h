@@ -30,7 +30,7 @@ inline constexpr std::uint32_t kPipelinePayloadVersion = 1;
 inline constexpr std::uint32_t kPipelineRetired = 1u << 0;
 
 struct PipelineStage {
-  ShaderStage stage = ShaderStage::Count;
+  ShaderStage stage = ShaderStage::Count; // Count: not known (handed over as KILN_STAGE_ANY)
   std::uint32_t codegen_version = 0; // the version `key` was computed under
   TranslationKey key;
 };
