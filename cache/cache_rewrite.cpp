@@ -9,6 +9,8 @@
 #include <chrono>
 #include <fcntl.h>
 #include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
 #include <xxhash.h>
 
 namespace kiln::cache {
@@ -19,7 +21,37 @@ struct Survivor {
   std::uint64_t offset = 0;
   std::uint32_t record_size = 0;
   std::uint64_t last_use = 0;
+  TranslationKey key;
+  std::uint32_t codegen_version = 0;
 };
+
+struct StageKeyHash {
+  std::size_t operator()(const std::pair<TranslationKey, std::uint32_t>& key) const {
+    return std::size_t(key.first.low ^ key.second);
+  }
+};
+using StageKeySet = std::unordered_set<std::pair<TranslationKey, std::uint32_t>, StageKeyHash>;
+using KeyMap = std::unordered_map<TranslationKey, TranslationKey, TranslationKeyHash>;
+
+// Points a pipeline record's stages at the shader entries the rewrite keeps: stages whose
+// stale entry was rebuilt (and is dropped now) take the rebuilt key, and the record its new
+// key. False when a stage's shader is gone (evicted, or never stored): the record is dropped.
+bool remap_pipeline_stages(PipelineRecord& record, const StageKeySet& kept, const KeyMap& rebuilt,
+                           std::uint32_t codegen_version) {
+  bool changed = false;
+  for (PipelineStage& stage : record.stages) {
+    if (stage.codegen_version != codegen_version) {
+      if (auto it = rebuilt.find(stage.key); it != rebuilt.end()) {
+        stage.key = it->second;
+        stage.codegen_version = codegen_version;
+        changed = true;
+      }
+    }
+    if (!kept.count({stage.key, stage.codegen_version})) return false;
+  }
+  if (changed) record.key = pipeline_record_key(record.stages, record.state, record.tag);
+  return true;
+}
 
 // Buffers records into large writes; remembers the first error.
 class BufferedWriter {
@@ -57,9 +89,15 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
 
   // The newest record per current-version key; stale records kept unless rebuilt.
   FlatIndex newest;
+  FlatIndex newest_pipelines;
   std::vector<Survivor> survivors;
   std::vector<const ScannedRecord*> stale;
   for (const ScannedRecord& record : scanned.records) {
+    if (record.header.codegen_version == kPipelineRecordMarker) {
+      newest_pipelines.upsert({record.header.key(), record.offset, 0, record.header.record_size,
+                               record.header.codegen_version});
+      continue;
+    }
     if (record.header.codegen_version != options_.codegen_version) {
       stale.push_back(&record);
       continue;
@@ -75,10 +113,12 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
       // Entries other processes appended since our last look are the newest of all; among
       // themselves they keep their file order (the offset breaks ties).
       const std::uint64_t last_use = known ? last_use_of(*known) : now;
-      survivors.push_back({entry.offset, entry.record_size, last_use});
+      survivors.push_back(
+          {entry.offset, entry.record_size, last_use, entry.key, entry.codegen_version});
     });
   }
   std::vector<std::uint8_t> record;
+  KeyMap rebuilt; // stale key -> the current key that supersedes it
   for (const ScannedRecord* entry : stale) {
     record.resize(entry->header.record_size);
     RecordView view;
@@ -87,8 +127,13 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     if (read_at(old_fd.get(), entry->offset, record) != 0 || !decode_record(record, view, error) ||
         !decode_record_options(view, options))
       continue;
-    if (newest.find(key_for(view.source, options))) continue; // rebuilt: superseded
-    survivors.push_back({entry->offset, entry->header.record_size, 0});
+    const TranslationKey current = key_for(view.source, options);
+    if (newest.find(current)) { // rebuilt: superseded
+      rebuilt[entry->header.key()] = current;
+      continue;
+    }
+    survivors.push_back({entry->offset, entry->header.record_size, 0, entry->header.key(),
+                         entry->header.codegen_version});
   }
 
   // Least recently used first; ties (never used here) by position in the old file.
@@ -102,6 +147,30 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     while (first_kept < survivors.size() && total > target_bytes)
       total -= survivors[first_kept++].record_size;
   }
+
+  // Pipeline records survive while every shader they name does; retired ones are dropped.
+  StageKeySet kept;
+  for (std::size_t i = first_kept; i < survivors.size(); ++i)
+    kept.insert({survivors[i].key, survivors[i].codegen_version});
+  std::unordered_map<TranslationKey, PipelineRecord, TranslationKeyHash> pipelines;
+  newest_pipelines.for_each([&](const IndexEntry& entry) {
+    record.resize(entry.record_size);
+    RecordView view;
+    std::string error;
+    PipelineRecord pipeline;
+    if (read_at(old_fd.get(), entry.offset, record) != 0 || !decode_record(record, view, error) ||
+        !decode_pipeline_payload(view.source, pipeline) || (pipeline.flags & kPipelineRetired))
+      return;
+    pipeline.key = entry.key;
+    if (!remap_pipeline_stages(pipeline, kept, rebuilt, options_.codegen_version)) return;
+    // A re-keyed record may meet the same pipeline recorded again under the new keys.
+    auto [it, inserted] = pipelines.try_emplace(pipeline.key, pipeline);
+    if (!inserted) {
+      it->second.use_count = std::max(it->second.use_count, pipeline.use_count);
+      it->second.last_use_unix_seconds =
+          std::max(it->second.last_use_unix_seconds, pipeline.last_use_unix_seconds);
+    }
+  });
 
   const std::string temporary = path_ + ".tmp." + std::to_string(::getpid());
   FileDescriptor new_fd(
@@ -127,6 +196,10 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     if (read_at(old_fd.get(), survivors[i].offset, record) != 0 ||
         !decode_record(record, view, error))
       continue; // damaged since the scan: dropped
+    writer.write(record);
+  }
+  for (const auto& [key, pipeline] : pipelines) {
+    encode_pipeline_record(pipeline, record);
     writer.write(record);
   }
   int error = writer.flush();

@@ -286,6 +286,7 @@ void ShaderCache::adopt(FileDescriptor fd, Scanned&& scanned, bool replace) {
   std::unique_lock state(state_mutex_);
   if (replace) {
     index_.clear();
+    pipelines_.clear();
     stale_.clear();
     live_bytes_ = 0;
     dead_bytes_ = 0;
@@ -294,6 +295,13 @@ void ShaderCache::adopt(FileDescriptor fd, Scanned&& scanned, bool replace) {
   for (const ScannedRecord& record : scanned.records) {
     const RecordHeader& h = record.header;
     live_bytes_ += h.record_size;
+    if (h.codegen_version == kPipelineRecordMarker) {
+      const IndexEntry entry{h.key(), record.offset, clock_.fetch_add(1, std::memory_order_relaxed),
+                             h.record_size, h.codegen_version};
+      if (const std::uint32_t previous = pipelines_.upsert(entry); previous != 0)
+        live_bytes_ -= previous;
+      continue;
+    }
     if (h.codegen_version != options_.codegen_version) {
       stale_.push_back({h.key(), h.codegen_version, record.offset, h.record_size});
       continue;
@@ -415,55 +423,62 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
   try {
     std::vector<std::uint8_t> record;
     encode_record(key, options_.codegen_version, source, options, result, record);
-    if (record.size() > kMaxRecordSize) return false;
-
-    std::lock_guard guard(file_mutex_);
-    if (!writable() || !fd_.valid()) return false;
-    // Take the append lock on the file the path names; a rewrite by another process may
-    // replace it while we wait, in which case we load the new file and try again.
-    FileLock lock;
-    for (int attempt = 0;; ++attempt) {
-      if (attempt == 100) return false;
-      if (file_replaced()) refresh_locked();
-      if (!lock.lock(fd_.get(), FileLock::Mode::Exclusive)) return false;
-      if (!file_replaced()) break;
-      lock.unlock();
-    }
-    // Index what others appended first: the key may be there already, and our offset is the end.
-    std::uint64_t size = 0;
-    FileIdentity ignored;
-    if (identity_of_fd(fd_.get(), ignored, &size) != 0) return false;
-    if (size > scanned_end_) {
-      Scanned scanned;
-      if (scan(fd_.get(), scanned_end_, scanned) && scanned.header_ok)
-        adopt(FileDescriptor(), std::move(scanned), false);
-    }
-    {
-      std::shared_lock state(state_mutex_);
-      if (index_.find(key)) return false;
-    }
-    if (int error = write_all(fd_.get(), record); error != 0) {
-      // Take back what part of the record made it, so the file ends on a whole record.
-      if (::ftruncate(fd_.get(), off_t(size)) != 0) { /* reclaimed at the next open */
-      }
-      stop_writing("cannot append to " + path_ + " (" + errno_text(error) + ")");
-      return false;
-    }
-    {
-      std::unique_lock state(state_mutex_);
-      index_.upsert({key, size, clock_.fetch_add(1, std::memory_order_relaxed),
-                     std::uint32_t(record.size()), options_.codegen_version});
-      live_bytes_ += record.size();
-      scanned_end_ = size + record.size();
-    }
-    lock.unlock();
-    inserts_.fetch_add(1, std::memory_order_relaxed);
-    maybe_compact_after_insert();
-    save_snapshot_locked(std::max(kSnapshotWhileRunningBytes, scanned_end_ / 16));
-    return true;
+    return append_record(key, record, false);
   } catch (...) {
     return false;
   }
+}
+
+bool ShaderCache::append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
+                                bool pipeline) {
+  if (record.size() > kMaxRecordSize) return false;
+  std::lock_guard guard(file_mutex_);
+  if (!writable() || !fd_.valid()) return false;
+  // Take the append lock on the file the path names; a rewrite by another process may
+  // replace it while we wait, in which case we load the new file and try again.
+  FileLock lock;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == 100) return false;
+    if (file_replaced()) refresh_locked();
+    if (!lock.lock(fd_.get(), FileLock::Mode::Exclusive)) return false;
+    if (!file_replaced()) break;
+    lock.unlock();
+  }
+  // Index what others appended first: the key may be there already, and our offset is the end.
+  std::uint64_t size = 0;
+  FileIdentity ignored;
+  if (identity_of_fd(fd_.get(), ignored, &size) != 0) return false;
+  if (size > scanned_end_) {
+    Scanned scanned;
+    if (scan(fd_.get(), scanned_end_, scanned) && scanned.header_ok)
+      adopt(FileDescriptor(), std::move(scanned), false);
+  }
+  if (!pipeline) {
+    std::shared_lock state(state_mutex_);
+    if (index_.find(key)) return false;
+  }
+  if (int error = write_all(fd_.get(), record); error != 0) {
+    // Take back what part of the record made it, so the file ends on a whole record.
+    if (::ftruncate(fd_.get(), off_t(size)) != 0) { /* reclaimed at the next open */
+    }
+    stop_writing("cannot append to " + path_ + " (" + errno_text(error) + ")");
+    return false;
+  }
+  {
+    std::unique_lock state(state_mutex_);
+    const IndexEntry entry{key, size, clock_.fetch_add(1, std::memory_order_relaxed),
+                           std::uint32_t(record.size()),
+                           pipeline ? kPipelineRecordMarker : options_.codegen_version};
+    const std::uint32_t previous = (pipeline ? pipelines_ : index_).upsert(entry);
+    live_bytes_ += record.size() - previous;
+    dead_bytes_ += previous;
+    scanned_end_ = size + record.size();
+  }
+  lock.unlock();
+  inserts_.fetch_add(1, std::memory_order_relaxed);
+  maybe_compact_after_insert();
+  save_snapshot_locked(std::max(kSnapshotWhileRunningBytes, scanned_end_ / 16));
+  return true;
 }
 
 void ShaderCache::maybe_compact_after_insert() {
@@ -552,6 +567,7 @@ CacheStats ShaderCache::stats() {
     std::shared_lock state(state_mutex_);
     s.entries = index_.size();
     s.stale_entries = stale_.size();
+    s.pipelines = pipelines_.size();
     s.file_bytes = scanned_end_;
     s.live_bytes = live_bytes_;
     s.dead_bytes = dead_bytes_;
@@ -586,9 +602,22 @@ VerifyReport ShaderCache::verify() {
     report.file_header_ok = false;
     return report;
   }
-  const ScanResult result = scan_records(mapping.bytes(), kFileHeaderSize, true,
-                                         [&](const ScannedRecord&) { ++report.records; });
-  report.corrupt_spans = result.corrupt_spans;
+  std::uint64_t bad_pipelines = 0;
+  const ScanResult result =
+      scan_records(mapping.bytes(), kFileHeaderSize, true, [&](const ScannedRecord& record) {
+        ++report.records;
+        if (record.header.codegen_version != kPipelineRecordMarker) return;
+        PipelineRecord pipeline;
+        const auto payload =
+            mapping.bytes().subspan(record.offset + kRecordHeaderSize, record.header.source_size);
+        if (decode_pipeline_payload(payload, pipeline))
+          ++report.pipelines;
+        else
+          ++bad_pipelines;
+      });
+  // A pipeline record whose checksums hold but whose payload does not decode was written by
+  // something that is not kiln: counted as a corrupt span.
+  report.corrupt_spans = result.corrupt_spans + bad_pipelines;
   report.corrupt_bytes = result.corrupt_bytes;
   return report;
 }
@@ -606,17 +635,19 @@ void ShaderCache::save_snapshot_locked(std::uint64_t min_new_bytes) {
     if (scanned_end_ < snapshot_covered_ + min_new_bytes) return;
     snapshot.file_id = file_id_;
     snapshot.covered_end = scanned_end_;
-    snapshot.entries.reserve(index_.size() + stale_.size());
+    snapshot.entries.reserve(index_.size() + pipelines_.size() + stale_.size());
     for (const StaleEntry& entry : stale_) {
       snapshot.entries.push_back(
           {entry.key.low, entry.key.high, entry.offset, entry.record_size, entry.codegen_version});
       ages.push_back(0);
     }
-    index_.for_each([&](const IndexEntry& entry) {
+    const auto add = [&](const IndexEntry& entry) {
       snapshot.entries.push_back(
           {entry.key.low, entry.key.high, entry.offset, entry.record_size, entry.codegen_version});
       ages.push_back(last_use_of(entry));
-    });
+    };
+    index_.for_each(add);
+    pipelines_.for_each(add);
   }
   // Least recently used first: loading in this order restores the LRU ranking.
   std::vector<std::uint32_t> order(snapshot.entries.size());

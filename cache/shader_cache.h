@@ -11,6 +11,7 @@
 #include "cache/cache_format.h"
 #include "cache/file_io.h"
 #include "cache/flat_index.h"
+#include "cache/pipeline_record.h"
 #include "translator/translate.h"
 #include "translator/translation_key.h"
 #include "translator/version.h"
@@ -52,6 +53,7 @@ bool cache_enabled_by_environment();
 struct CacheStats {
   std::uint64_t entries = 0;       // servable by this codegen version
   std::uint64_t stale_entries = 0; // written by another codegen version
+  std::uint64_t pipelines = 0;     // pipeline records (retired ones included until compacted)
   std::uint64_t file_bytes = 0;
   std::uint64_t live_bytes = 0; // records still indexed (current and stale)
   std::uint64_t dead_bytes = 0; // duplicates, torn/corrupt spans: reclaimed by compaction
@@ -65,6 +67,7 @@ struct CacheStats {
 
 struct VerifyReport {
   std::uint64_t records = 0;
+  std::uint64_t pipelines = 0; // of the records, pipeline records (their payloads decode)
   std::uint64_t corrupt_spans = 0;
   std::uint64_t corrupt_bytes = 0;
   bool file_header_ok = true;
@@ -111,6 +114,20 @@ class ShaderCache {
   Status read_source(const StaleEntry& entry, std::vector<std::uint8_t>& source,
                      TranslateOptions& options);
 
+  // Pipeline records (cache/pipeline_record.h). put_pipeline appends `record` as the newest
+  // version of its key (it supersedes older ones, unlike insert()); false when not written.
+  bool put_pipeline(const PipelineRecord& record);
+  // Counts one use of a pipeline: stores it with the stored record's use count + 1 (1 when new,
+  // the retired flag cleared) and the current time as last use.
+  bool record_pipeline_use(const PipelineRecord& record);
+  bool read_pipeline(const TranslationKey& key, PipelineRecord& out);
+  // Every pipeline record (after picking up other processes' appends), retired ones included.
+  std::vector<PipelineRecord> pipeline_records();
+  // The stored source and options of the shader a pipeline stage names, whether its entry is
+  // of this codegen version or a stale one.
+  Status read_stage_source(const PipelineStage& stage, std::vector<std::uint8_t>& source,
+                           TranslateOptions& options);
+
   // Re-reads the file tail (and the whole file if another process replaced it).
   void refresh();
   // Rewrites the file without dead records, evicting least-recently-used entries above
@@ -152,6 +169,10 @@ class ShaderCache {
   void refresh_locked(bool wait = true);
   bool file_replaced();
   Status rewrite_locked(std::uint64_t target_bytes, bool drop_everything);
+  // Appends one encoded record under the append lock. A shader record is skipped when its key
+  // is indexed already; a pipeline record supersedes the indexed one.
+  bool append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
+                     bool pipeline);
   void maybe_compact_after_insert();
   void stop_writing(const std::string& why);
   void warn(const std::string& message);
@@ -168,6 +189,7 @@ class ShaderCache {
   FileDescriptor fd_;
   FileIdentity identity_;
   FlatIndex index_;
+  FlatIndex pipelines_; // pipeline records by record key
   std::vector<StaleEntry> stale_;
   std::uint64_t scanned_end_ = 0; // file offset up to which records are indexed
   std::uint64_t live_bytes_ = 0;

@@ -148,6 +148,54 @@ void open_cache(kiln_context_t& context, const kiln_context_create_info& info) {
   context.store = std::make_unique<CacheStore>(*context.cache);
 }
 
+// KILN_REPLAY_DRIVER_CACHE: a VkPipelineCache for the device, from the saved data when the
+// file was written for this very device (checked by load_driver_cache).
+void open_driver_cache(kiln_context_t& context, const kiln_pipeline_replay_info& replay) {
+  if (!context.vulkan || !context.cache) {
+    context.logger.log(KILN_LOG_WARNING,
+                       "driver pipeline cache: needs a Vulkan device and a cache; not used");
+    return;
+  }
+  if (Status status = context.vulkan->identity(VkPhysicalDevice(replay.physical_device),
+                                               context.driver_identity);
+      !status) {
+    context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: " + status.message());
+    return;
+  }
+  std::vector<std::uint8_t> data;
+  const std::filesystem::path directory =
+      std::filesystem::path(context.cache->file_path()).parent_path();
+  if (cache::load_driver_cache(directory, context.driver_identity, data))
+    context.driver_cache_loaded_bytes = data.size();
+  else
+    data.clear();
+  context.driver_cache = context.vulkan->create_pipeline_cache(data);
+  if (context.driver_cache == VK_NULL_HANDLE) {
+    context.driver_cache_loaded_bytes = 0;
+    context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: vkCreatePipelineCache failed");
+  }
+}
+
+// Persists the driver pipeline cache (inside a quarter of the cache's size cap) and destroys it.
+void save_driver_cache(kiln_context_t& context) {
+  if (context.driver_cache == VK_NULL_HANDLE) return;
+  std::vector<std::uint8_t> data;
+  if (context.cache && context.cache->writable() &&
+      context.vulkan->pipeline_cache_data(context.driver_cache, data)) {
+    if (data.size() > context.cache->stats().max_bytes / 4) {
+      context.logger.log(KILN_LOG_INFO, "driver pipeline cache: " + std::to_string(data.size()) +
+                                            " bytes is over a quarter of the cache cap; not saved");
+    } else if (Status status = cache::save_driver_cache(
+                   std::filesystem::path(context.cache->file_path()).parent_path(),
+                   context.driver_identity, data);
+               !status) {
+      context.logger.log(KILN_LOG_WARNING, "driver pipeline cache: " + status.message());
+    }
+  }
+  context.vulkan->destroy_pipeline_cache(context.driver_cache);
+  context.driver_cache = VK_NULL_HANDLE;
+}
+
 } // namespace
 
 ShaderStage stage_from_c(kiln_shader_stage stage) {
@@ -244,6 +292,19 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
   options.on_finished = [raw](Job& job) { on_finished(*raw, job); };
   context->service = std::make_unique<CompileService>(options);
 
+  if (context->cache) context->recorder = std::make_unique<PipelineRecorder>(*context->cache);
+  if (const void* found = find_in_chain(info.next, KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO)) {
+    const auto& replay = *static_cast<const kiln_pipeline_replay_info*>(found);
+    if (!replay.compile) {
+      context->logger.log(KILN_LOG_ERROR, "pipeline replay info without a compile callback");
+      return KILN_ERROR_INVALID_ARGUMENT;
+    }
+    if (replay.flags & KILN_REPLAY_DRIVER_CACHE) open_driver_cache(*context, replay);
+    if (context->cache)
+      context->replay = std::make_unique<PipelineReplay>(*context, replay);
+    else
+      context->logger.log(KILN_LOG_INFO, "pipeline replay: no cache, nothing to replay");
+  }
   if (context->cache && context->cache->stats().stale_entries > 0) {
     context->rebuild_thread = std::thread([raw] {
       const std::size_t n = submit_stale_entries(*raw->service, *raw->cache, &raw->stop_rebuild);
@@ -258,8 +319,12 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
 
 void destroy_context(kiln_context_t* context) {
   context->stop_rebuild.store(true);
+  if (context->replay) context->replay->stop();
   if (context->rebuild_thread.joinable()) context->rebuild_thread.join();
-  context->service.reset(); // cancels queued jobs, finishes running ones
+  context->service.reset(); // cancels queued jobs, finishes running ones (and replay builds)
+  context->replay.reset();
+  context->recorder.reset(); // writes the records still queued
+  save_driver_cache(*context);
   context->store.reset();
   context->cache.reset();
   release_context(context);
@@ -303,12 +368,16 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
     }
     options.interface = std::move(from_chain);
   }
+  out = make_shader_handle(context, context.service->submit(bytes, options, priority));
+  return KILN_SUCCESS;
+}
+
+kiln_shader_t* make_shader_handle(kiln_context_t& context, JobRef job) {
   auto shader = std::make_unique<kiln_shader_t>();
-  shader->job = context.service->submit(bytes, options, priority);
+  shader->job = std::move(job);
   context.refs.fetch_add(1, std::memory_order_relaxed);
   shader->context = &context;
-  out = shader.release();
-  return KILN_SUCCESS;
+  return shader.release();
 }
 
 kiln_result query(const kiln_shader_t& shader) {
@@ -433,6 +502,78 @@ void get_stats(kiln_context_t& context, kiln_stats& out) {
   out.thread_count = context.service ? context.service->thread_count() : 0;
   out.cache_enabled = context.cache != nullptr;
   out.stale_entries_submitted = context.stale_submitted.load(std::memory_order_relaxed);
+}
+
+} // namespace kiln::abi
+
+namespace kiln::abi {
+
+namespace {
+
+constexpr std::uint32_t kMaxPipelineShaders = 8;
+constexpr std::size_t kMaxPipelineStateBytes = 1u << 20;
+
+// Checks a record info against `context`; logs and returns false when it is not usable.
+bool check_record_info(const kiln_context_t& context, const kiln_pipeline_record_info& info,
+                       const char* function) {
+  std::string problem;
+  if (info.type != KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO)
+    problem = "wrong structure type";
+  else if (info.shader_count == 0 || info.shader_count > kMaxPipelineShaders || !info.shaders)
+    problem = "shader_count must be 1 to 8, with shaders";
+  else if (info.state_size > kMaxPipelineStateBytes || (info.state_size && !info.state))
+    problem = "state must be at most 1 MiB and non-null when state_size is set";
+  for (std::uint32_t i = 0; problem.empty() && i < info.shader_count; ++i)
+    if (!info.shaders[i] || info.shaders[i]->context != &context)
+      problem = "shader " + std::to_string(i) + " is not a handle of this context";
+  if (problem.empty()) return true;
+  context.logger.log(KILN_LOG_WARNING, std::string(function) + ": " + problem);
+  return false;
+}
+
+TranslationKey key_of(const kiln_pipeline_record_info& info) {
+  JobRef jobs[kMaxPipelineShaders];
+  for (std::uint32_t i = 0; i < info.shader_count; ++i) jobs[i] = info.shaders[i]->job;
+  return pipeline_key_of({jobs, info.shader_count},
+                         {static_cast<const std::uint8_t*>(info.state), info.state_size},
+                         info.format_tag);
+}
+
+} // namespace
+
+kiln_result record_pipeline(kiln_context_t& context, const kiln_pipeline_record_info& info,
+                            kiln_pipeline_key* out_key) {
+  if (!check_record_info(context, info, "kiln_record_pipeline")) return KILN_ERROR_INVALID_ARGUMENT;
+  const TranslationKey key = key_of(info);
+  if (out_key) *out_key = {key.low, key.high};
+  if (context.recorder)
+    context.recorder->record(key, {info.shaders, info.shader_count},
+                             {static_cast<const std::uint8_t*>(info.state), info.state_size},
+                             info.format_tag);
+  return KILN_SUCCESS;
+}
+
+kiln_result wait_pipeline(kiln_context_t& context, const kiln_pipeline_record_info& info,
+                          std::uint64_t timeout_ns) {
+  if (!check_record_info(context, info, "kiln_wait_pipeline")) return KILN_ERROR_INVALID_ARGUMENT;
+  if (!context.replay) return KILN_NOT_REPLAYED;
+  return context.replay->wait(key_of(info), timeout_ns);
+}
+
+void get_replay_status(const kiln_context_t& context, kiln_replay_status& out) {
+  out.done = 1;
+  out.total = out.built = out.failed = out.retired = out.run_by_waiter = 0;
+  out.driver_cache_loaded_bytes = context.driver_cache_loaded_bytes;
+  if (context.replay) context.replay->status(out);
+}
+
+} // namespace kiln::abi
+
+namespace kiln::abi {
+
+kiln_result get_pipeline_cache(const kiln_context_t& context, std::uint64_t& out) {
+  out = std::uint64_t(context.driver_cache);
+  return out ? KILN_SUCCESS : KILN_ERROR_UNSUPPORTED;
 }
 
 } // namespace kiln::abi

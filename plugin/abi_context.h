@@ -14,6 +14,7 @@
 #include "plugin/abi_log.h"
 #include "plugin/abi_vulkan.h"
 #include "plugin/cache_store.h"
+#include "plugin/pipeline_replay.h"
 #include "plugin/service.h"
 
 #include <atomic>
@@ -39,6 +40,13 @@ struct kiln_context_t {
   std::atomic<bool> stop_rebuild{false};
   std::atomic<std::uint64_t> stale_submitted{0};
   std::thread rebuild_thread; // submits stale cache entries at Low priority after open
+  // Pipeline records (with a cache) and their replay (with a kiln_pipeline_replay_info).
+  std::unique_ptr<kiln::abi::PipelineRecorder> recorder;
+  std::unique_ptr<kiln::abi::PipelineReplay> replay;
+  // KILN_REPLAY_DRIVER_CACHE: the device's VkPipelineCache, saved at destroy.
+  VkPipelineCache driver_cache = VK_NULL_HANDLE;
+  kiln::cache::DriverCacheIdentity driver_identity;
+  std::uint64_t driver_cache_loaded_bytes = 0;
 };
 
 struct kiln_shader_t {
@@ -66,6 +74,8 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
                    ShaderStage expected_stage, Priority priority, bool debug_names,
                    const void* chain, kiln_shader_t*& out,
                    std::shared_ptr<const ShaderInterface> interface = nullptr);
+// A new handle (one reference) to `job`; it holds a reference to the context.
+kiln_shader_t* make_shader_handle(kiln_context_t& context, JobRef job);
 kiln_result query(const kiln_shader_t& shader);
 kiln_result wait(kiln_shader_t& shader, std::uint64_t timeout_ns);
 kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out);
@@ -74,6 +84,14 @@ void release_shader(kiln_shader_t* shader);
 kiln_result warm_from_folder(kiln_context_t& context, const char* path, Priority priority,
                              std::uint32_t& submitted);
 void get_stats(kiln_context_t& context, kiln_stats& out);
+
+// kiln_record_pipeline / kiln_wait_pipeline / kiln_get_replay_status, arguments checked.
+kiln_result record_pipeline(kiln_context_t& context, const kiln_pipeline_record_info& info,
+                            kiln_pipeline_key* out_key);
+kiln_result wait_pipeline(kiln_context_t& context, const kiln_pipeline_record_info& info,
+                          std::uint64_t timeout_ns);
+void get_replay_status(const kiln_context_t& context, kiln_replay_status& out);
+kiln_result get_pipeline_cache(const kiln_context_t& context, std::uint64_t& out);
 
 // The C enum of a stage and back; Count for KILN_STAGE_ANY or an unknown value.
 ShaderStage stage_from_c(kiln_shader_stage stage);

@@ -44,6 +44,8 @@ KILN_API const char* kiln_result_string(kiln_result result) {
     return "KILN_NOT_READY";
   case KILN_TIMEOUT:
     return "KILN_TIMEOUT";
+  case KILN_NOT_REPLAYED:
+    return "KILN_NOT_REPLAYED";
   case KILN_ERROR_INVALID_ARGUMENT:
     return "KILN_ERROR_INVALID_ARGUMENT";
   case KILN_ERROR_OUT_OF_MEMORY:
@@ -189,6 +191,34 @@ KILN_API kiln_result kiln_get_stats(kiln_context* context, kiln_stats* out) {
     kiln::abi::get_stats(*context, *out);
     return KILN_SUCCESS;
   });
+}
+
+KILN_API kiln_result kiln_record_pipeline(kiln_context* context,
+                                          const kiln_pipeline_record_info* info,
+                                          kiln_pipeline_key* out_key) {
+  if (!context || !info) return KILN_ERROR_INVALID_ARGUMENT;
+  return guarded([&] { return kiln::abi::record_pipeline(*context, *info, out_key); });
+}
+
+KILN_API kiln_result kiln_wait_pipeline(kiln_context* context,
+                                        const kiln_pipeline_record_info* info,
+                                        uint64_t timeout_ns) {
+  if (!context || !info) return KILN_ERROR_INVALID_ARGUMENT;
+  return guarded([&] { return kiln::abi::wait_pipeline(*context, *info, timeout_ns); });
+}
+
+KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_status* out) {
+  if (!context || !out || out->type != KILN_STRUCTURE_TYPE_REPLAY_STATUS)
+    return KILN_ERROR_INVALID_ARGUMENT;
+  return guarded([&] {
+    kiln::abi::get_replay_status(*context, *out);
+    return KILN_SUCCESS;
+  });
+}
+
+KILN_API kiln_result kiln_get_pipeline_cache(kiln_context* context, uint64_t* out_cache) {
+  if (!context || !out_cache) return KILN_ERROR_INVALID_ARGUMENT;
+  return guarded([&] { return kiln::abi::get_pipeline_cache(*context, *out_cache); });
 }
 
 } // extern "C"

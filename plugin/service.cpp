@@ -15,8 +15,9 @@ namespace kiln {
 
 struct CompileService::Queues {
   std::array<moodycamel::ConcurrentQueue<Job*>, std::size_t(Priority::Count)> by_priority;
-  // One count per queued job (plus stop wakeups): High and Normal jobs for the foreground
-  // workers, Low jobs for the background workers.
+  moodycamel::ConcurrentQueue<std::function<void()>*> tasks; // post(): after every job
+  // One count per queued job or task (plus stop wakeups): High and Normal jobs for the
+  // foreground workers, Low jobs and posted tasks for the background workers.
   moodycamel::LightweightSemaphore foreground_available, background_available;
 
   moodycamel::LightweightSemaphore& available(Priority priority) {
@@ -86,6 +87,13 @@ CompileService::~CompileService() {
       job->release();
     }
   }
+  std::function<void()>* task = nullptr;
+  while (queues_->tasks.try_dequeue(task)) delete task;
+}
+
+void CompileService::post(std::function<void()> task) {
+  queues_->tasks.enqueue(new std::function<void()>(std::move(task)));
+  queues_->background_available.signal();
 }
 
 JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
@@ -184,7 +192,14 @@ void CompileService::worker_main(bool background) {
       for (Priority priority : {Priority::High, Priority::Normal})
         if (queues_->by_priority[std::size_t(priority)].try_dequeue(job)) break;
     }
-    if (!job) continue; // its count was consumed by a job a waiter ran
+    if (!job) {
+      std::function<void()>* task = nullptr;
+      if (background && queues_->tasks.try_dequeue(task)) {
+        const std::unique_ptr<std::function<void()>> owned(task);
+        (*owned)();
+      }
+      continue; // else its count was consumed by a job a waiter ran
+    }
     if (claim(*job)) run(*job, translator);
     job->release(); // the queue's reference
   }

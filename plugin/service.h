@@ -89,6 +89,11 @@ class CompileService {
   // queued is run right here on the calling thread. nanoseconds::max() waits without a limit.
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
+  // Runs `task` on a background worker once no Low job is queued there: the lowest priority of
+  // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued when the service shuts down are
+  // destroyed without running; whoever posts them must not rely on them running.
+  void post(std::function<void()> task);
+
   ServiceStats stats() const;
   // Foreground plus background workers.
   unsigned thread_count() const { return unsigned(workers_.size()); }

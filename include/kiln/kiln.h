@@ -37,8 +37,9 @@ extern "C" {
 
 typedef enum kiln_result {
   KILN_SUCCESS = 0,
-  KILN_NOT_READY = 1, /* the shader is still queued or translating */
-  KILN_TIMEOUT = 2,   /* kiln_wait's timeout passed first */
+  KILN_NOT_READY = 1,    /* the shader is still queued or translating */
+  KILN_TIMEOUT = 2,      /* kiln_wait's timeout passed first */
+  KILN_NOT_REPLAYED = 3, /* kiln_wait_pipeline: no replay of this pipeline; build it yourself */
   KILN_ERROR_INVALID_ARGUMENT = -1,
   KILN_ERROR_OUT_OF_MEMORY = -2,
   KILN_ERROR_UNSUPPORTED = -3,        /* a struct version, option or feature kiln lacks */
@@ -58,6 +59,9 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_STATS = 5,
   KILN_STRUCTURE_TYPE_INTERFACE_INFO = 6,     /* kiln_interface.h; chained to submit or context */
   KILN_STRUCTURE_TYPE_STREAM_OUTPUT_INFO = 7, /* kiln_interface.h; chained to the interface */
+  KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO = 8,
+  KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO = 9, /* chained to kiln_context_create_info */
+  KILN_STRUCTURE_TYPE_REPLAY_STATUS = 10,
   KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 
@@ -214,6 +218,88 @@ typedef struct kiln_stats {
   uint64_t stale_entries_submitted; /* cache entries of another codegen version rebuilt */
 } kiln_stats;
 
+/* ---- Pipeline records and replay (docs/abi.md, "Pipeline records"; docs/cache.md). */
+
+/* A pipeline's identity: XXH3-128 over its shaders' translation keys, the format tag and the
+ * state bytes. */
+typedef struct kiln_pipeline_key {
+  uint64_t low;
+  uint64_t high;
+} kiln_pipeline_key;
+
+/* What the layer tells kiln about a pipeline it created (kiln_record_pipeline), or asks for
+ * (kiln_wait_pipeline). */
+typedef struct kiln_pipeline_record_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO */
+  const void* next;
+  /* The layer's format: which layer in the high 32 bits, the version of its state-bytes format
+   * in the low 32. Records of the same layer with another version are retired at replay. */
+  uint64_t format_tag;
+  uint32_t shader_count;       /* 1 to 8 */
+  kiln_shader* const* shaders; /* handles of this context, in the layer's stage order */
+  const void* state;           /* the layer's pipeline-state bytes (its pipeline key), copied */
+  size_t state_size;           /* at most 1 MiB */
+} kiln_pipeline_record_info;
+
+/* One shader of a replayed pipeline, as the compile callback receives it. */
+typedef struct kiln_replay_stage {
+  kiln_shader_stage stage;
+  kiln_shader* shader;    /* translated; valid during the call: kiln_shader_retain to keep it */
+  uint64_t shader_module; /* VkShaderModule owned by kiln (as kiln_get_shader_module) */
+  const uint32_t* spirv;  /* owned by `shader` */
+  size_t spirv_word_count;
+} kiln_replay_stage;
+
+typedef struct kiln_replay_pipeline {
+  kiln_pipeline_key key; /* what kiln_record_pipeline returns for this pipeline now */
+  uint64_t format_tag;
+  uint32_t stage_count;
+  const kiln_replay_stage* stages; /* in the order they were recorded */
+  const void* state;               /* the recorded state bytes */
+  size_t state_size;
+  uint64_t use_count;      /* runs that recorded it */
+  uint64_t pipeline_cache; /* VkPipelineCache with KILN_REPLAY_DRIVER_CACHE, else 0 */
+} kiln_replay_pipeline;
+
+/* Builds one replayed pipeline (and keeps it: kiln keeps nothing the layer makes). Called on a
+ * kiln worker thread, or on a thread inside kiln_wait_pipeline, possibly several at once for
+ * different pipelines; `pipeline` and everything it points to is valid during the call only.
+ * Return KILN_SUCCESS when built; KILN_ERROR_UNSUPPORTED when the state bytes are not usable
+ * any more (the record is retired and dropped by the next compaction); any other error is
+ * logged and the record kept. Must not call kiln_context_destroy. */
+typedef kiln_result (*kiln_pipeline_compile_callback)(void* user_data,
+                                                      const kiln_replay_pipeline* pipeline);
+
+/* kiln keeps a VkPipelineCache for the device, persisted in the cache directory (off by
+ * default: most drivers keep their own disk cache, which an application cache can defeat).
+ * Needs `physical_device` and a kiln_vulkan_device_info. */
+#define KILN_REPLAY_DRIVER_CACHE 0x1u
+
+/* Chained to kiln_context_create_info (with a cache): replays the records of `format_tag` at
+ * the lowest priority, most used first. */
+typedef struct kiln_pipeline_replay_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO */
+  const void* next;
+  uint64_t format_tag;
+  kiln_pipeline_compile_callback compile;
+  void* user_data;
+  uint32_t flags;        /* KILN_REPLAY_* */
+  void* physical_device; /* VkPhysicalDevice of the device (KILN_REPLAY_DRIVER_CACHE) */
+} kiln_pipeline_replay_info;
+
+typedef struct kiln_replay_status {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_REPLAY_STATUS, set by the caller */
+  void* next;
+  uint32_t done; /* every record of the tag has been handled (or there is no replay) */
+  uint32_t reserved;
+  uint64_t total;         /* records of the tag found at context creation */
+  uint64_t built;         /* the callback returned KILN_SUCCESS */
+  uint64_t failed;        /* the callback returned another error */
+  uint64_t retired;       /* a shader no longer translates / unknown tag / KILN_ERROR_UNSUPPORTED */
+  uint64_t run_by_waiter; /* built on a thread in kiln_wait_pipeline */
+  uint64_t driver_cache_loaded_bytes; /* VkPipelineCache data loaded at creation (0: none) */
+} kiln_replay_status;
+
 /* ---- Functions. Thread safety: every function may be called from any thread at any time,
  * except that a handle must not be used during or after the call that destroys/releases it. */
 
@@ -263,6 +349,27 @@ KILN_API kiln_result kiln_warm_from_folder(kiln_context* context, const char* pa
 /* Counters since the context was created; `out->type` set by the caller. */
 KILN_API kiln_result kiln_get_stats(kiln_context* context, kiln_stats* out);
 
+/* Records a pipeline the layer created, for replay at the next start. Cheap: the record is
+ * written on a kiln thread; recording the same pipeline again in this context does nothing.
+ * Call it for every pipeline the game uses (those replay built included): each context counts
+ * one use. Without a cache nothing is stored. `out_key` (may be NULL) gets its key. */
+KILN_API kiln_result kiln_record_pipeline(kiln_context* context,
+                                          const kiln_pipeline_record_info* info,
+                                          kiln_pipeline_key* out_key);
+/* For a pipeline the layer needs now: if the replay has it queued, it is built on this thread
+ * at once (its shaders translated here if needed: the wait takes the job, as kiln_wait does);
+ * if it is being built, waits at most `timeout_ns`. KILN_SUCCESS: the callback built it (now or
+ * earlier); KILN_NOT_REPLAYED: no replay of it (build it yourself); KILN_TIMEOUT; or the
+ * error the callback or a shader gave. */
+KILN_API kiln_result kiln_wait_pipeline(kiln_context* context,
+                                        const kiln_pipeline_record_info* info, uint64_t timeout_ns);
+/* The replay's progress; `out->type` set by the caller. */
+KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_status* out);
+/* The context's VkPipelineCache (KILN_REPLAY_DRIVER_CACHE), for the pipelines the layer builds
+ * itself; owned by kiln until kiln_context_destroy, which saves its data.
+ * KILN_ERROR_UNSUPPORTED without one. */
+KILN_API kiln_result kiln_get_pipeline_cache(kiln_context* context, uint64_t* out_cache);
+
 typedef uint32_t (*PFN_kiln_get_version)(void);
 typedef const char* (*PFN_kiln_result_string)(kiln_result);
 typedef kiln_vk_void_function (*PFN_kiln_get_proc_addr)(const char*);
@@ -280,6 +387,12 @@ typedef void (*PFN_kiln_shader_release)(kiln_shader*);
 typedef kiln_result (*PFN_kiln_warm_from_folder)(kiln_context*, const char*, kiln_priority,
                                                  uint32_t*);
 typedef kiln_result (*PFN_kiln_get_stats)(kiln_context*, kiln_stats*);
+typedef kiln_result (*PFN_kiln_record_pipeline)(kiln_context*, const kiln_pipeline_record_info*,
+                                                kiln_pipeline_key*);
+typedef kiln_result (*PFN_kiln_wait_pipeline)(kiln_context*, const kiln_pipeline_record_info*,
+                                              uint64_t);
+typedef kiln_result (*PFN_kiln_get_replay_status)(kiln_context*, kiln_replay_status*);
+typedef kiln_result (*PFN_kiln_get_pipeline_cache)(kiln_context*, uint64_t*);
 
 /* Every function of kiln.h, for loaders: X(name). kiln_get_proc_addr answers exactly these
  * and those of kiln_hooks.h. */
@@ -299,7 +412,11 @@ typedef kiln_result (*PFN_kiln_get_stats)(kiln_context*, kiln_stats*);
   X(kiln_shader_retain)                                                                            \
   X(kiln_shader_release)                                                                           \
   X(kiln_warm_from_folder)                                                                         \
-  X(kiln_get_stats)
+  X(kiln_get_stats)                                                                                \
+  X(kiln_record_pipeline)                                                                          \
+  X(kiln_wait_pipeline)                                                                            \
+  X(kiln_get_replay_status)                                                                        \
+  X(kiln_get_pipeline_cache)
 
 #ifdef __cplusplus
 }

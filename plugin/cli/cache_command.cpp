@@ -1,5 +1,6 @@
 // kiln cache stats|verify|compact|clear|warm [--path DIR] [PATH...]
 
+#include "cache/driver_cache_file.h"
 #include "cache/shader_cache.h"
 #include "plugin/cli/commands.h"
 #include "translator/common/input_kind.h"
@@ -61,11 +62,21 @@ std::unique_ptr<cache::ShaderCache> open_cache(const ParsedArgs& args, bool read
   return opened;
 }
 
+std::filesystem::path directory_of(const cache::ShaderCache& cache) {
+  return std::filesystem::path(cache.file_path()).parent_path();
+}
+
 int print_stats(cache::ShaderCache& cache) {
   const cache::CacheStats s = cache.stats();
+  std::uint64_t driver_bytes = 0;
+  const auto driver_caches = cache::list_driver_caches(directory_of(cache));
+  for (const cache::DriverCacheFile& file : driver_caches) driver_bytes += file.bytes;
   std::printf("path: %s\n", cache.file_path().c_str());
   std::printf("entries: %llu\n", static_cast<unsigned long long>(s.entries));
   std::printf("stale_entries: %llu\n", static_cast<unsigned long long>(s.stale_entries));
+  std::printf("pipelines: %llu\n", static_cast<unsigned long long>(s.pipelines));
+  std::printf("driver_caches: %zu\n", driver_caches.size());
+  std::printf("driver_cache_bytes: %llu\n", static_cast<unsigned long long>(driver_bytes));
   std::printf("bytes: %llu\n", static_cast<unsigned long long>(s.file_bytes));
   std::printf("live_bytes: %llu\n", static_cast<unsigned long long>(s.live_bytes));
   std::printf("dead_bytes: %llu\n", static_cast<unsigned long long>(s.dead_bytes));
@@ -81,13 +92,18 @@ int print_stats(cache::ShaderCache& cache) {
 
 int run_verify(cache::ShaderCache& cache) {
   const cache::VerifyReport report = cache.verify();
+  std::size_t bad_driver_caches = 0;
+  for (const cache::DriverCacheFile& file : cache::list_driver_caches(directory_of(cache)))
+    bad_driver_caches += !file.valid;
   std::printf("records: %llu\n", static_cast<unsigned long long>(report.records));
+  std::printf("pipeline_records: %llu\n", static_cast<unsigned long long>(report.pipelines));
   std::printf("file_header: %s\n", report.file_header_ok ? "ok" : "invalid");
   std::printf("corrupt_spans: %llu\n", static_cast<unsigned long long>(report.corrupt_spans));
   std::printf("corrupt_bytes: %llu\n", static_cast<unsigned long long>(report.corrupt_bytes));
-  std::printf("result: %s\n", report.ok() ? "ok" : "corrupt");
-  return report.ok() ? kExitOk
-                     : fail(cache.file_path(), "corrupt records found (run 'kiln cache compact')");
+  std::printf("corrupt_driver_caches: %zu\n", bad_driver_caches);
+  const bool ok = report.ok() && bad_driver_caches == 0;
+  std::printf("result: %s\n", ok ? "ok" : "corrupt");
+  return ok ? kExitOk : fail(cache.file_path(), "corrupt records found (run 'kiln cache compact')");
 }
 
 void collect_files(const std::filesystem::path& root, std::vector<std::filesystem::path>& out) {
@@ -177,14 +193,15 @@ const CommandSpec k_cache_spec = {
     .name = "cache",
     .usage = "stats|verify|compact|clear|warm [--path DIR] [PATH...]",
     .summary = "inspect, check, compact, clear or pre-fill the on-disk shader cache",
-    .details = "stats    entries, bytes and codegen versions present (key: value lines)\n"
-               "verify   check every record; exit 1 on corruption\n"
-               "compact  rewrite the cache without dead records\n"
-               "clear    remove every entry\n"
-               "warm     translate every shader under PATH... into the cache\n"
-               "         (--rebuild: re-translate entries of other codegen versions)\n"
-               "The cache file may be shared with running games: every action is safe while\n"
-               "other processes use it. KILN_CACHE=0 does not apply to this command.",
+    .details =
+        "stats    entries, pipelines, driver caches, bytes, codegen versions (key: value lines)\n"
+        "verify   check every record; exit 1 on corruption\n"
+        "compact  rewrite without dead or retired records; drop damaged driver caches\n"
+        "clear    remove every entry, pipeline record and driver cache\n"
+        "warm     translate every shader under PATH... into the cache\n"
+        "         (--rebuild: re-translate entries of other codegen versions)\n"
+        "The cache file may be shared with running games: every action is safe while\n"
+        "other processes use it. KILN_CACHE=0 does not apply to this command.",
     .options = kOptions,
     .min_positional = 1,
     .max_positional = SIZE_MAX,
@@ -216,6 +233,11 @@ int run_cache(const ParsedArgs& args) {
     const std::uint64_t before = cache->stats().file_bytes;
     if (Status status = action == "compact" ? cache->compact() : cache->clear(); !status)
       return fail(cache->file_path(), status.message());
+    // Driver caches: compact drops damaged ones, clear all of them.
+    for (const cache::DriverCacheFile& file : cache::list_driver_caches(directory_of(*cache))) {
+      std::error_code ec;
+      if (action == "clear" || !file.valid) std::filesystem::remove(file.path, ec);
+    }
     std::printf("bytes_before: %llu\n", static_cast<unsigned long long>(before));
     std::printf("bytes_after: %llu\n", static_cast<unsigned long long>(cache->stats().file_bytes));
     return kExitOk;

@@ -135,7 +135,7 @@ TEST_F(Abi, VersionMatchesTheHeader) {
 }
 
 TEST_F(Abi, ProcAddrAnswersEveryFunctionOfTheHeaders) {
-  ASSERT_EQ(kiln_c_function_count(), 25u);
+  ASSERT_EQ(kiln_c_function_count(), 29u);
   for (unsigned i = 0; i < kiln_c_function_count(); ++i) {
     const char* name = kiln_c_function_name(i);
     void* symbol = dlsym(library().handle, name);
@@ -178,13 +178,13 @@ TEST_F(Abi, HeaderCompilesAsCAndWorksFromC) {
 
 TEST_F(Abi, ResultStringsNameEveryCode) {
   std::set<std::string> names;
-  for (int code = -8; code <= 2; ++code) {
+  for (int code = -8; code <= 3; ++code) {
     const std::string name = KILN_FN(kiln_result_string)(kiln_result(code));
     EXPECT_EQ(name.rfind("KILN_", 0), 0u) << code;
     EXPECT_NE(name, "KILN_RESULT_UNKNOWN") << code;
     names.insert(name);
   }
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 12u);
   EXPECT_STREQ(KILN_FN(kiln_result_string)(kiln_result(-1000)), "KILN_RESULT_UNKNOWN");
 }
 
@@ -242,6 +242,59 @@ TEST_F(Abi, SubmitChecksItsArguments) {
   EXPECT_EQ(KILN_FN(kiln_shader_error)(nullptr), nullptr);
   KILN_FN(kiln_shader_release)(nullptr);
   KILN_FN(kiln_context_destroy)(context);
+}
+
+TEST_F(Abi, PipelineFunctionsCheckTheirArguments) {
+  LogSink sink;
+  kiln_context* context = create(base_info(&sink));
+  kiln_context* other = create(base_info(&sink));
+  const std::vector<std::uint8_t> bytes = {'D', 'X', 'B', 'C', 0, 0, 0, 0};
+  kiln_shader* shaders[2] = {submit(context, bytes), submit(other, bytes)};
+  const std::uint32_t state = 7;
+  kiln_pipeline_record_info info{
+      KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO, nullptr, 1, 1, shaders, &state, sizeof state};
+  const auto record_fn = KILN_FN(kiln_record_pipeline);
+  const auto wait_fn = KILN_FN(kiln_wait_pipeline);
+  kiln_pipeline_key key{}, again{};
+  EXPECT_EQ(record_fn(context, &info, &key), KILN_SUCCESS); // no cache: nothing stored
+  EXPECT_EQ(record_fn(context, &info, &again), KILN_SUCCESS);
+  EXPECT_TRUE(key.low == again.low && key.high == again.high);
+  EXPECT_EQ(wait_fn(context, &info, 0), KILN_NOT_REPLAYED); // no replay in this context
+  EXPECT_EQ(record_fn(nullptr, &info, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(record_fn(context, nullptr, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  info.shader_count = 2; // shaders[1] belongs to another context
+  EXPECT_EQ(record_fn(context, &info, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wait_fn(context, &info, 0), KILN_ERROR_INVALID_ARGUMENT);
+  info.shader_count = 0;
+  EXPECT_EQ(record_fn(context, &info, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  info.shader_count = 1;
+  info.state = nullptr; // with a size
+  EXPECT_EQ(record_fn(context, &info, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  info.state = &state;
+  info.type = KILN_STRUCTURE_TYPE_SUBMIT_INFO;
+  EXPECT_EQ(record_fn(context, &info, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  kiln_replay_status status{};
+  EXPECT_EQ(KILN_FN(kiln_get_replay_status)(context, &status), KILN_ERROR_INVALID_ARGUMENT);
+  status.type = KILN_STRUCTURE_TYPE_REPLAY_STATUS;
+  ASSERT_EQ(KILN_FN(kiln_get_replay_status)(context, &status), KILN_SUCCESS);
+  EXPECT_EQ(status.done, 1u);
+  EXPECT_EQ(status.total, 0u);
+  std::uint64_t pipeline_cache = 1;
+  EXPECT_EQ(KILN_FN(kiln_get_pipeline_cache)(context, &pipeline_cache), KILN_ERROR_UNSUPPORTED);
+  EXPECT_EQ(pipeline_cache, 0u);
+  EXPECT_EQ(KILN_FN(kiln_get_pipeline_cache)(context, nullptr), KILN_ERROR_INVALID_ARGUMENT);
+  // A replay info without a callback is refused.
+  kiln_pipeline_replay_info replay{
+      KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO, nullptr, 1, nullptr, nullptr, 0, nullptr};
+  kiln_context_create_info create_info = base_info(&sink);
+  create_info.next = &replay;
+  kiln_context* refused = nullptr;
+  EXPECT_EQ(KILN_FN(kiln_context_create)(&create_info, &refused), KILN_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(refused, nullptr);
+  KILN_FN(kiln_shader_release)(shaders[0]);
+  KILN_FN(kiln_shader_release)(shaders[1]);
+  KILN_FN(kiln_context_destroy)(context);
+  KILN_FN(kiln_context_destroy)(other);
 }
 
 TEST_F(Abi, ABadShaderFailsOnlyItsHandle) {

@@ -1,8 +1,10 @@
 // `kiln cache`: output format, exit codes and effects, run as a separate process.
 
+#include "cache/driver_cache_file.h"
 #include "tests/cache/cache_test_support.h"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -78,6 +80,64 @@ TEST(CacheCli, StatsVerifyCompactClear) {
 
   EXPECT_EQ(kiln_cache("clear" + path).exit_code, 0);
   EXPECT_TRUE(kiln_cache("stats" + path).has_line("entries: 0"));
+}
+
+// Two pipeline records over the three shaders of fill(); `retired` of them marked retired.
+void add_pipelines(const std::filesystem::path& dir, int retired) {
+  auto cache = ShaderCache::open(test::quiet_options(dir));
+  for (int i = 0; i < 2; ++i) {
+    PipelineRecord record;
+    record.tag = 1;
+    for (int s = 0; s < 2; ++s)
+      record.stages.push_back({ShaderStage::Vertex, cache->codegen_version(),
+                               cache->key_for(test::make_source(i + s, 3000), {})});
+    record.state = {std::uint8_t(i), 2, 3};
+    record.key = pipeline_record_key(record.stages, record.state, record.tag);
+    if (i < retired) record.flags = kPipelineRetired;
+    ASSERT_TRUE(cache->put_pipeline(record));
+  }
+}
+
+TEST(CacheCli, PipelineRecordsInStatsVerifyCompactClear) {
+  ScratchDirectory dir;
+  const std::string path = " --path " + dir.path().string();
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("pipelines: 0"));
+  fill(dir.path(), 3);
+  add_pipelines(dir.path(), 1);
+  const CliRun stats = kiln_cache("stats" + path);
+  EXPECT_TRUE(stats.has_line("pipelines: 2")) << stats.output;
+  EXPECT_TRUE(stats.has_line("entries: 3")) << stats.output;
+  const CliRun verify = kiln_cache("verify" + path);
+  EXPECT_EQ(verify.exit_code, 0);
+  EXPECT_TRUE(verify.has_line("pipeline_records: 2")) << verify.output;
+  EXPECT_EQ(kiln_cache("compact" + path).exit_code, 0); // drops the retired record
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("pipelines: 1"));
+  EXPECT_EQ(kiln_cache("clear" + path).exit_code, 0);
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("pipelines: 0"));
+}
+
+TEST(CacheCli, DriverCachesInStatsVerifyCompactClear) {
+  ScratchDirectory dir;
+  const std::string path = " --path " + dir.path().string();
+  fill(dir.path(), 1);
+  DriverCacheIdentity good, bad;
+  good.vendor_id = 1;
+  bad.vendor_id = 2;
+  std::vector<std::uint8_t> data(64, 0);
+  const std::uint32_t words[4] = {32, 1, 1, 0};
+  std::memcpy(data.data(), words, sizeof words);
+  ASSERT_TRUE(save_driver_cache(dir.path(), good, data));
+  ASSERT_TRUE(save_driver_cache(dir.path(), bad, data)); // its Vulkan header names vendor 1
+  CliRun stats = kiln_cache("stats" + path);
+  EXPECT_TRUE(stats.has_line("driver_caches: 2")) << stats.output;
+  const CliRun verify = kiln_cache("verify" + path);
+  EXPECT_EQ(verify.exit_code, 1);
+  EXPECT_TRUE(verify.has_line("corrupt_driver_caches: 1")) << verify.output;
+  EXPECT_EQ(kiln_cache("compact" + path).exit_code, 0);
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("driver_caches: 1"));
+  EXPECT_EQ(kiln_cache("verify" + path).exit_code, 0);
+  EXPECT_EQ(kiln_cache("clear" + path).exit_code, 0);
+  EXPECT_TRUE(kiln_cache("stats" + path).has_line("driver_caches: 0"));
 }
 
 TEST(CacheCli, WarmCountsFilesAndRejectionsAreNotErrors) {
