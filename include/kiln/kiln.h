@@ -58,6 +58,7 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_STATS = 5,
   KILN_STRUCTURE_TYPE_INTERFACE_INFO = 6,     /* kiln_interface.h; chained to submit or context */
   KILN_STRUCTURE_TYPE_STREAM_OUTPUT_INFO = 7, /* kiln_interface.h; chained to the interface */
+  KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO = 8, /* kiln_interface.h; chained to the interface */
   KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 
