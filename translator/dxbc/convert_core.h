@@ -72,8 +72,14 @@ struct FlowEntry {
   ir::SsaDef op;          // ScopedIf / ScopedLoop / ScopedSwitch
 };
 
-// D3D11 class linkage (convert_linkage.cpp): the declarations by number and where the
-// class-instance selection comes from.
+// One way through an fcall: the selected function table `table` runs function body `body`.
+struct CallTarget {
+  std::uint32_t table = 0;
+  std::uint32_t body = 0;
+};
+
+// D3D11 class linkage (convert_linkage.cpp) and subroutines (convert_calls.cpp): the
+// declarations and labels by number and where the class-instance selection comes from.
 struct Linkage {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   const ClassLinkage* options = nullptr; // null: kiln's default register, read at run time
@@ -85,7 +91,15 @@ struct Linkage {
   ir::SsaDef descriptor;                 // its DescriptorLoad in the current function
   std::uint32_t descriptor_stamp = 0;
   ir::SsaDef fixed; // fixed form: Constant vec4<u32>[2 * slot_count]
+  // Instruction index of `label l#` / `label fb#` by number, or kNone.
+  std::vector<std::uint32_t> subroutine_labels, body_labels;
+  // The ways of the fcalls being converted, innermost last (each call appends its own and
+  // drops them when done; kept here so a warm converter does not allocate).
+  std::vector<CallTarget> targets;
   void reset() {
+    subroutine_labels.clear();
+    body_labels.clear();
+    targets.clear();
     bodies.clear();
     tables.clear();
     interfaces.clear();
@@ -186,14 +200,10 @@ void io_hull_passthrough(ConvertContext& ctx);
 // convert_linkage.cpp: D3D11 class linkage.
 // dcl_function_body / dcl_function_table / dcl_interface; false for other opcodes.
 bool linkage_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& decl);
-// One way through an fcall: the selected function table `table` runs function body `body`.
-struct CallTarget {
-  std::uint32_t table = 0;
-  std::uint32_t body = 0;
-};
-// fcall fp#[index][call site]: the ways it may go (the interface's distinct tables, in
-// declaration order) and the u32 function table the selection names for the slot, emitted at
-// the cursor; null (and an error) for a call the declarations do not allow.
+// fcall fp#[index][call site]: appends the ways it may go to `targets` (the interface's
+// distinct tables, in declaration order, after those already there) and returns the u32 function
+// table the selection names for the slot, emitted at the cursor; null (and an error) for a call the
+// declarations do not allow.
 ir::SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
                         std::vector<CallTarget>& targets);
 // Component `component` of this[slot] (u32): the instance's `this` data.

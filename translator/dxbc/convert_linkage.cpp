@@ -182,6 +182,7 @@ SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
     ctx.fail(inst, "fcall through fp" + std::to_string(number) + ", which is not declared");
     return {};
   }
+  const std::size_t first = targets.size();
   for (std::uint32_t i = 0; i < decl->list_count; ++i) {
     const std::uint32_t ft = p.lists[decl->list_first + i];
     const Declaration& table = p.declarations[l.tables[ft]];
@@ -191,7 +192,7 @@ SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
       return {};
     }
     bool seen = false;
-    for (const CallTarget& t : targets) seen = seen || t.table == ft;
+    for (std::size_t t = first; t < targets.size(); ++t) seen = seen || targets[t].table == ft;
     if (!seen) targets.push_back({ft, p.lists[table.list_first + site]});
   }
   SsaDef slot = slot_of(ctx, fp, number, 1);

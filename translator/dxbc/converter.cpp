@@ -1,10 +1,11 @@
-// DXBC (SM4.0-5.1) -> IR in scoped form: the driver. Parses the container, decodes the
-// program once, then walks Program::instructions: declarations, hull-shader phases, scoped
-// control flow here; arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the
-// resource half in convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
+// DXBC (SM4.0-5.1) -> IR in scoped form: the driver (convert_driver.h). Parses the container,
+// decodes the program once, then walks Program::instructions: declarations, hull-shader
+// phases, scoped control flow here; subroutine and function-body calls in convert_calls.cpp;
+// arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the resource half in
+// convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
 #include "translator/dxbc/converter.h"
 
-#include "translator/dxbc/convert_core.h"
+#include "translator/dxbc/convert_driver.h"
 #include "translator/dxbc/reader.h"
 #include "translator/ir/ir.h"
 
@@ -68,11 +69,15 @@ bool operand_indexed(const Program& program, const Operand& op) {
   return true;
 }
 
+} // namespace
+
 bool operands_indexed(const Program& program, const Instruction& inst) {
   for (const Operand& op : program.operands_of(inst))
     if (!operand_indexed(program, op)) return false;
   return true;
 }
+
+namespace {
 
 ShaderStage stage_of(ProgramType t) {
   switch (t) {
@@ -126,75 +131,7 @@ ir::PrimitiveType input_primitive(std::uint32_t p) {
   }
 }
 
-class Driver {
- public:
-  Driver(ConvertContext& ctx, const Program& program)
-      : ctx_(ctx), b_(ctx.builder()), p_(program), impl_(ctx.impl()) {}
-
-  Status run();
-
- private:
-  void read_array_sizes();
-  void find_labels();
-  void interface_call(const Instruction& inst);
-  void subroutine_call(const Instruction& inst);
-  bool inline_body(std::uint32_t label);
-  void body_return(const Instruction& inst);
-  bool declaration(const Instruction& inst);
-  bool instruction(const Instruction& inst);
-  bool flow(const Instruction& inst);
-  void open_function();
-  void close_function();
-  void begin_phase(const Instruction& inst);
-  void end_phase();
-  void open_phase_body();
-  void finish_declarations();
-  SsaDef condition(const Instruction& inst, const Operand& op) {
-    SsaDef v = ctx_.load_src_scalar(op, ScalarType::U32);
-    if (!v) return {};
-    return inst.test_nonzero() ? ctx_.emit(Op::INe(v, ctx_.constant_u32(0)))
-                               : ctx_.emit(Op::IEq(v, ctx_.constant_u32(0)));
-  }
-  const FlowEntry* innermost(bool loops_only) const {
-    for (std::size_t i = impl_.flow.size(); i-- > phase_base_;) {
-      const FlowEntry& e = impl_.flow[i];
-      if (e.kind == FlowEntry::Kind::Loop || (!loops_only && e.kind == FlowEntry::Kind::Switch))
-        return &e;
-    }
-    return nullptr;
-  }
-
-  ConvertContext& ctx_;
-  ir::Builder& b_;
-  const Program& p_;
-  ConvertContext::Impl& impl_;
-  bool hull_ = false;
-  bool function_open_ = false;
-  bool returned_ = false; // a top-level ret ended the current function or phase
-  bool declarations_done_ = false;
-  bool saw_control_point_phase_ = false;
-  SsaDef cp_function_, patch_function_;
-  // Hull fork/join phases.
-  bool in_patch_phase_ = false;
-  bool phase_body_open_ = false;
-  bool phase_done_ = false;
-  std::uint32_t phase_instances_ = 1;
-  std::size_t phase_base_ = 0; // flow entries below this belong to the phase loop
-  SsaDef phase_counter_;
-  // Tessellation and GS state gathered from declarations.
-  std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
-  std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
-  std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
-  // Subroutines and class-linkage function bodies, inlined where they are called: the
-  // instruction index of `label l#` / `label fb#` by number (kNoLabel: none).
-  static constexpr std::uint32_t kNoLabel = 0xffffffffu;
-  std::vector<std::uint32_t> subroutine_labels_, body_labels_;
-  bool past_main_ = false; // the main program ended at a label
-  std::uint32_t inline_depth_ = 0;
-  std::uint64_t inlined_ = 0;  // instructions inlined so far (bounds nested expansion)
-  std::size_t body_base_ = 0;  // flow entries below this belong to the caller (or guards)
-  bool body_returned_ = false; // a top-level ret ended the body
-};
+} // namespace
 
 void Driver::open_function() {
   SsaDef fn = b_.add(Op::Function(ir::kVoid));
@@ -326,6 +263,8 @@ void Driver::finish_declarations() {
   }
 }
 
+namespace {
+
 // Whether a declaration belongs to a program of type `t`: the stage-specific ones become
 // execution modes that Vulkan allows only in their stage, so elsewhere they mark damaged input.
 bool declaration_in_stage(Opcode opcode, ProgramType t) {
@@ -358,6 +297,8 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
     return true;
   }
 }
+
+} // namespace
 
 bool Driver::declaration(const Instruction& inst) {
   const Declaration& d = p_.declarations[inst.declaration];
@@ -720,127 +661,6 @@ void Driver::read_array_sizes() {
   }
 }
 
-// Where each `label` is: subroutines (l#) and class-linkage function bodies (fb#) by number.
-void Driver::find_labels() {
-  subroutine_labels_.clear();
-  body_labels_.clear();
-  for (std::uint32_t i = 0; i < p_.instructions.size(); ++i) {
-    const Instruction& inst = p_.instructions[i];
-    if (inst.opcode != Opcode::Label || inst.operand_count != 1) continue;
-    const Operand& op = p_.operands[inst.first_operand];
-    if (op.index_dimension < 1 || op.index[0] >= (1u << 16)) continue;
-    auto& labels = op.type == OperandType::FunctionBody ? body_labels_ : subroutine_labels_;
-    if (labels.size() <= op.index[0]) labels.resize(op.index[0] + 1, kNoLabel);
-    if (labels[op.index[0]] == kNoLabel) labels[op.index[0]] = i;
-  }
-}
-
-// fcall: a switch on the function table the selection names for the slot, one case per table
-// the interface allows, each running (inlined) the body the table has at the call site.
-void Driver::interface_call(const Instruction& inst) {
-  std::vector<CallTarget> targets; // per call (calls nest): fcall is rare, the list short
-  SsaDef table = linkage_call(ctx_, inst, targets);
-  if (!table) return;
-  SsaDef sw = ctx_.emit(Op::ScopedSwitch(SsaDef(), table));
-  for (const CallTarget& t : targets) {
-    if (t.body >= body_labels_.size() || body_labels_[t.body] == kNoLabel)
-      return ctx_.fail(inst, "function body fb" + std::to_string(t.body) + " has no label");
-    ctx_.emit(Op::ScopedSwitchCase(sw, t.table));
-    if (!inline_body(body_labels_[t.body])) return;
-    ctx_.set_current(&inst);
-    ctx_.emit(Op::ScopedSwitchBreak(sw));
-  }
-  SsaDef end = ctx_.emit(Op::ScopedEndSwitch(sw));
-  b_.rewrite_op(sw, Op::ScopedSwitch(end, table));
-}
-
-// call l# / callc: the subroutine inlined (under an if for callc).
-void Driver::subroutine_call(const Instruction& inst) {
-  auto ops = p_.operands_of(inst);
-  const Operand& label = ops[ops.size() - 1];
-  if (label.type != OperandType::Label || label.index_dimension < 1 ||
-      label.index[0] >= subroutine_labels_.size() || subroutine_labels_[label.index[0]] == kNoLabel)
-    return ctx_.fail(inst, "call of a subroutine label that does not exist");
-  SsaDef sif, c;
-  if (inst.opcode == Opcode::Callc) {
-    c = condition(inst, ops[0]);
-    if (!c) return;
-    sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
-  }
-  if (!inline_body(subroutine_labels_[label.index[0]])) return;
-  ctx_.set_current(&inst);
-  if (sif) b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), c));
-}
-
-// ret / retc in an inlined body. At the body's top level a ret ends it and a retc guards the
-// rest of it (an if that closes at the body's end); inside its control flow neither can be
-// expressed without leaving several constructs at once.
-void Driver::body_return(const Instruction& inst) {
-  if (impl_.flow.size() != body_base_)
-    return ctx_.fail(inst, "return from inside control flow of a subroutine or class-linkage "
-                           "function body is not supported");
-  if (inst.opcode == Opcode::Ret) {
-    body_returned_ = true;
-    return;
-  }
-  SsaDef c = condition(inst, p_.operands_of(inst)[0]);
-  if (!c) return;
-  SsaDef go_on = ctx_.emit(Op::BNot(c));
-  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), go_on));
-  impl_.flow.push_back({FlowEntry::Kind::If, false, false, sif});
-  body_base_ = phase_base_ = impl_.flow.size();
-}
-
-// Converts the instructions after `label` up to the next label at the cursor. The body's
-// control flow is its own: break, else and endif cannot reach the caller's constructs.
-bool Driver::inline_body(std::uint32_t label) {
-  constexpr std::uint32_t kMaxDepth = 32;         // D3D11's subroutine nesting limit
-  constexpr std::uint64_t kMaxInlined = 1u << 20; // instructions, all calls together
-  if (inline_depth_ >= kMaxDepth) {
-    ctx_.fail("subroutine or function body calls nested deeper than 32 (recursion?)");
-    return false;
-  }
-  const bool saved_returned = body_returned_;
-  const std::size_t saved_phase_base = phase_base_, saved_body_base = body_base_;
-  const std::size_t base = impl_.flow.size();
-  ++inline_depth_;
-  body_returned_ = false;
-  body_base_ = phase_base_ = base;
-  for (std::uint32_t i = label + 1; i < p_.instructions.size() && ctx_.ok(); ++i) {
-    const Instruction& inst = p_.instructions[i];
-    if (inst.opcode == Opcode::Label || body_returned_) break;
-    const std::uint16_t flags = opcode_info(inst.opcode).flags;
-    if (flags & opflag::Custom) continue;
-    ctx_.set_current(&inst);
-    if (++inlined_ > kMaxInlined) {
-      ctx_.fail(inst, "subroutines and function bodies inline to more than 2^20 instructions");
-      break;
-    }
-    if (!operands_indexed(p_, inst))
-      ctx_.fail(inst, "register operand without its register index");
-    else if (flags & (opflag::Decl | opflag::Phase))
-      ctx_.fail(inst, "declaration or phase inside a subroutine or function body");
-    else if (inst.opcode == Opcode::Ret || inst.opcode == Opcode::Retc)
-      body_return(inst);
-    else
-      instruction(inst);
-  }
-  if (ctx_.ok() && impl_.flow.size() != body_base_)
-    ctx_.fail("unterminated control flow in a subroutine or function body");
-  // Close the guards of top-level retc's, innermost first.
-  while (ctx_.ok() && impl_.flow.size() > base) {
-    SsaDef sif = impl_.flow.back().op;
-    impl_.flow.pop_back();
-    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-    b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
-  }
-  --inline_depth_;
-  body_returned_ = saved_returned;
-  phase_base_ = saved_phase_base;
-  body_base_ = saved_body_base;
-  return ctx_.ok();
-}
-
 Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
   if (p_.type > ProgramType::Compute) return Status::error("DXBC: unknown program type");
@@ -901,8 +721,6 @@ Status Driver::run() {
   }
   return ctx_.ok() ? Status::ok() : ctx_.take_status();
 }
-
-} // namespace
 
 Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
                           ir::Builder& builder) {
