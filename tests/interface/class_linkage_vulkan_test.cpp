@@ -1,13 +1,16 @@
 // D3D11 class linkage run on lavapipe (tests/dxbc/linkage_program.h): one translated module,
 // two class-instance selections written to its selection buffer between dispatches, two
 // different results, each what the HLSL semantics give; a selection moved by the interface,
-// and one baked in (no buffer).
+// one in push constants (changed per dispatch as a D3D11 layer would per draw), and one baked
+// in (no buffer).
 
 #include "tests/dxbc/linkage_program.h"
+#include "tests/vulkan/vulkan_graphics.h"
 #include "tests/vulkan/vulkan_harness.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
 #include <vector>
@@ -120,6 +123,65 @@ TEST_F(ClassLinkageVulkan, TheInterfaceMovesTheSelectionBuffer) {
   const int binding = selection_binding(result);
   ASSERT_EQ(binding, int(binding_of_cb(7)));
   EXPECT_EQ(run(result, binding, &kSelectionB), expected(kSelectionB));
+}
+
+// The layer's own layout: cb0, cb1 at bindings 0, 1; u0 at 2; the selection (cb14) in push
+// constants at offset 16, rewritten between two dispatches of one pipeline.
+TEST_F(ClassLinkageVulkan, APushConstantSelectionChangesPerDispatch) {
+  constexpr std::uint32_t kPushOffset = 16, kSelectionBytes = 96;
+  auto interface = std::make_shared<ShaderInterface>();
+  BindingRange cbs;
+  cbs.register_class = DescriptorClass::Cbv;
+  cbs.register_count = 2;
+  BindingRange uav;
+  uav.register_class = DescriptorClass::Uav;
+  uav.binding = 2;
+  interface->bindings = {cbs, uav};
+  interface->push_constant_buffers.push_back(
+      {0, KILN_CLASS_LINKAGE_DEFAULT_REGISTER, 0, kPushOffset, kSelectionBytes});
+  TranslateResult result;
+  ASSERT_NO_FATAL_FAILURE(translate(interface, result));
+  bool reflected = false;
+  for (const ResourceBinding& r : result.reflection.resources)
+    reflected = reflected ||
+                (r.flags == (ResourceBinding::PushConstant | ResourceBinding::ClassInstances) &&
+                 r.offset == kPushOffset && r.size == kSelectionBytes);
+  EXPECT_TRUE(reflected) << "reflection does not name the selection's push-constant bytes";
+
+  vulkan::Context& ctx = *context_;
+  const VkBufferUsageFlags usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+  vulkan::Buffer cb0, cb1, out;
+  ASSERT_TRUE(vulkan::Buffer::create(ctx, 32, usage, cb0));
+  ASSERT_TRUE(vulkan::Buffer::create(ctx, 16, usage, cb1));
+  ASSERT_TRUE(vulkan::Buffer::create(ctx, kLinkageThreads * 4, usage, out));
+  const std::vector<std::uint32_t> cb0_words = {10, 0, 0, 0, 20, 0, 0, 0};
+  const std::vector<std::uint32_t> cb1_words = {300, 0, 0, 0};
+  cb0.write(std::span<const std::uint32_t>(cb0_words));
+  cb1.write(std::span<const std::uint32_t>(cb1_words));
+  std::vector<vulkan::DescriptorWrite> writes(3);
+  writes[0].buffer = cb0.handle();
+  writes[1].binding = 1;
+  writes[1].buffer = cb1.handle();
+  writes[2].binding = 2;
+  writes[2].type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[2].buffer = out.handle();
+  vulkan::DescriptorBinding descriptors;
+  Status s =
+      vulkan::DescriptorBinding::create(ctx, writes, kPushOffset + kSelectionBytes, descriptors);
+  ASSERT_TRUE(s) << s.message();
+  vulkan::ComputeProgram compute;
+  s = vulkan::ComputeProgram::create(ctx, {VK_SHADER_STAGE_COMPUTE_BIT, result.spirv, "main"},
+                                     descriptors.layout(), compute);
+  ASSERT_TRUE(s) << s.message();
+  for (const auto* selection : {&kSelectionA, &kSelectionB}) {
+    const std::vector<std::uint32_t> words = dxbc::test::linkage_selection(*selection);
+    std::vector<std::uint8_t> push(kPushOffset + kSelectionBytes, 0);
+    std::memcpy(push.data() + kPushOffset, words.data(), kSelectionBytes);
+    s = vulkan::dispatch(ctx, compute, descriptors, push, 1, 1, 1);
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_EQ(out.read<std::uint32_t>(), expected(*selection));
+  }
 }
 
 TEST_F(ClassLinkageVulkan, AFixedSelectionNeedsNoBuffer) {
