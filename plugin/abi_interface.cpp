@@ -171,6 +171,25 @@ Status convert_stream_output(const kiln_stream_output_info& in, StreamOutput& ou
   return Status::ok();
 }
 
+// The 253 interface slots D3D11 allows a shader (dcl_interface).
+constexpr std::uint32_t kMaxClassInstances = 253;
+
+Status convert_class_linkage(const kiln_class_linkage_info& in, ClassLinkage& out) {
+  if (in.fixed_instance_count > kMaxClassInstances)
+    return bad("class_linkage.fixed_instance_count is above " + std::to_string(kMaxClassInstances));
+  if (in.fixed_instance_count && !in.fixed_instances)
+    return bad("class_linkage.fixed_instances is NULL with a count");
+  out.space = in.selection_space;
+  out.register_index = in.selection_register;
+  out.fixed_instances.resize(in.fixed_instance_count);
+  for (std::uint32_t i = 0; i < in.fixed_instance_count; ++i) {
+    const kiln_class_instance& c = in.fixed_instances[i];
+    out.fixed_instances[i] = {c.function_table,
+                              {c.this_data[0], c.this_data[1], c.this_data[2], c.this_data[3]}};
+  }
+  return Status::ok();
+}
+
 template <typename C, typename T, typename F>
 Status convert_list(const char* name, std::uint32_t count, const C* items, std::vector<T>& out,
                     F&& convert) {
@@ -234,7 +253,7 @@ Status interface_from_c(const kiln_interface_info& info, ShaderInterface& out) {
                        });
       !s)
     return s;
-  // Chained: stream output.
+  // Chained: stream output, class linkage.
   struct Header {
     kiln_structure_type type;
     const void* next;
@@ -242,9 +261,14 @@ Status interface_from_c(const kiln_interface_info& info, ShaderInterface& out) {
   const void* next = info.next;
   for (int depth = 0; next && depth < 64; ++depth) {
     const auto* header = static_cast<const Header*>(next);
+    Status s;
     if (header->type == KILN_STRUCTURE_TYPE_STREAM_OUTPUT_INFO)
-      return convert_stream_output(*static_cast<const kiln_stream_output_info*>(next),
-                                   out.stream_output);
+      s = convert_stream_output(*static_cast<const kiln_stream_output_info*>(next),
+                                out.stream_output);
+    else if (header->type == KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO)
+      s = convert_class_linkage(*static_cast<const kiln_class_linkage_info*>(next),
+                                out.class_linkage);
+    if (!s) return s;
     next = header->next;
   }
   return Status::ok();

@@ -158,8 +158,8 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
   {
     // The top level: an object of the lists below and nothing else.
     ObjectReader top(root, "interface", error);
-    for (const char* list :
-         {"bindings", "push_constant_buffers", "uav_counters", "combined_samplers"})
+    for (const char* list : {"bindings", "push_constant_buffers", "uav_counters",
+                             "combined_samplers", "class_linkage"})
       top.known(list);
     top.finish();
   }
@@ -222,9 +222,42 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
     r.finish();
     combined.push_back(c);
   });
+  // "class_linkage": {"space", "register", "fixed_instances": [{"function_table", "this"}]}.
+  std::vector<kiln_class_instance> instances;
+  kiln_class_linkage_info linkage{};
+  linkage.type = KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO;
+  if (root.is_object() && root.contains("class_linkage")) {
+    const json& o = root.at("class_linkage");
+    ObjectReader r(o, "class_linkage", error);
+    linkage.selection_space = r.u32("space", KILN_CLASS_LINKAGE_DEFAULT_SPACE);
+    linkage.selection_register = r.u32("register", KILN_CLASS_LINKAGE_DEFAULT_REGISTER);
+    r.known("fixed_instances");
+    r.finish();
+    if (error.empty() && o.is_object())
+      for_each(o, "fixed_instances", error, [&](const json& item, const std::string& path) {
+        ObjectReader ir(item, "class_linkage." + path, error);
+        kiln_class_instance c{};
+        c.function_table = ir.u32("function_table", 0, true);
+        ir.known("this");
+        ir.finish();
+        if (item.is_object() && item.contains("this")) {
+          const json& t = item.at("this");
+          bool good = t.is_array() && t.size() == 4;
+          for (std::size_t i = 0; good && i < 4; ++i) {
+            good = t[i].is_number_unsigned() && t[i].get<std::uint64_t>() <= 0xffffffffull;
+            if (good) c.this_data[i] = t[i].get<std::uint32_t>();
+          }
+          if (!good) ir.fail("class_linkage." + path + ".this", "is not a list of 4 integers");
+        }
+        instances.push_back(c);
+      });
+    linkage.fixed_instance_count = std::uint32_t(instances.size());
+    linkage.fixed_instances = instances.data();
+  }
   if (!error.empty()) return Status::error("interface JSON: " + error);
 
   kiln_interface_info info{};
+  if (root.contains("class_linkage")) info.next = &linkage;
   info.type = KILN_STRUCTURE_TYPE_INTERFACE_INFO;
   info.binding_count = std::uint32_t(bindings.size());
   info.bindings = bindings.data();

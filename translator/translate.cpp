@@ -69,7 +69,11 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
   builder.reset();
   switch (info.kind) {
   case InputKind::Dxbc:
-    return workspace_->dxbc.convert(bytecode, {options.debug_names}, builder);
+    return workspace_->dxbc.convert(
+        bytecode,
+        {.debug_names = options.debug_names,
+         .class_linkage = options.interface ? &options.interface->class_linkage : nullptr},
+        builder);
   case InputKind::D3D9:
     return workspace_->d3d9.convert(
         bytecode, {.debug_names = options.debug_names, .interface = options.interface.get()},

@@ -62,6 +62,7 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_PIPELINE_RECORD_INFO = 8,
   KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO = 9, /* chained to kiln_context_create_info */
   KILN_STRUCTURE_TYPE_REPLAY_STATUS = 10,
+  KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO = 11, /* kiln_interface.h; chained to the interface */
   KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 

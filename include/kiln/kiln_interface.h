@@ -11,7 +11,9 @@
  * - render-state parameters (alpha test, fog, clip planes, point size, ...), each an immediate
  *   value or a specialization constant, the layer's choice;
  * - D3D9 linkage: which location each vertex-shader output / pixel-shader input semantic uses;
- * - stream output (kiln_stream_output_info, chained to the interface).
+ * - stream output (kiln_stream_output_info, chained to the interface);
+ * - D3D11 class linkage: where the class-instance selection is read (kiln_class_linkage_info,
+ *   chained to the interface), or the selection itself.
  * A register the shader uses that the interface does not cover fails the shader with a
  * one-line reason naming the register; nothing is silently defaulted. With no interface,
  * kiln's own model applies (docs/pipeline.md, "Binding model").
@@ -311,6 +313,35 @@ typedef struct kiln_stream_output_info {
   const uint32_t* buffer_strides; /* bytes */
   uint32_t rasterized_stream;     /* or KILN_NO_RASTERIZED_STREAM */
 } kiln_stream_output_info;
+
+/* D3D11 class linkage (dcl_interface / fcall / this): for each interface slot (fp# plus array
+ * element, numbered as the shader numbers them) the function table the bound class instance
+ * uses and its `this` data. docs/abi.md ("Class linkage") has the layout of the selection
+ * buffer. Chained to kiln_interface_info; without it the selection is read from constant
+ * buffer register KILN_CLASS_LINKAGE_DEFAULT_REGISTER of space 0. */
+#define KILN_CLASS_LINKAGE_DEFAULT_SPACE 0u
+#define KILN_CLASS_LINKAGE_DEFAULT_REGISTER 14u /* cb14: beyond D3D11's 14 API slots 0-13 */
+
+typedef struct kiln_class_instance {
+  uint32_t function_table; /* ft#: the instance's class's function table in this shader */
+  /* The `this` register: constant buffer register, offset in that buffer (16-byte vectors),
+   * first texture register, first sampler register (D3D11_CLASS_INSTANCE_DESC). */
+  uint32_t this_data[4];
+} kiln_class_instance;
+
+typedef struct kiln_class_linkage_info {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO */
+  const void* next;
+  /* The constant buffer register the selection is read from at run time (per draw: changing
+   * instances needs no new translation). It is placed like any cb register: a binding range
+   * or a push-constant buffer of this interface (or kiln's own model without a binding map). */
+  uint32_t selection_space;
+  uint32_t selection_register;
+  /* Nonzero: the selection is baked into the module instead (instances[i] for slot i; slots
+   * past the count select function table 0 with zero `this` data) and no buffer is read. */
+  uint32_t fixed_instance_count;
+  const kiln_class_instance* fixed_instances;
+} kiln_class_linkage_info;
 
 #ifdef __cplusplus
 }

@@ -533,15 +533,12 @@ TEST(DxbcConvert, DynamicallyIndexedInputsSelectAmongDeclaredRegisters) {
 }
 
 TEST(DxbcConvert, UnsupportedFeaturesAreNamed) {
-  auto sub = pixel()
-                 .inst(Opcode::Call, {operand_token(OT::Label, kComp0, 0, 1), 0})
-                 .inst(Opcode::Ret, {})
-                 .inst(Opcode::Label, {operand_token(OT::Label, kComp0, 0, 1), 0})
-                 .inst(Opcode::Ret, {})
-                 .finish();
-  expect_rejected(shader_container(sub), "subroutines");
-  auto linkage = pixel().inst(Opcode::DclFunctionBody, {0}).inst(Opcode::Ret, {}).finish();
-  expect_rejected(shader_container(linkage), "class linkage");
+  // Subroutines and class linkage: convert_linkage_test.cpp.
+  auto missing = pixel()
+                     .inst(Opcode::Call, {operand_token(OT::Label, kComp0, 0, 1), 0})
+                     .inst(Opcode::Ret, {})
+                     .finish();
+  expect_rejected(shader_container(missing), "subroutine label that does not exist");
   auto undeclared = pixel()
                         .inst(Opcode::Mov, {dst(OT::Output, 0xf), 3, src(OT::Input), 0})
                         .inst(Opcode::Ret, {})

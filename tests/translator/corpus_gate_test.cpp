@@ -155,6 +155,31 @@ TEST(CorpusGate, D3D9TranslatesToValidVulkan10WithoutExtensions) {
                        kRequiredValidShareD3D9, kRequiredVulkan10NoExtensionShareD3D9);
 }
 
+// The corpus's D3D11 class-linkage shaders (interfaces, function tables, fcall, `this`
+// constant buffers): valid without any selection data, for Vulkan 1.3 and for Vulkan 1.0
+// without extensions.
+TEST(CorpusGate, ClassLinkageShadersTranslateToValidSpirv) {
+  const auto corpus = test::corpus_dir();
+  KILN_REQUIRE_DIR(corpus, "corpus");
+  Translator translator;
+  for (const char* name : {"a0efb99eb90a", "bf2d8852f930", "f2e3fb45d7cd", "f6206e261124"}) {
+    const auto path = corpus / "dxbc" / (std::string(name) + ".dxbc");
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not in this corpus";
+    const std::vector<std::uint8_t> bytes = test::read_bytes(path);
+    for (const TranslateOptions& options : {vulkan13_options(), vulkan10_no_extensions()}) {
+      TranslateResult result;
+      Status status = translator.translate(bytes, options, result);
+      ASSERT_TRUE(status) << name << ": " << status.message();
+      Status valid = validate_spirv(result.spirv, options.target);
+      EXPECT_TRUE(valid) << name << ": " << valid.message();
+      bool selection = false;
+      for (const ResourceBinding& r : result.reflection.resources)
+        selection = selection || (r.flags & ResourceBinding::ClassInstances) != 0;
+      EXPECT_TRUE(selection) << name << ": reflection names no class-instance selection";
+    }
+  }
+}
+
 // DXIL, effects, root signatures and damaged files: never a crash, never invalid SPIR-V; a
 // rejection is one line.
 TEST(CorpusGate, EverythingElseIsRejectedCleanlyOrValid) {

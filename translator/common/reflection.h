@@ -18,6 +18,10 @@ struct ResourceBinding {
     // A constant buffer read from push constants (the interface's push_constant_buffers):
     // `offset` and `size` are its bytes in the push-constant block; set and binding are 0.
     PushConstant = 0x1,
+    // The D3D11 class-linkage selection buffer (docs/abi.md "Class linkage"): the layer
+    // writes the bound class instances there; space and register are the interface's
+    // selection register.
+    ClassInstances = 0x2,
   };
   Class register_class = Class::Cbv;
   std::uint32_t space = 0;

@@ -10,7 +10,7 @@ namespace {
 
 // Bumped when the encoding changes, so old cache records fail to decode instead of decoding
 // into something else.
-constexpr std::uint32_t kEncodingVersion = 1;
+constexpr std::uint32_t kEncodingVersion = 2;      // 2: class linkage
 constexpr std::uint32_t kMaxListLength = 1u << 16; // a bound for decoding damaged bytes
 constexpr std::uint32_t kMaxSemanticLength = 256;
 
@@ -76,6 +76,11 @@ void fields(ShaderParameter& p, F&& f) {
 template <typename F>
 void fields(VaryingLocation& v, F&& f) {
   f(v.usage), f(v.usage_index), f(v.location);
+}
+
+template <typename F>
+void fields(ClassInstance& c, F&& f) {
+  f(c.function_table), f(c.this_data[0]), f(c.this_data[1]), f(c.this_data[2]), f(c.this_data[3]);
 }
 
 template <typename T>
@@ -158,6 +163,9 @@ void ShaderInterface::encode(std::vector<std::uint8_t>& out) const {
   }
   for (std::uint32_t stride : stream_output.buffer_strides) w.u32(stride);
   w.u32(stream_output.rasterized_stream);
+  w.u32(class_linkage.space);
+  w.u32(class_linkage.register_index);
+  encode_list(w, class_linkage.fixed_instances);
 }
 
 Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterface& out) {
@@ -192,6 +200,9 @@ Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterf
   }
   for (std::uint32_t& stride : out.stream_output.buffer_strides) stride = r.u32();
   out.stream_output.rasterized_stream = r.u32();
+  out.class_linkage.space = r.u32();
+  out.class_linkage.register_index = r.u32();
+  if (!decode_list(r, out.class_linkage.fixed_instances)) return bad();
   if (r.failed() || r.remaining() != 0) return bad();
   return Status::ok();
 }

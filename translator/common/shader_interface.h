@@ -228,6 +228,19 @@ struct StreamOutput {
   bool enabled() const { return !elements.empty(); }
 };
 
+// D3D11 class linkage (kiln_class_linkage_info; docs/abi.md "Class linkage"): where the
+// class-instance selection is read, or the selection itself.
+struct ClassInstance {
+  std::uint32_t function_table = 0;         // ft#
+  std::array<std::uint32_t, 4> this_data{}; // cb register, cb offset (vectors), t base, s base
+};
+struct ClassLinkage {
+  std::uint32_t space = KILN_CLASS_LINKAGE_DEFAULT_SPACE;
+  std::uint32_t register_index = KILN_CLASS_LINKAGE_DEFAULT_REGISTER; // a cb register
+  std::vector<ClassInstance> fixed_instances; // non-empty: baked in, per interface slot
+  bool fixed() const { return !fixed_instances.empty(); }
+};
+
 struct ShaderInterface {
   std::vector<BindingRange> bindings;
   std::vector<PushConstantBuffer> push_constant_buffers;
@@ -239,6 +252,7 @@ struct ShaderInterface {
   std::vector<ShaderParameter> parameters;
   std::vector<VaryingLocation> varyings; // empty: kiln's own D3D9 varying table
   StreamOutput stream_output;
+  ClassLinkage class_linkage;
 
   // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
   // combined sampler or UAV counter. Without one (an interface that only carries extensions,

@@ -163,6 +163,7 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
     return {};
   }
   std::uint32_t id = op.index[0];
+  if (op.has_relative(0) && !sm51) return linkage_cbv_vector(ctx, op); // cb[this.x][...]
   if (op.has_relative(0) || id >= impl.cbvs.size() || !impl.cbvs[id].dcl) {
     ctx.fail("constant buffer cb" + std::to_string(id) + " is not declared");
     return {};
@@ -300,6 +301,9 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
       break;
     case OperandType::ImmediateConstantBuffer:
       v = bitcast(load_icb(*this, op, c), ScalarType::U32, type);
+      break;
+    case OperandType::ThisPointer:
+      v = bitcast(linkage_this(*this, op, c), ScalarType::U32, type);
       break;
     default:
       v = io_load(*this, op, c, type);

@@ -28,6 +28,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace kiln {
+struct ClassLinkage;
+}
+
 namespace kiln::dxbc {
 
 // Where one register component lives in the IR: a declaration and how to address it.
@@ -67,6 +71,42 @@ struct FlowEntry {
   bool has_else = false;
   bool case_open = false; // a case label was seen since the last break (fall-through)
   ir::SsaDef op;          // ScopedIf / ScopedLoop / ScopedSwitch
+};
+
+// One way through an fcall: the selected function table `table` runs function body `body`.
+struct CallTarget {
+  std::uint32_t table = 0;
+  std::uint32_t body = 0;
+};
+
+// D3D11 class linkage (convert_linkage.cpp) and subroutines (convert_calls.cpp): the
+// declarations and labels by number and where the class-instance selection comes from.
+struct Linkage {
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  const ClassLinkage* options = nullptr; // null: kiln's default register, read at run time
+  std::vector<std::uint8_t> bodies;      // by fb#: declared
+  std::vector<std::uint32_t> tables;     // by ft#: Program::declarations index, or kNone
+  std::vector<std::uint32_t> interfaces; // by fp# (first slot of each): declarations index
+  std::uint32_t slot_count = 0;          // interface slots: highest fp# + array size
+  ir::SsaDef selection;                  // DclCbv of the selection buffer (run-time form)
+  ir::SsaDef descriptor;                 // its DescriptorLoad in the current function
+  std::uint32_t descriptor_stamp = 0;
+  ir::SsaDef fixed; // fixed form: Constant vec4<u32>[2 * slot_count]
+  // Instruction index of `label l#` / `label fb#` by number, or kNone.
+  std::vector<std::uint32_t> subroutine_labels, body_labels;
+  // The ways of the fcalls being converted, innermost last (each call appends its own and
+  // drops them when done; kept here so a warm converter does not allocate).
+  std::vector<CallTarget> targets;
+  void reset() {
+    subroutine_labels.clear();
+    body_labels.clear();
+    targets.clear();
+    bodies.clear();
+    tables.clear();
+    interfaces.clear();
+    slot_count = descriptor_stamp = 0;
+    selection = descriptor = fixed = {};
+  }
 };
 
 struct ConvertContext::Impl {
@@ -122,8 +162,10 @@ struct ConvertContext::Impl {
   std::uint32_t clip_count = 0, cull_count = 0;
   ir::SsaDef clip_dcl_in, cull_dcl_in, clip_dcl_out, cull_dcl_out;
   ir::SsaDef tess_outer, tess_inner;
+  Linkage linkage;
 
   void reset() {
+    linkage.reset();
     temps.clear();
     scratch.clear();
     for (Cbv& cb : cbvs) cb.dcl = cb.descriptor = {}; // keeps the caches' storage
@@ -173,6 +215,21 @@ ir::SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Op
 // Hull shader without a control point phase: copies every input control point element to the
 // output control point of the same register (into the current function).
 void io_hull_passthrough(ConvertContext& ctx);
+
+// convert_linkage.cpp: D3D11 class linkage.
+// dcl_function_body / dcl_function_table / dcl_interface; false for other opcodes.
+bool linkage_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& decl);
+// fcall fp#[index][call site]: appends the ways it may go to `targets` (the interface's
+// distinct tables, in declaration order, after those already there) and returns the u32 function
+// table the selection names for the slot, emitted at the cursor; null (and an error) for a call the
+// declarations do not allow.
+ir::SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
+                        std::vector<CallTarget>& targets);
+// Component `component` of this[slot] (u32): the instance's `this` data.
+ir::SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned component);
+// cb[register][vector] with the register chosen at run time (a `this` constant buffer): the
+// vec4<f32> of the declared constant buffer it names; zeros for any other register.
+ir::SsaDef linkage_cbv_vector(ConvertContext& ctx, const Operand& op);
 
 // convert_alu.cpp: arithmetic, conversions, bit operations, derivatives, eval_*. Returns
 // false when the opcode is not an ALU opcode.

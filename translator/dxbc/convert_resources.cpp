@@ -330,8 +330,13 @@ ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, cons
     ctx.fail(inst, "expected a t#, u#, s# or g# operand");
     return nullptr;
   }
-  if (op.index_dimension < 1 || op.has_relative(0)) {
+  if (op.index_dimension < 1) {
     ctx.fail(inst, "resource operand without an immediate register");
+    return nullptr;
+  }
+  if (op.has_relative(0)) {
+    ctx.fail(inst, "resource register chosen at run time (a class instance's texture or "
+                   "sampler, t[this.z + n]) is not supported");
     return nullptr;
   }
   std::vector<ResourceBinding>& table = ctx.resources().table(cls);

@@ -1,10 +1,11 @@
-// DXBC (SM4.0-5.1) -> IR in scoped form: the driver. Parses the container, decodes the
-// program once, then walks Program::instructions: declarations, hull-shader phases, scoped
-// control flow here; arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the
-// resource half in convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
+// DXBC (SM4.0-5.1) -> IR in scoped form: the driver (convert_driver.h). Parses the container,
+// decodes the program once, then walks Program::instructions: declarations, hull-shader
+// phases, scoped control flow here; subroutine and function-body calls in convert_calls.cpp;
+// arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the resource half in
+// convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
 #include "translator/dxbc/converter.h"
 
-#include "translator/dxbc/convert_core.h"
+#include "translator/dxbc/convert_driver.h"
 #include "translator/dxbc/reader.h"
 #include "translator/ir/ir.h"
 
@@ -43,11 +44,15 @@ unsigned required_index_dimension(OperandType type) {
   case OperandType::ImmediateConstantBuffer:
   case OperandType::InputPatchConstant:
   case OperandType::Stream:
+  case OperandType::ThisPointer:
+  case OperandType::Label:
+  case OperandType::FunctionBody:
     return 1;
   case OperandType::IndexableTemp:
   case OperandType::ConstantBuffer:
   case OperandType::InputControlPoint:
   case OperandType::OutputControlPoint:
+  case OperandType::Interface:
     return 2;
   default:
     return 0;
@@ -64,11 +69,15 @@ bool operand_indexed(const Program& program, const Operand& op) {
   return true;
 }
 
+} // namespace
+
 bool operands_indexed(const Program& program, const Instruction& inst) {
   for (const Operand& op : program.operands_of(inst))
     if (!operand_indexed(program, op)) return false;
   return true;
 }
+
+namespace {
 
 ShaderStage stage_of(ProgramType t) {
   switch (t) {
@@ -163,67 +172,7 @@ bool phases_need_functions(const Program& program) {
   return false;
 }
 
-class Driver {
- public:
-  Driver(ConvertContext& ctx, const Program& program)
-      : ctx_(ctx), b_(ctx.builder()), p_(program), impl_(ctx.impl()) {}
-
-  Status run();
-
- private:
-  void read_array_sizes();
-  bool declaration(const Instruction& inst);
-  bool instruction(const Instruction& inst);
-  bool flow(const Instruction& inst);
-  void open_function(SsaDef param = {});
-  void close_function();
-  SsaDef open_instance_loop(std::uint32_t instances, SsaDef& counter);
-  void close_instance_loop(SsaDef counter, SsaDef loop);
-  void call_phases();
-  void begin_phase(const Instruction& inst);
-  void end_phase();
-  void open_phase_body();
-  void finish_declarations();
-  SsaDef condition(const Instruction& inst, const Operand& op) {
-    SsaDef v = ctx_.load_src_scalar(op, ScalarType::U32);
-    if (!v) return {};
-    return inst.test_nonzero() ? ctx_.emit(Op::INe(v, ctx_.constant_u32(0)))
-                               : ctx_.emit(Op::IEq(v, ctx_.constant_u32(0)));
-  }
-  const FlowEntry* innermost(bool loops_only) const {
-    for (std::size_t i = impl_.flow.size(); i-- > phase_base_;) {
-      const FlowEntry& e = impl_.flow[i];
-      if (e.kind == FlowEntry::Kind::Loop || (!loops_only && e.kind == FlowEntry::Kind::Switch))
-        return &e;
-    }
-    return nullptr;
-  }
-
-  ConvertContext& ctx_;
-  ir::Builder& b_;
-  const Program& p_;
-  ConvertContext::Impl& impl_;
-  bool hull_ = false;
-  bool function_open_ = false;
-  bool returned_ = false; // a top-level ret ended the current function or phase
-  bool declarations_done_ = false;
-  bool saw_control_point_phase_ = false;
-  SsaDef cp_function_, patch_function_;
-  // Hull fork/join phases: inlined into the patch-constant function, or (phase_functions_)
-  // each one a function taking the instance id, called by the patch-constant function.
-  bool phase_functions_ = false;
-  SsaDef phase_function_, phase_param_;
-  bool in_patch_phase_ = false;
-  bool phase_body_open_ = false;
-  bool phase_done_ = false;
-  std::uint32_t phase_instances_ = 1;
-  std::size_t phase_base_ = 0; // flow entries below this belong to the phase loop
-  SsaDef phase_counter_;
-  // Tessellation and GS state gathered from declarations.
-  std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
-  std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
-  std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
-};
+} // namespace
 
 void Driver::open_function(SsaDef param) {
   SsaDef fn = b_.add(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
@@ -400,6 +349,8 @@ void Driver::finish_declarations() {
   }
 }
 
+namespace {
+
 // Whether a declaration belongs to a program of type `t`: the stage-specific ones become
 // execution modes that Vulkan allows only in their stage, so elsewhere they mark damaged input.
 bool declaration_in_stage(Opcode opcode, ProgramType t) {
@@ -432,6 +383,8 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
     return true;
   }
 }
+
+} // namespace
 
 bool Driver::declaration(const Instruction& inst) {
   const Declaration& d = p_.declarations[inst.declaration];
@@ -542,8 +495,7 @@ bool Driver::declaration(const Instruction& inst) {
   case Opcode::DclFunctionBody:
   case Opcode::DclFunctionTable:
   case Opcode::DclInterface:
-    ctx_.fail(inst, "class linkage (interfaces, function tables) is not supported");
-    return true;
+    return linkage_declaration(ctx_, inst, d);
   default:
     break;
   }
@@ -735,12 +687,15 @@ bool Driver::flow(const Instruction& inst) {
   case Opcode::Abort:
     return true;
   case Opcode::Label:
+    // The main program (or a body being inlined) ends here; bodies run where called.
+    past_main_ = true;
+    return true;
   case Opcode::Call:
   case Opcode::Callc:
-    ctx_.fail(inst, "subroutines (call/label) are not supported");
+    subroutine_call(inst);
     return true;
   case Opcode::InterfaceCall:
-    ctx_.fail(inst, "class linkage (fcall through interfaces) is not supported");
+    interface_call(inst);
     return true;
   default:
     return false;
@@ -749,11 +704,8 @@ bool Driver::flow(const Instruction& inst) {
 
 bool Driver::instruction(const Instruction& inst) {
   if (!declarations_done_) finish_declarations();
-  if (returned_ || phase_done_) {
-    // Code after the top-level ret: only subroutine bodies live there.
-    if (inst.opcode == Opcode::Label) ctx_.fail(inst, "subroutines (call/label) are not supported");
-    return true;
-  }
+  // Code after the top-level ret: only subroutine bodies live there (inlined where called).
+  if (returned_ || phase_done_ || past_main_) return true;
   if (in_patch_phase_ && !phase_body_open_) open_phase_body();
   if (flow(inst)) return true;
   if (opcode_half(inst.opcode) == OpcodeHalf::Resource) {
@@ -807,6 +759,7 @@ Status Driver::run() {
     ctx_.set_entry_point(b_.add(Op::EntryPoint(ctx_.function(), stage_of(p_.type))));
   }
   read_array_sizes();
+  find_labels();
   for (const Instruction& inst : p_.instructions) {
     ctx_.set_current(&inst);
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
@@ -857,11 +810,8 @@ Status Driver::run() {
   return ctx_.ok() ? Status::ok() : ctx_.take_status();
 }
 
-} // namespace
-
 Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
                           ir::Builder& builder) {
-  (void)options; // debug names: Semantic ops are always emitted; nothing else yet
   State& s = *state_;
   if (Status st = parse_container(bytecode, s.container, {.verify_checksum = false}); !st)
     return st;
@@ -871,6 +821,7 @@ Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertO
     return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
   if (Status st = decode_program(s.container.program, s.program); !st) return st;
   s.ctx.reset(builder, s.program, s.container);
+  s.ctx.impl().linkage.options = options.class_linkage;
   if (Status st = read_signatures(s.ctx); !st) return st;
   Driver driver(s.ctx, s.program);
   return driver.run();

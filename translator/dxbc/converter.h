@@ -13,6 +13,9 @@
 #include <memory>
 #include <span>
 
+namespace kiln {
+struct ClassLinkage;
+}
 namespace kiln::ir {
 class Builder;
 }
@@ -21,6 +24,9 @@ namespace kiln::dxbc {
 
 struct ConvertOptions {
   bool debug_names = false; // emit DebugName/Semantic ops from RDEF and signatures
+  // Where class linkage reads its class-instance selection (the interface's; null: kiln's
+  // default register, read at run time).
+  const ClassLinkage* class_linkage = nullptr;
 };
 
 class Converter {

@@ -468,7 +468,7 @@ void Printer::declaration(const Instruction& inst) {
       text("[");
       number(decl.value2);
       text("][");
-      number(decl.list_count);
+      number(decl.function_count); // call sites: the bodies each listed table has
       text("]");
     }
     text(" = {");

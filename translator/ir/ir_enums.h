@@ -116,8 +116,10 @@ enum class ScalarType : std::uint8_t {
 #define KILN_IR_ROV_SCOPES(X) X(Sample, 0) X(Pixel, 1)
 #define KILN_IR_SCOPES(X) X(Thread, 0) X(Quad, 1) X(Subgroup, 2) X(Workgroup, 3) X(Global, 4)
 #define KILN_IR_CONSTRUCTS(X) X(None, 0) X(StructuredSelection, 1) X(StructuredLoop, 2)
+// ClassInstances: on a DclCbv, the class-linkage selection buffer (reflection marks it).
 #define KILN_IR_OP_FLAGS(X)                                                                        \
-  X(Precise, 1) X(NonUniform, 2) X(SparseFeedback, 4) X(NoNan, 8) X(NoInf, 16) X(NoSz, 32)
+  X(Precise, 1)                                                                                    \
+  X(NonUniform, 2) X(SparseFeedback, 4) X(NoNan, 8) X(NoInf, 16) X(NoSz, 32) X(ClassInstances, 64)
 
 // Every literal enum: X(Type, LIST, is_mask, shape letter used in the opcode table).
 // ShaderStage is kiln::ShaderStage; its list is adapted below.

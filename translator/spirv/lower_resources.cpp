@@ -17,6 +17,11 @@ std::uint32_t binding_of(ResourceBinding::Class c, std::uint32_t reg) {
   return reg * kBindingClasses + std::uint32_t(c);
 }
 
+// Reflection marks the class-linkage selection buffer (the front end flags its DclCbv).
+std::uint32_t class_instances_flag(ir::OpView o) {
+  return ir::has(o.flags(), ir::OpFlags::ClassInstances) ? ResourceBinding::ClassInstances : 0u;
+}
+
 bool is_buffer_kind(ir::ResourceKind k) {
   return k == ir::ResourceKind::RawBuffer || k == ir::ResourceKind::Structured;
 }
@@ -260,6 +265,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     if (ir::has(uav_flags, ir::UavFlags::ReadOnly)) mb.decorate(d.var, spv::DecorationNonWritable);
     if (ir::has(uav_flags, ir::UavFlags::WriteOnly)) mb.decorate(d.var, spv::DecorationNonReadable);
   }
+  rb.flags |= class_instances_flag(o);
   d.signature = std::int32_t(reflection->resources.size());
   reflection->resources.push_back(rb);
   add_interface(d.var, d.storage);
@@ -319,7 +325,7 @@ Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
   rb.register_class = ResourceBinding::Class::Cbv;
   rb.space = o.operand(1).literal_u32();
   rb.register_index = o.operand(2).literal_u32();
-  rb.flags = ResourceBinding::PushConstant;
+  rb.flags = ResourceBinding::PushConstant | class_instances_flag(o);
   rb.offset = push.offset;
   rb.size = push.size;
   rb.descriptor_type = ~0u;

@@ -1,0 +1,142 @@
+// The DXBC converter's subroutines and class-linkage function bodies (convert_driver.h):
+// each body is converted again at every call, so the temporaries it shares with its callers
+// stay plain temporaries of one function. fcall's switch and selection: convert_linkage.cpp.
+#include "translator/dxbc/convert_driver.h"
+
+#include <string>
+
+namespace kiln::dxbc {
+
+using ir::Op;
+using ir::SsaDef;
+
+// Where each `label` is: subroutines (l#) and class-linkage function bodies (fb#) by number.
+void Driver::find_labels() {
+  auto& subroutine_labels = impl_.linkage.subroutine_labels;
+  auto& body_labels = impl_.linkage.body_labels;
+  subroutine_labels.clear();
+  body_labels.clear();
+  for (std::uint32_t i = 0; i < p_.instructions.size(); ++i) {
+    const Instruction& inst = p_.instructions[i];
+    if (inst.opcode != Opcode::Label || inst.operand_count != 1) continue;
+    const Operand& op = p_.operands[inst.first_operand];
+    if (op.index_dimension < 1 || op.index[0] >= (1u << 16)) continue;
+    auto& labels = op.type == OperandType::FunctionBody ? body_labels : subroutine_labels;
+    if (labels.size() <= op.index[0]) labels.resize(op.index[0] + 1, Linkage::kNone);
+    if (labels[op.index[0]] == Linkage::kNone) labels[op.index[0]] = i;
+  }
+}
+
+// fcall: a switch on the function table the selection names for the slot, one case per table
+// the interface allows, each running (inlined) the body the table has at the call site.
+void Driver::interface_call(const Instruction& inst) {
+  Linkage& l = impl_.linkage;
+  const std::size_t first = l.targets.size(); // nested calls append after and drop theirs
+  SsaDef table = linkage_call(ctx_, inst, l.targets);
+  if (table) {
+    SsaDef sw = ctx_.emit(Op::ScopedSwitch(SsaDef(), table));
+    for (std::size_t i = first; i < l.targets.size() && ctx_.ok(); ++i) {
+      const CallTarget t = l.targets[i]; // a copy: inlining may grow the list
+      if (t.body >= l.body_labels.size() || l.body_labels[t.body] == Linkage::kNone) {
+        ctx_.fail(inst, "function body fb" + std::to_string(t.body) + " has no label");
+        break;
+      }
+      ctx_.emit(Op::ScopedSwitchCase(sw, t.table));
+      if (!inline_body(l.body_labels[t.body])) break;
+      ctx_.set_current(&inst);
+      ctx_.emit(Op::ScopedSwitchBreak(sw));
+    }
+    if (ctx_.ok()) b_.rewrite_op(sw, Op::ScopedSwitch(ctx_.emit(Op::ScopedEndSwitch(sw)), table));
+  }
+  l.targets.resize(first);
+}
+
+// call l# / callc: the subroutine inlined (under an if for callc).
+void Driver::subroutine_call(const Instruction& inst) {
+  auto ops = p_.operands_of(inst);
+  const Operand& label = ops[ops.size() - 1];
+  if (label.type != OperandType::Label || label.index_dimension < 1 ||
+      label.index[0] >= impl_.linkage.subroutine_labels.size() ||
+      impl_.linkage.subroutine_labels[label.index[0]] == Linkage::kNone)
+    return ctx_.fail(inst, "call of a subroutine label that does not exist");
+  SsaDef sif, c;
+  if (inst.opcode == Opcode::Callc) {
+    c = condition(inst, ops[0]);
+    if (!c) return;
+    sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
+  }
+  if (!inline_body(impl_.linkage.subroutine_labels[label.index[0]])) return;
+  ctx_.set_current(&inst);
+  if (sif) b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), c));
+}
+
+// ret / retc in an inlined body. At the body's top level a ret ends it and a retc guards the
+// rest of it (an if that closes at the body's end); inside its control flow neither can be
+// expressed without leaving several constructs at once.
+void Driver::body_return(const Instruction& inst) {
+  if (impl_.flow.size() != body_base_)
+    return ctx_.fail(inst, "return from inside control flow of a subroutine or class-linkage "
+                           "function body is not supported");
+  if (inst.opcode == Opcode::Ret) {
+    body_returned_ = true;
+    return;
+  }
+  SsaDef c = condition(inst, p_.operands_of(inst)[0]);
+  if (!c) return;
+  SsaDef go_on = ctx_.emit(Op::BNot(c));
+  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), go_on));
+  impl_.flow.push_back({FlowEntry::Kind::If, false, false, sif});
+  body_base_ = phase_base_ = impl_.flow.size();
+}
+
+// Converts the instructions after `label` up to the next label at the cursor. The body's
+// control flow is its own: break, else and endif cannot reach the caller's constructs.
+bool Driver::inline_body(std::uint32_t label) {
+  constexpr std::uint32_t kMaxDepth = 32;         // D3D11's subroutine nesting limit
+  constexpr std::uint64_t kMaxInlined = 1u << 18; // instructions, all calls together
+  if (inline_depth_ >= kMaxDepth) {
+    ctx_.fail("subroutine or function body calls nested deeper than 32 (recursion?)");
+    return false;
+  }
+  const bool saved_returned = body_returned_;
+  const std::size_t saved_phase_base = phase_base_, saved_body_base = body_base_;
+  const std::size_t base = impl_.flow.size();
+  ++inline_depth_;
+  body_returned_ = false;
+  body_base_ = phase_base_ = base;
+  for (std::uint32_t i = label + 1; i < p_.instructions.size() && ctx_.ok(); ++i) {
+    const Instruction& inst = p_.instructions[i];
+    if (inst.opcode == Opcode::Label || body_returned_) break;
+    const std::uint16_t flags = opcode_info(inst.opcode).flags;
+    if (flags & opflag::Custom) continue;
+    ctx_.set_current(&inst);
+    if (++inlined_ > kMaxInlined) {
+      ctx_.fail(inst, "subroutines and function bodies inline to more than 2^18 instructions");
+      break;
+    }
+    if (!operands_indexed(p_, inst))
+      ctx_.fail(inst, "register operand without its register index");
+    else if (flags & (opflag::Decl | opflag::Phase))
+      ctx_.fail(inst, "declaration or phase inside a subroutine or function body");
+    else if (inst.opcode == Opcode::Ret || inst.opcode == Opcode::Retc)
+      body_return(inst);
+    else
+      instruction(inst);
+  }
+  if (ctx_.ok() && impl_.flow.size() != body_base_)
+    ctx_.fail("unterminated control flow in a subroutine or function body");
+  // Close the guards of top-level retc's, innermost first.
+  while (ctx_.ok() && impl_.flow.size() > base) {
+    SsaDef sif = impl_.flow.back().op;
+    impl_.flow.pop_back();
+    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
+    b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
+  }
+  --inline_depth_;
+  body_returned_ = saved_returned;
+  phase_base_ = saved_phase_base;
+  body_base_ = saved_body_base;
+  return ctx_.ok();
+}
+
+} // namespace kiln::dxbc

@@ -1,0 +1,92 @@
+#pragma once
+// Internal to the DXBC -> IR converter: the driver that walks Program::instructions
+// (converter.cpp: declarations, phases, scoped control flow; convert_calls.cpp: subroutines and
+// class-linkage function bodies, inlined where they are called).
+
+#include "translator/dxbc/convert_core.h"
+#include "translator/ir/ir.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::dxbc {
+
+// The operand and the relative-address operands of its indices carry the indices their
+// register files need (damaged operand tokens are stopped here, once per instruction).
+bool operands_indexed(const Program& program, const Instruction& inst);
+
+class Driver {
+ public:
+  Driver(ConvertContext& ctx, const Program& program)
+      : ctx_(ctx), b_(ctx.builder()), p_(program), impl_(ctx.impl()) {}
+
+  Status run();
+
+ private:
+  void read_array_sizes();
+  void find_labels();
+  void interface_call(const Instruction& inst);
+  void subroutine_call(const Instruction& inst);
+  bool inline_body(std::uint32_t label);
+  void body_return(const Instruction& inst);
+  bool declaration(const Instruction& inst);
+  bool instruction(const Instruction& inst);
+  bool flow(const Instruction& inst);
+  void open_function(ir::SsaDef param = {});
+  void close_function();
+  ir::SsaDef open_instance_loop(std::uint32_t instances, ir::SsaDef& counter);
+  void close_instance_loop(ir::SsaDef counter, ir::SsaDef loop);
+  void call_phases();
+  void begin_phase(const Instruction& inst);
+  void end_phase();
+  void open_phase_body();
+  void finish_declarations();
+  ir::SsaDef condition(const Instruction& inst, const Operand& op) {
+    ir::SsaDef v = ctx_.load_src_scalar(op, ir::ScalarType::U32);
+    if (!v) return {};
+    return inst.test_nonzero() ? ctx_.emit(ir::Op::INe(v, ctx_.constant_u32(0)))
+                               : ctx_.emit(ir::Op::IEq(v, ctx_.constant_u32(0)));
+  }
+  const FlowEntry* innermost(bool loops_only) const {
+    for (std::size_t i = impl_.flow.size(); i-- > phase_base_;) {
+      const FlowEntry& e = impl_.flow[i];
+      if (e.kind == FlowEntry::Kind::Loop || (!loops_only && e.kind == FlowEntry::Kind::Switch))
+        return &e;
+    }
+    return nullptr;
+  }
+
+  ConvertContext& ctx_;
+  ir::Builder& b_;
+  const Program& p_;
+  ConvertContext::Impl& impl_;
+  bool hull_ = false;
+  bool function_open_ = false;
+  bool returned_ = false; // a top-level ret ended the current function or phase
+  bool declarations_done_ = false;
+  bool saw_control_point_phase_ = false;
+  ir::SsaDef cp_function_, patch_function_;
+  // Hull fork/join phases: inlined into the patch-constant function, or (phase_functions_)
+  // each one a function taking the instance id, called by the patch-constant function.
+  bool phase_functions_ = false;
+  ir::SsaDef phase_function_, phase_param_;
+  bool in_patch_phase_ = false;
+  bool phase_body_open_ = false;
+  bool phase_done_ = false;
+  std::uint32_t phase_instances_ = 1;
+  std::size_t phase_base_ = 0; // flow entries below this belong to the phase loop
+  ir::SsaDef phase_counter_;
+  // Tessellation and GS state gathered from declarations.
+  std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
+  std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
+  std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
+  // Subroutines and class-linkage function bodies, inlined where they are called
+  // (labels: Linkage in convert_core.h).
+  bool past_main_ = false; // the main program ended at a label
+  std::uint32_t inline_depth_ = 0;
+  std::uint64_t inlined_ = 0;  // instructions inlined so far (bounds nested expansion)
+  std::size_t body_base_ = 0;  // flow entries below this belong to the caller (or guards)
+  bool body_returned_ = false; // a top-level ret ended the body
+};
+
+} // namespace kiln::dxbc
