@@ -66,6 +66,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.params.clear();
   s.push_decls.clear();
   s.constant_vars.clear();
+  s.combined_vars.clear();
   s.xfb = false;
   s.gs_input_vertices = 0;
   s.rov = s.rov_unordered = s.rov_sample = s.block_is_first = false;
@@ -74,6 +75,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.swizzled_targets = s.declared_targets = 0;
   s.xfb_captured.clear();
   s.split_outputs.clear();
+  s.xfb_mirrors.clear();
   s.output_semantics.clear();
   s.collect_output_semantics();
   s.push_var = 0;
