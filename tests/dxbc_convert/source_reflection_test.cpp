@@ -3,6 +3,7 @@
 // comparison sampler, raw/structured, stride), and a translation's reflection against its
 // signature (registers, masks and system values reach the SPIR-V interface entries).
 #include "support/shared_data.h"
+#include "translator/d3d9/reader.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/scan.h"
 #include "translator/dxbc/signature.h"
@@ -177,6 +178,45 @@ TEST(DxbcSourceReflection, TranslationEntriesCarryTheirSignatureRegisters) {
   EXPECT_GT(checked, 100);
   EXPECT_GT(system_values, 50);
   EXPECT_GT(resources, 50);
+}
+
+// D3D9 has no reflection chunk: its samplers' dimensions come from their dcl (2d, cube,
+// volume), through the IR, to the reflection's SRV entries, with float data.
+TEST(D3d9Reflection, SamplerDimensionsFollowTheirDeclarations) {
+  auto dir = kiln::test::corpus_dir();
+  KILN_REQUIRE_DIR(dir, "corpus");
+  auto files = kiln::test::files_with_extension(dir / "d3d9", ".d3d9");
+  ASSERT_FALSE(files.empty());
+  kiln::Translator translator;
+  kiln::TranslateResult result;
+  kiln::d3d9::Program program;
+  int checked = 0, not_2d = 0;
+  for (const auto& path : files) {
+    const auto bytes = kiln::test::read_bytes(path);
+    if (!kiln::d3d9::decode(bytes, program) || !translator.translate(bytes, {}, result)) continue;
+    SCOPED_TRACE(path.filename().string());
+    for (const kiln::d3d9::Instruction& ins : program.instructions) {
+      if (ins.opcode != kiln::d3d9::Opcode::Dcl ||
+          ins.dst.type != kiln::d3d9::RegisterType::Sampler)
+        continue;
+      const kiln::d3d9::TextureType type = ins.declaration.texture_type;
+      const ResourceDimension expected =
+          type == kiln::d3d9::TextureType::Cube     ? ResourceDimension::TextureCube
+          : type == kiln::d3d9::TextureType::Volume ? ResourceDimension::Texture3D
+                                                    : ResourceDimension::Texture2D;
+      for (const ResourceBinding& b : result.reflection.resources) {
+        if (b.register_class != ResourceBinding::Class::Srv || b.register_index != ins.dst.index)
+          continue;
+        EXPECT_EQ(b.dimension, expected) << "s" << ins.dst.index;
+        EXPECT_EQ(b.data_type, ResourceDataType::Float) << "s" << ins.dst.index;
+        ++checked;
+        not_2d += expected != ResourceDimension::Texture2D;
+      }
+    }
+  }
+  std::printf("%d D3D9 samplers checked, %d of them cube or volume\n", checked, not_2d);
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(not_2d, 0);
 }
 
 } // namespace

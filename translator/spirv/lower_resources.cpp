@@ -24,6 +24,33 @@ bool is_buffer_kind(ir::ResourceKind k) {
 bool is_buffer_kind_or_typed(ir::ResourceKind k) {
   return is_buffer_kind(k) || k == ir::ResourceKind::TypedBuffer;
 }
+
+// The reflection's view of a declared SRV/UAV as the IR has it (every front end): dimension,
+// data type, raw/structured. DXBC's scan refines the data type (unorm, snorm) and adds the
+// stride and use flags afterwards (attach_source_facts).
+void describe_resource(ir::ResourceKind kind, ir::Type type, ResourceBinding& rb) {
+  using K = ir::ResourceKind;
+  static constexpr ResourceDimension kByKind[] = {
+      ResourceDimension::Buffer,           ResourceDimension::Buffer,
+      ResourceDimension::Buffer,           ResourceDimension::Texture1D,
+      ResourceDimension::Texture1DArray,   ResourceDimension::Texture2D,
+      ResourceDimension::Texture2DArray,   ResourceDimension::Texture2DMS,
+      ResourceDimension::Texture2DMSArray, ResourceDimension::Texture3D,
+      ResourceDimension::TextureCube,      ResourceDimension::TextureCubeArray};
+  rb.dimension =
+      std::size_t(kind) < std::size(kByKind) ? kByKind[std::size_t(kind)] : ResourceDimension::None;
+  if (kind == K::RawBuffer || kind == K::Structured) {
+    rb.flags |=
+        kind == K::RawBuffer ? ResourceBinding::RawBuffer : ResourceBinding::StructuredBuffer;
+    rb.data_type = ResourceDataType::UInt;
+    return;
+  }
+  if (!type.is_scalar()) return;
+  const ir::ScalarType st = type.scalar_type();
+  rb.data_type = ir::is_float(st)        ? ResourceDataType::Float
+                 : ir::is_signed_int(st) ? ResourceDataType::SInt
+                                         : ResourceDataType::UInt;
+}
 } // namespace
 
 Status Lowering::State::lower_resource_decl(ir::OpView o) {
@@ -125,6 +152,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     d.kind = DeclInfo::Kind::Cbv;
     rb.register_class = ResourceBinding::Class::Cbv;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    rb.dimension = ResourceDimension::Buffer;
     d.storage = spv::StorageClassUniform;
     if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
       return fail(def, "unbounded constant buffer");
@@ -140,6 +168,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     d.kind = uav ? DeclInfo::Kind::Uav : DeclInfo::Kind::Srv;
     rb.register_class = uav ? ResourceBinding::Class::Uav : ResourceBinding::Class::Srv;
     d.resource = o.operand(4).literal_enum<ir::ResourceKind>();
+    describe_resource(d.resource, d.ir_type, rb);
     if (uav) uav_flags = o.operand(5).literal_enum<ir::UavFlags>();
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
@@ -335,6 +364,7 @@ Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
   rb.space = o.operand(1).literal_u32();
   rb.register_index = o.operand(2).literal_u32();
   rb.flags = ResourceBinding::PushConstant;
+  rb.dimension = ResourceDimension::Buffer;
   rb.offset = push.offset;
   rb.size = push.size;
   rb.descriptor_type = ~0u;
@@ -381,6 +411,7 @@ Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
     rb.space = image->space;
     rb.register_index = image->register_index;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    describe_resource(image->resource, image->ir_type, rb);
     rb.set = entry->set;
     rb.binding = entry->binding;
     reflection->resources.push_back(rb);
