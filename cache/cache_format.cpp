@@ -35,13 +35,19 @@ void append_signature(std::vector<std::uint8_t>& out, const std::vector<Signatur
     append_u32(out, element.location);
     append_u32(out, element.component_mask);
     append_u32(out, element.builtin);
+    append_u32(out, element.system_value);
+    out.push_back(std::uint8_t(element.component_type));
+    append_u32(out, element.register_index);
+    append_u32(out, element.mask);
+    append_u32(out, element.used_mask);
+    append_u32(out, element.stream);
   }
 }
 
 bool read_signature(ByteReader& reader, std::vector<SignatureElement>& list) {
   const std::uint32_t count = reader.u32();
-  // Each element takes at least 20 bytes: a count beyond that is corrupt, not a huge reserve.
-  if (reader.failed() || count > reader.remaining() / 20) return false;
+  // Each element takes at least 41 bytes: a count beyond that is corrupt, not a huge reserve.
+  if (reader.failed() || count > reader.remaining() / 41) return false;
   list.resize(count);
   for (SignatureElement& element : list) {
     const std::uint32_t length = reader.u32();
@@ -51,6 +57,14 @@ bool read_signature(ByteReader& reader, std::vector<SignatureElement>& list) {
     element.location = reader.u32();
     element.component_mask = reader.u32();
     element.builtin = reader.u32();
+    element.system_value = reader.u32();
+    const std::uint8_t component_type = reader.u8();
+    if (component_type > std::uint8_t(ComponentType::Float)) return false;
+    element.component_type = ComponentType(component_type);
+    element.register_index = reader.u32();
+    element.mask = reader.u32();
+    element.used_mask = reader.u32();
+    element.stream = reader.u32();
     if (reader.failed()) return false;
   }
   return true;
@@ -197,6 +211,9 @@ void serialize_reflection(const Reflection& reflection, std::vector<std::uint8_t
     append_u32(out, binding.flags);
     append_u32(out, binding.offset);
     append_u32(out, binding.size);
+    out.push_back(std::uint8_t(binding.dimension));
+    out.push_back(std::uint8_t(binding.data_type));
+    append_u32(out, binding.structure_stride);
   }
   append_signature(out, reflection.inputs);
   append_signature(out, reflection.outputs);
@@ -209,7 +226,7 @@ bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out
   if (reader.failed() || stage > std::uint8_t(ShaderStage::Count)) return false;
   out.stage = ShaderStage(stage);
   const std::uint32_t resource_count = reader.u32();
-  constexpr std::size_t kResourceBytes = 1 + 9 * 4;
+  constexpr std::size_t kResourceBytes = 1 + 9 * 4 + 2 + 4;
   if (reader.failed() || resource_count > reader.remaining() / kResourceBytes) return false;
   out.resources.resize(resource_count);
   for (ResourceBinding& binding : out.resources) {
@@ -225,6 +242,14 @@ bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out
     binding.flags = reader.u32();
     binding.offset = reader.u32();
     binding.size = reader.u32();
+    const std::uint8_t dimension = reader.u8();
+    const std::uint8_t data_type = reader.u8();
+    if (dimension > std::uint8_t(ResourceDimension::TextureCubeArray) ||
+        data_type > std::uint8_t(ResourceDataType::Double))
+      return false;
+    binding.dimension = ResourceDimension(dimension);
+    binding.data_type = ResourceDataType(data_type);
+    binding.structure_stride = reader.u32();
   }
   if (reader.failed()) return false;
   return read_signature(reader, out.inputs) && read_signature(reader, out.outputs) &&

@@ -27,7 +27,9 @@ inline constexpr std::uint64_t kRecordMagic = 0x3143455243'4e4c4bULL;  // "KLNCR
 inline constexpr std::uint64_t kTrailerMagic = 0x31444e4552'4e4c4bULL; // "KLNREND1"
 inline constexpr std::uint32_t kFormatVersion = 1;
 // 2: resources carry flags, offset and size (push-constant constant buffers).
-inline constexpr std::uint32_t kReflectionFormatVersion = 2;
+// 3: resources carry dimension, data type and structure stride; signature elements their
+//    system value, component type, register, masks and stream.
+inline constexpr std::uint32_t kReflectionFormatVersion = 3;
 inline constexpr std::size_t kFileHeaderSize = 64;
 inline constexpr std::size_t kRecordHeaderSize = 64;
 inline constexpr std::size_t kRecordTrailerSize = 16;

@@ -396,6 +396,18 @@ kiln_result wait(kiln_shader_t& shader, std::uint64_t timeout_ns) {
   return result_of(*shader.job);
 }
 
+// kiln.h's descriptor facts are the model's values (reflection.h), passed through unchanged.
+static_assert(KILN_DESCRIPTOR_PUSH_CONSTANTS == ResourceBinding::PushConstant &&
+              KILN_DESCRIPTOR_UAV_READ == ResourceBinding::UavRead &&
+              KILN_DESCRIPTOR_UAV_COUNTER == ResourceBinding::UavCounter &&
+              KILN_DESCRIPTOR_COMPARISON_SAMPLER == ResourceBinding::ComparisonSampler &&
+              KILN_DESCRIPTOR_RAW_BUFFER == ResourceBinding::RawBuffer &&
+              KILN_DESCRIPTOR_STRUCTURED_BUFFER == ResourceBinding::StructuredBuffer &&
+              KILN_DESCRIPTOR_CLASS_INSTANCES == ResourceBinding::ClassInstances);
+static_assert(KILN_RESOURCE_DIMENSION_TEXTURE_CUBEARRAY ==
+                  int(ResourceDimension::TextureCubeArray) &&
+              KILN_RESOURCE_DATA_DOUBLE == int(ResourceDataType::Double));
+
 kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out) {
   if (out.type != KILN_STRUCTURE_TYPE_REFLECTION) return KILN_ERROR_INVALID_ARGUMENT;
   const kiln_result state = result_of(*shader.job);
@@ -403,7 +415,11 @@ kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out) {
   const Reflection& reflection = shader.job->result.reflection;
   std::call_once(shader.reflection_once, [&] {
     shader.resources.reserve(reflection.resources.size());
+    shader.resource_details.reserve(reflection.resources.size());
     for (const ResourceBinding& r : reflection.resources) {
+      shader.resource_details.push_back({kiln_resource_dimension(r.dimension),
+                                         kiln_resource_data_type(r.data_type), r.flags,
+                                         r.structure_stride});
       if (r.flags & ResourceBinding::PushConstant) {
         shader.resources.push_back({std::uint32_t(r.register_class), r.space, r.register_index,
                                     r.size, KILN_DESCRIPTOR_TYPE_PUSH_CONSTANTS, 0, r.offset});
@@ -421,7 +437,24 @@ kiln_result get_reflection(kiln_shader_t& shader, kiln_reflection& out) {
     };
     convert(reflection.inputs, shader.inputs);
     convert(reflection.outputs, shader.outputs);
+    const auto details = [](const std::vector<SignatureElement>& in,
+                            std::vector<kiln_signature_element_details>& to) {
+      to.reserve(in.size());
+      for (const SignatureElement& e : in)
+        to.push_back({e.system_value, std::uint32_t(e.component_type), e.register_index, e.mask,
+                      e.used_mask, e.stream});
+    };
+    details(reflection.inputs, shader.input_details);
+    details(reflection.outputs, shader.output_details);
   });
+  for (auto* next = static_cast<kiln_reflection_details*>(out.next); next;) {
+    if (next->type == KILN_STRUCTURE_TYPE_REFLECTION_DETAILS) {
+      next->resources = shader.resource_details.data();
+      next->inputs = shader.input_details.data();
+      next->outputs = shader.output_details.data();
+    }
+    next = static_cast<kiln_reflection_details*>(next->next);
+  }
   out.stage = stage_to_c(reflection.stage);
   out.resource_count = std::uint32_t(shader.resources.size());
   out.resources = shader.resources.data();

@@ -57,6 +57,8 @@ struct kiln_shader_t {
   std::once_flag reflection_once;
   std::vector<kiln_resource_binding> resources;
   std::vector<kiln_signature_element> inputs, outputs;
+  std::vector<kiln_descriptor_details> resource_details;
+  std::vector<kiln_signature_element_details> input_details, output_details;
 };
 
 namespace kiln::abi {

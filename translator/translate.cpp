@@ -16,6 +16,7 @@ struct Translator::Workspace {
   d3d9::Converter d3d9;
   passes::Pipeline pipeline;
   spirv::Lowering lowering;
+  SourceReflection source; // the bytecode's own reflection (dxbc/scan.h)
 };
 
 Translator::Translator() : workspace_(std::make_unique<Workspace>()) {}
@@ -31,6 +32,10 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   out.kind = info.kind;
   Status status = run_front_end(bytecode, info, options, workspace_->builder);
   if (status) status = build_ir_to_spirv(options, out);
+  if (status && info.kind == InputKind::Dxbc) {
+    status = workspace_->dxbc.scan(workspace_->source);
+    if (status) attach_source_facts(workspace_->source, out.reflection);
+  }
   if (!status) {
     out.spirv.clear();
     out.reflection = {};

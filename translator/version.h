@@ -6,7 +6,11 @@
 
 namespace kiln {
 
-inline constexpr const char* kVersionString = "0.2.0";
-inline constexpr std::uint32_t kCodegenVersion = 2; // 2: GS input arrays sized from dcl_inputprimitive
+inline constexpr const char* kVersionString = "0.3.0";
+// 2: GS input arrays sized from dcl_inputprimitive; 3: reflection carries the bytecode's
+// descriptor and signature facts (reflection.h), and the output changed for image sparse
+// status, packed-signature locations, GS stream variables and hull phase functions, so entries
+// made before rebuild.
+inline constexpr std::uint32_t kCodegenVersion = 3;
 
 } // namespace kiln

@@ -27,7 +27,7 @@ extern "C" {
 
 #define KILN_MAKE_VERSION(major, minor, patch) (((major) << 22) | ((minor) << 12) | (patch))
 #define KILN_VERSION_MAJOR(version) ((uint32_t)(version) >> 22)
-#define KILN_HEADER_VERSION KILN_MAKE_VERSION(0, 2, 0)
+#define KILN_HEADER_VERSION KILN_MAKE_VERSION(0, 3, 0)
 
 #if defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))
@@ -63,6 +63,7 @@ typedef enum kiln_structure_type {
   KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO = 9, /* chained to kiln_context_create_info */
   KILN_STRUCTURE_TYPE_REPLAY_STATUS = 10,
   KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO = 11, /* kiln_interface.h; chained to the interface */
+  KILN_STRUCTURE_TYPE_REFLECTION_DETAILS = 12, /* chained to kiln_reflection (0.3) */
   KILN_STRUCTURE_TYPE_MAX_ENUM = 0x7fffffff
 } kiln_structure_type;
 
@@ -201,6 +202,73 @@ typedef struct kiln_reflection {
   const kiln_signature_element* outputs;
 } kiln_reflection;
 
+/* What layers scan beyond bindings (0.3): chain a kiln_reflection_details to kiln_reflection's
+ * `next` and kiln_get_reflection fills its arrays too. They run parallel to the reflection's:
+ * resources[i] describes kiln_reflection.resources[i], inputs[i] .inputs[i], outputs[i]
+ * .outputs[i]. The facts are the bytecode's (DXBC: declarations, uses, ISGN/OSGN/PCSG); where
+ * the bytecode has none (D3D9 signatures, push data) they are 0. */
+typedef enum kiln_resource_dimension { /* vkd3d_shader_resource_type's values */
+                                       KILN_RESOURCE_DIMENSION_NONE = 0, /* samplers, push data */
+                                       KILN_RESOURCE_DIMENSION_BUFFER =
+                                           1, /* constant, typed, raw and structured buffers */
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_1D = 2,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_2D = 3,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_2DMS = 4,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_3D = 5,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_CUBE = 6,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_1DARRAY = 7,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_2DARRAY = 8,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_2DMSARRAY = 9,
+                                       KILN_RESOURCE_DIMENSION_TEXTURE_CUBEARRAY = 10,
+                                       KILN_RESOURCE_DIMENSION_MAX_ENUM = 0x7fffffff
+} kiln_resource_dimension;
+
+typedef enum kiln_resource_data_type { /* D3D_RESOURCE_RETURN_TYPE's values */
+                                       KILN_RESOURCE_DATA_NONE =
+                                           0, /* constant buffers, samplers, push data */
+                                       KILN_RESOURCE_DATA_UNORM = 1,
+                                       KILN_RESOURCE_DATA_SNORM = 2,
+                                       KILN_RESOURCE_DATA_SINT = 3,
+                                       KILN_RESOURCE_DATA_UINT =
+                                           4, /* also raw and structured buffers */
+                                       KILN_RESOURCE_DATA_FLOAT = 5,
+                                       KILN_RESOURCE_DATA_MIXED = 6,
+                                       KILN_RESOURCE_DATA_DOUBLE = 7,
+                                       KILN_RESOURCE_DATA_MAX_ENUM = 0x7fffffff
+} kiln_resource_data_type;
+
+#define KILN_DESCRIPTOR_PUSH_CONSTANTS 0x1u     /* a constant buffer in push constants */
+#define KILN_DESCRIPTOR_UAV_READ 0x2u           /* the shader reads the UAV (loads, atomics) */
+#define KILN_DESCRIPTOR_UAV_COUNTER 0x4u        /* the shader uses the UAV's counter */
+#define KILN_DESCRIPTOR_COMPARISON_SAMPLER 0x8u /* a sampler in comparison mode */
+#define KILN_DESCRIPTOR_RAW_BUFFER 0x10u        /* a raw (byte address) buffer */
+#define KILN_DESCRIPTOR_STRUCTURED_BUFFER 0x20u /* a structured buffer; see structure_stride */
+#define KILN_DESCRIPTOR_CLASS_INSTANCES 0x40u   /* the class-linkage selection buffer (abi.md) */
+
+typedef struct kiln_descriptor_details {
+  kiln_resource_dimension dimension;
+  kiln_resource_data_type data_type;
+  uint32_t flags;            /* KILN_DESCRIPTOR_* */
+  uint32_t structure_stride; /* bytes, for a structured buffer */
+} kiln_descriptor_details;
+
+typedef struct kiln_signature_element_details {
+  uint32_t system_value;   /* D3D_NAME: 0 none, 1 position, ... 64 target, 65 depth */
+  uint32_t component_type; /* D3D_REGISTER_COMPONENT_TYPE: 0 unknown, 1 uint, 2 sint, 3 float */
+  uint32_t register_index; /* the bytecode's register */
+  uint32_t mask;           /* components the element occupies */
+  uint32_t used_mask;      /* inputs: components read; outputs: components not always written */
+  uint32_t stream;         /* geometry shader output stream */
+} kiln_signature_element_details;
+
+typedef struct kiln_reflection_details {
+  kiln_structure_type type; /* KILN_STRUCTURE_TYPE_REFLECTION_DETAILS, set by the caller */
+  void* next;
+  const kiln_descriptor_details* resources;      /* kiln_reflection.resource_count */
+  const kiln_signature_element_details* inputs;  /* kiln_reflection.input_count */
+  const kiln_signature_element_details* outputs; /* kiln_reflection.output_count */
+} kiln_reflection_details;
+
 typedef struct kiln_stats {
   kiln_structure_type type; /* KILN_STRUCTURE_TYPE_STATS, set by the caller */
   void* next;
@@ -333,7 +401,8 @@ KILN_API const char* kiln_shader_error(kiln_shader* shader);
 /* The SPIR-V words of a translated shader. Owned by the handle. KILN_NOT_READY before. */
 KILN_API kiln_result kiln_get_spirv(kiln_shader* shader, const uint32_t** out_words,
                                     size_t* out_word_count);
-/* Fills `out` (type set by the caller); its arrays are owned by the handle. */
+/* Fills `out` (type set by the caller) and a kiln_reflection_details in its `next` chain; the
+ * arrays are owned by the handle. Another struct in the chain is skipped. */
 KILN_API kiln_result kiln_get_reflection(kiln_shader* shader, kiln_reflection* out);
 /* The VkShaderModule kiln made for this shader (made now if it was a cache hit). Owned by kiln:
  * destroyed when the last handle to this translation is released; do not destroy it. */

@@ -102,7 +102,8 @@ typedef struct kiln_push_constant_buffer {
 
 /* An SRV sampled with a given sampler (or read with none) through one
  * VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER binding. Pairs listed here take precedence over
- * `bindings` for that SRV and sampler. */
+ * `bindings` for that SRV and sampler. Image SRVs only, one descriptor each (a buffer SRV or an
+ * array needs a binding range). */
 typedef struct kiln_combined_sampler {
   uint32_t resource_space;
   uint32_t resource_index;

@@ -107,9 +107,21 @@ struct Reader {
       buffer.size = in.size;
       interface.push_constant_buffers.push_back(buffer);
     }
-    // kiln's lowering does not apply combined image/samplers yet (docs/abi.md, "Known
-    // limits"): such a request is not one kiln can answer exactly.
-    if (info.combined_sampler_count) return false;
+    for (unsigned i = 0; i < info.combined_sampler_count; ++i) {
+      const vkd3d_shader_combined_resource_sampler& in = info.combined_samplers[i];
+      CombinedSampler combined;
+      if (!stages_of(in.shader_visibility, combined.stages) || in.binding.count != 1) return false;
+      combined.resource_space = in.resource_space;
+      combined.resource_index = in.resource_index;
+      combined.sampler_space = in.sampler_space;
+      // VKD3D_SHADER_DUMMY_SAMPLER_INDEX (reads without a sampler) is kiln's kNoSampler.
+      static_assert(VKD3D_SHADER_DUMMY_SAMPLER_INDEX == kNoSampler);
+      combined.sampler_index = in.sampler_index;
+      combined.flags = binding_flags(in.flags);
+      combined.set = in.binding.set;
+      combined.binding = in.binding.binding;
+      interface.combined_samplers.push_back(combined);
+    }
     for (unsigned i = 0; i < info.uav_counter_count; ++i) {
       const vkd3d_shader_uav_counter_binding& in = info.uav_counters[i];
       UavCounterBinding counter;

@@ -13,17 +13,19 @@ namespace kiln::vkd3d {
 
 // Why a request went to the real library: X(enumerator, name in the stats line).
 #define KILN_VKD3D_FORWARD_REASONS(X)                                                              \
-  X(SourceType, "source-type")       /* not DXBC (TPF) */                                          \
-  X(TargetType, "target-type")       /* not SPIR-V binary */                                       \
-  X(Environment, "environment")      /* not a Vulkan environment kiln targets */                   \
-  X(EntryPoint, "entry-point")       /* an entry point name other than "main" */                   \
-  X(Extension, "extension")          /* a SPIR-V extension kiln does not know */                   \
-  X(Parameter, "parameter")          /* a shader parameter kiln does not know */                   \
-  X(Option, "option")                /* a compile option kiln does not know */                     \
-  X(Structure, "structure")          /* a chained structure kiln does not read */                  \
-  X(Binding, "binding")              /* a binding kiln cannot express */                           \
-  X(Translation, "translation")      /* kiln could not translate the shader */                     \
-  X(Unavailable, "kiln-unavailable") /* kiln's service could not start */
+  X(SourceType, "source-type")           /* not DXBC (TPF) */                                      \
+  X(TargetType, "target-type")           /* not SPIR-V binary */                                   \
+  X(Environment, "environment")          /* not a Vulkan environment kiln targets */               \
+  X(EntryPoint, "entry-point")           /* an entry point name other than "main" */               \
+  X(Extension, "extension")              /* a SPIR-V extension kiln does not know */               \
+  X(Parameter, "parameter")              /* a shader parameter kiln does not know */               \
+  X(Option, "option")                    /* a compile option kiln does not know */                 \
+  X(Structure, "structure")              /* a chained structure kiln does not read */              \
+  X(Binding, "binding")                  /* a binding kiln cannot express */                       \
+  X(Translation, "translation")          /* kiln could not translate the shader */                 \
+  X(Scan, "scan")                        /* kiln's DXBC scanner could not read the bytecode */     \
+  X(DescriptorArray, "descriptor-array") /* a scan of an SM5.1 descriptor array (below) */         \
+  X(Unavailable, "kiln-unavailable")     /* kiln's service could not start */
 
 enum class ForwardReason : std::uint8_t {
 #define KILN_X(name, text) name,

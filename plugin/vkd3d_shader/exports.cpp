@@ -121,10 +121,24 @@ int vkd3d_shader_convert_root_signature(
 }
 
 int vkd3d_shader_scan(const struct vkd3d_shader_compile_info* compile_info, char** messages) {
+  if (ForwardScope::active() || !compile_info)
+    return forward<&RealLibrary::vkd3d_shader_scan>(kUnavailable, compile_info, messages);
+  Library& library = Library::instance();
+  library.count_scan();
+  if (library.scan(*compile_info)) {
+    if (messages) *messages = nullptr;
+    return VKD3D_OK;
+  }
   return forward<&RealLibrary::vkd3d_shader_scan>(kUnavailable, compile_info, messages);
 }
 
 void vkd3d_shader_free_scan_descriptor_info(struct vkd3d_shader_scan_descriptor_info* info) {
+  if (info && info->descriptors && !ForwardScope::active() &&
+      Library::instance().release(info->descriptors)) {
+    info->descriptors = nullptr;
+    info->descriptor_count = 0;
+    return;
+  }
   forward_void<&RealLibrary::vkd3d_shader_free_scan_descriptor_info>(info);
 }
 

@@ -1,5 +1,7 @@
 #include "plugin/vkd3d_shader/library.h"
 
+#include "plugin/vkd3d_shader/scan.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,12 +72,18 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
   std::memcpy(code, spirv.data(), bytes);
   out.code = code;
   out.size = bytes;
-  by_kiln_.fetch_add(1, std::memory_order_relaxed);
+  compiles_.by_kiln.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 
-void Library::count_forwarded(ForwardReason reason) {
-  forwarded_[std::size_t(reason)].fetch_add(1, std::memory_order_relaxed);
+bool Library::scan(const vkd3d_shader_compile_info& info) {
+  ForwardReason reason = ForwardReason::Unavailable;
+  if (!vkd3d::scan(*this, info, reason)) {
+    scans_.count_forwarded(reason);
+    return false;
+  }
+  scans_.by_kiln.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 void* Library::allocate(std::size_t bytes) {
@@ -95,21 +103,27 @@ bool Library::release(const void* pointer) {
   return true;
 }
 
-std::string Library::stats_line() const {
-  std::uint64_t forwarded = 0;
+std::string Library::Counters::line(const char* noun) const {
+  std::uint64_t total = 0;
   std::string reasons;
-  for (std::size_t i = 0; i < forwarded_.size(); ++i) {
-    const std::uint64_t count = forwarded_[i].load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < forwarded.size(); ++i) {
+    const std::uint64_t count = forwarded[i].load(std::memory_order_relaxed);
     if (!count) continue;
-    forwarded += count;
+    total += count;
     if (!reasons.empty()) reasons += ", ";
     reasons += forward_reason_name(ForwardReason(i));
     reasons += " x" + std::to_string(count);
   }
-  std::string line = "kiln vkd3d-shader: " + std::to_string(compiles_.load()) + " compiles, " +
-                     std::to_string(by_kiln_.load()) + " by kiln, " + std::to_string(forwarded) +
+  std::string line = std::to_string(requests.load()) + " " + noun + ", " +
+                     std::to_string(by_kiln.load()) + " by kiln, " + std::to_string(total) +
                      " forwarded";
   if (!reasons.empty()) line += " (" + reasons + ")";
+  return line;
+}
+
+std::string Library::stats_line() const {
+  std::string line = "kiln vkd3d-shader: " + compiles_.line("compiles");
+  if (scans_.requests.load() != 0) line += "; " + scans_.line("scans");
   return line;
 }
 

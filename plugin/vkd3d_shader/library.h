@@ -34,14 +34,19 @@ class Library {
   // Translates a request kiln can honour; false (nothing allocated) when it cannot, with the
   // reason counted.
   bool compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& out);
-  void count_forwarded(ForwardReason reason);
-  void count_compile() { compiles_.fetch_add(1, std::memory_order_relaxed); }
+  // Answers a vkd3d_shader_scan from kiln's reflection (scan.h); false when it cannot, with
+  // the reason counted.
+  bool scan(const vkd3d_shader_compile_info& info);
+  void count_forwarded(ForwardReason reason) { compiles_.count_forwarded(reason); }
+  void count_compile() { compiles_.requests.fetch_add(1, std::memory_order_relaxed); }
+  void count_scan() { scans_.requests.fetch_add(1, std::memory_order_relaxed); }
 
   // Memory kiln handed out (SPIR-V code): freed here, everything else by the real library.
   void* allocate(std::size_t bytes);
   bool release(const void* pointer); // false: not kiln's
 
-  // "kiln vkd3d-shader: N compiles, K by kiln, F forwarded (REASON xCOUNT, ...)"
+  // "kiln vkd3d-shader: N compiles, K by kiln, F forwarded (REASON xCOUNT, ...)", then, when
+  // the process scanned, "; S scans, K by kiln, F forwarded (...)" alike.
   std::string stats_line() const;
 
  private:
@@ -49,9 +54,18 @@ class Library {
   std::unique_ptr<cache::ShaderCache> cache_;
   std::unique_ptr<CacheStore> store_;
   std::unique_ptr<CompileService> service_;
-  std::atomic<std::uint64_t> compiles_{0};
-  std::atomic<std::uint64_t> by_kiln_{0};
-  std::array<std::atomic<std::uint64_t>, std::size_t(ForwardReason::Count)> forwarded_{};
+  // Requests of one kind (compiles, scans): how many, how many kiln served, and why the others
+  // went to the real library.
+  struct Counters {
+    std::atomic<std::uint64_t> requests{0};
+    std::atomic<std::uint64_t> by_kiln{0};
+    std::array<std::atomic<std::uint64_t>, std::size_t(ForwardReason::Count)> forwarded{};
+    void count_forwarded(ForwardReason reason) {
+      forwarded[std::size_t(reason)].fetch_add(1, std::memory_order_relaxed);
+    }
+    std::string line(const char* noun) const;
+  };
+  Counters compiles_, scans_;
   std::mutex allocations_mutex_;
   std::unordered_set<const void*> allocations_;
 };

@@ -14,8 +14,19 @@ Reflection sample_reflection() {
   reflection.resources.push_back({ResourceBinding::Class::Sampler, 0, 1, 4, 0, 0, 3, 0, 0, 0});
   reflection.resources.push_back(
       {ResourceBinding::Class::Cbv, 0, 2, 1, ~0u, 0, 0, ResourceBinding::PushConstant, 16, 64});
+  reflection.resources[0].dimension = ResourceDimension::Texture2DMSArray;
+  reflection.resources[0].data_type = ResourceDataType::Snorm;
+  reflection.resources[0].flags = ResourceBinding::UavRead | ResourceBinding::UavCounter;
+  reflection.resources[0].structure_stride = 28;
   reflection.inputs.push_back({"TEXCOORD", 3, 1, 0x3, ~0u});
   reflection.outputs.push_back({"SV_Position", 0, 0, 0xf, 0});
+  SignatureElement& in = reflection.inputs[0];
+  in.system_value = 7;
+  in.component_type = ComponentType::SInt;
+  in.register_index = 5;
+  in.mask = 0x7;
+  in.used_mask = 0x3;
+  in.stream = 2;
   return reflection;
 }
 
@@ -39,6 +50,16 @@ TEST(CacheFormat, ReflectionRoundTrips) {
   ASSERT_EQ(decoded.inputs.size(), 1u);
   EXPECT_EQ(decoded.inputs[0].semantic, "TEXCOORD");
   EXPECT_EQ(decoded.inputs[0].semantic_index, 3u);
+  EXPECT_EQ(decoded.resources[0].dimension, ResourceDimension::Texture2DMSArray);
+  EXPECT_EQ(decoded.resources[0].data_type, ResourceDataType::Snorm);
+  EXPECT_EQ(decoded.resources[0].flags, ResourceBinding::UavRead | ResourceBinding::UavCounter);
+  EXPECT_EQ(decoded.resources[0].structure_stride, 28u);
+  EXPECT_EQ(decoded.inputs[0].system_value, 7u);
+  EXPECT_EQ(decoded.inputs[0].component_type, ComponentType::SInt);
+  EXPECT_EQ(decoded.inputs[0].register_index, 5u);
+  EXPECT_EQ(decoded.inputs[0].mask, 0x7u);
+  EXPECT_EQ(decoded.inputs[0].used_mask, 0x3u);
+  EXPECT_EQ(decoded.inputs[0].stream, 2u);
   ASSERT_EQ(decoded.outputs.size(), 1u);
   EXPECT_EQ(decoded.outputs[0].builtin, 0u);
 }

@@ -39,6 +39,7 @@ echo "== D3D12 on the installed libvkd3d-shader.so.1"
 stats=$(LD_LIBRARY_PATH=$libdir/kiln KILN_VKD3D_SHADER_STATS=1 "$d3d12_program" "$shader" 2>&1 >/dev/null |
   grep '^kiln vkd3d-shader:' || true)
 echo "$stats"
-[[ $stats =~ ^kiln\ vkd3d-shader:\ ([0-9]+)\ compiles,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded$ ]] &&
-  [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] || { echo "FAIL: kiln did not serve every compile"; exit 1; }
+[[ $stats =~ ^kiln\ vkd3d-shader:\ ([0-9]+)\ compiles,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded(\;\ ([0-9]+)\ scans,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded)?$ ]] &&
+  [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[4]}" = "${BASH_REMATCH[5]}" ] ||
+  { echo "FAIL: kiln did not serve every compile and scan"; exit 1; }
 echo "installation works"

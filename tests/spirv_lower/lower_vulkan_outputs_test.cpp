@@ -186,5 +186,51 @@ TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) 
   }
 }
 
+// Part of a built-in: SV_Position.yz, then TEXCOORD0 whole, 24 bytes a vertex (the built-in
+// is captured through an output of its own).
+TEST_F(LoweredOutputs, StreamOutputCapturesPartOfABuiltIn) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  StreamOutputElement position, texcoord;
+  position.semantic = "SV_Position";
+  position.component_index = 1;
+  position.component_count = 2;
+  texcoord.semantic = "TEXCOORD";
+  texcoord.component_count = 4;
+  interface.stream_output.elements = {position, texcoord};
+  interface.stream_output.buffer_strides = {24, 0, 0, 0};
+  const auto vs = lower(kVertexShader, interface);
+  ASSERT_FALSE(vs.empty());
+  auto desc = pipeline_desc(vs, {});
+  desc.rasterizer_discard = true;
+  vulkan::GraphicsPipeline pipeline;
+  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
+  ASSERT_TRUE(created) << created.message();
+  vulkan::Buffer captured;
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 24,
+                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
+  const std::vector<float> fill(3 * 6, -7.0f);
+  captured.write(std::span<const float>(fill));
+  vulkan::DrawDesc draw;
+  draw.pipeline = &pipeline;
+  draw.descriptors = &descriptors_;
+  draw.vertex_buffers = {vertices_.handle()};
+  draw.viewports = {{0, 0, 2, 2, 0, 1}};
+  draw.render_area = {{0, 0}, {2, 2}};
+  draw.vertex_count = 3;
+  draw.xfb_buffers = {captured.handle()};
+  Status drawn = vulkan::draw(*context_, draw);
+  ASSERT_TRUE(drawn) << drawn.message();
+  const std::vector<float> out = captured.read<float>();
+  ASSERT_EQ(out.size(), 3u * 6);
+  for (std::size_t v = 0; v < 3; ++v) {
+    for (std::size_t c = 0; c < 2; ++c)
+      EXPECT_EQ(out[v * 6 + c], kTriangle[v * 4 + 1 + c]) << "vertex " << v << " SV_Position";
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 6 + 2 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
+  }
+}
+
 } // namespace
 } // namespace kiln::test

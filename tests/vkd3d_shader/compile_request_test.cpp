@@ -157,11 +157,16 @@ TEST_F(CompileRequestTest, WhatKilnCannotHonourExactlyIsForwardedWithItsReason) 
   counter.offset = 0;
   EXPECT_EQ(reason(), ForwardReason::Count);
 
-  vkd3d_shader_combined_resource_sampler combined{0, 0, 0, 0, VKD3D_SHADER_VISIBILITY_ALL,
-                                                   VKD3D_SHADER_BINDING_FLAG_IMAGE, {0, 5, 1}};
+  vkd3d_shader_combined_resource_sampler combined{
+      0, 0, 0, 0, VKD3D_SHADER_VISIBILITY_ALL, VKD3D_SHADER_BINDING_FLAG_IMAGE, {0, 5, 1}};
   interface_.combined_samplers = &combined;
   interface_.combined_sampler_count = 1;
-  EXPECT_EQ(reason(), ForwardReason::Binding) << "kiln does not apply combined samplers yet";
+  EXPECT_EQ(reason(), ForwardReason::Count) << "kiln applies combined samplers";
+  combined.binding.count = 2;
+  EXPECT_EQ(reason(), ForwardReason::Binding) << "a combined sampler array";
+  combined.binding.count = 1;
+  combined.shader_visibility = static_cast<vkd3d_shader_visibility>(77);
+  EXPECT_EQ(reason(), ForwardReason::Binding);
   interface_.combined_sampler_count = 0;
 
   bindings_[0].shader_visibility = static_cast<vkd3d_shader_visibility>(77);

@@ -3,13 +3,18 @@
 // under the client's interface, and forwards the rest to the system's library (whose own
 // internal calls must reach itself, not kiln: real_library.h).
 
+#include "plugin/vkd3d_shader/library.h"
 #include "plugin/vkd3d_shader/real_library.h"
+#include "plugin/vkd3d_shader/scan.h"
 #include "tests/support/shared_data.h"
 #include "translator/spirv/validate.h"
 
+#include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 #include <string>
 
 namespace kiln::test {
@@ -72,6 +77,91 @@ TEST_F(Dropin, RootSignaturesRoundTripThroughTheSystemLibrary) {
   EXPECT_EQ(back.shader_visibility, VKD3D_SHADER_VISIBILITY_PIXEL);
   vkd3d_shader_free_root_signature(&parsed);
   vkd3d_shader_free_shader_code(&dxbc); // the system library's allocation, freed by it
+}
+
+// vkd3d_shader_scan answered from kiln's reflection (scan.h, called here in-process to tell
+// kiln's answers from forwarded ones) gives the system library's descriptors, field by field,
+// on every DXBC file of the shared corpus and conformance suite; and the drop-in's exported
+// function, forwarding what kiln does not answer, agrees on every file.
+bool same_descriptors(const vkd3d_shader_scan_descriptor_info& k,
+                      const vkd3d_shader_scan_descriptor_info& e, const std::string& what) {
+  EXPECT_EQ(k.descriptor_count, e.descriptor_count) << what;
+  if (k.descriptor_count != e.descriptor_count) return false;
+  bool same = true;
+  for (unsigned i = 0; i < k.descriptor_count; ++i) {
+    const vkd3d_shader_descriptor_info &a = k.descriptors[i], &b = e.descriptors[i];
+    EXPECT_EQ(a.type, b.type) << what << " descriptor " << i;
+    EXPECT_EQ(a.register_space, b.register_space) << what << " descriptor " << i;
+    EXPECT_EQ(a.register_index, b.register_index) << what << " descriptor " << i;
+    EXPECT_EQ(a.resource_type, b.resource_type) << what << " descriptor " << i;
+    EXPECT_EQ(a.resource_data_type, b.resource_data_type) << what << " descriptor " << i;
+    EXPECT_EQ(a.flags, b.flags) << what << " descriptor " << i;
+    EXPECT_EQ(a.count, b.count) << what << " descriptor " << i;
+    same = same && std::memcmp(&a, &b, sizeof a) == 0;
+  }
+  return same;
+}
+
+TEST_F(Dropin, ScansMatchTheSystemLibrarysOverTheSharedDxbc) {
+  const auto corpus = corpus_dir();
+  KILN_REQUIRE_DIR(corpus, "../shared/corpus");
+  kiln::vkd3d::RealLibrary real;
+  ASSERT_TRUE(real.loaded()) << real.error();
+  kiln::vkd3d::Library& in_process = kiln::vkd3d::Library::instance();
+  std::vector<std::filesystem::path> files = files_with_extension(corpus / "dxbc", ".dxbc");
+  if (const auto conformance = conformance_dir(); !conformance.empty())
+    for (const auto& path : files_with_extension(conformance / "tests", ".dxbc"))
+      files.push_back(path);
+  std::size_t scanned = 0, answered = 0, agree = 0, descriptors = 0, flagged = 0;
+  std::map<std::string, std::size_t> forwarded;
+  for (const auto& path : files) {
+    const std::vector<std::uint8_t> bytes = read_bytes(path);
+    vkd3d_shader_scan_descriptor_info expected{}, kiln_answer{}, dropin{};
+    expected.type = kiln_answer.type = dropin.type =
+        VKD3D_SHADER_STRUCTURE_TYPE_SCAN_DESCRIPTOR_INFO;
+    vkd3d_shader_compile_info info{};
+    info.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
+    info.source = {bytes.data(), bytes.size()};
+    info.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+    info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+    info.log_level = VKD3D_SHADER_LOG_NONE;
+    info.next = &expected;
+    char* messages = nullptr;
+    const int expected_result = real.vkd3d_shader_scan(&info, &messages);
+    real.vkd3d_shader_free_messages(messages);
+    if (expected_result != VKD3D_OK) continue; // not a shader vkd3d-shader reads
+    ++scanned;
+    const std::string what = path.filename().string();
+    for (unsigned i = 0; i < expected.descriptor_count; ++i)
+      flagged += expected.descriptors[i].flags != 0;
+    descriptors += expected.descriptor_count;
+
+    info.next = &kiln_answer;
+    kiln::vkd3d::ForwardReason reason{};
+    if (kiln::vkd3d::scan(in_process, info, reason)) {
+      ++answered;
+      agree += same_descriptors(kiln_answer, expected, what);
+      in_process.release(kiln_answer.descriptors);
+    } else {
+      ++forwarded[std::string(kiln::vkd3d::forward_reason_name(reason))];
+    }
+
+    info.next = &dropin;
+    messages = nullptr;
+    EXPECT_EQ(vkd3d_shader_scan(&info, &messages), VKD3D_OK) << what;
+    vkd3d_shader_free_messages(messages);
+    same_descriptors(dropin, expected, what + " (drop-in)");
+    vkd3d_shader_free_scan_descriptor_info(&dropin);
+    real.vkd3d_shader_free_scan_descriptor_info(&expected);
+  }
+  std::string reasons;
+  for (const auto& [name, count] : forwarded) reasons += " " + name + " x" + std::to_string(count);
+  std::printf("%zu DXBC files scanned: kiln answered %zu, %zu of them as the system library "
+              "(%zu descriptors, %zu with flags); forwarded:%s\n",
+              scanned, answered, agree, descriptors, flagged, reasons.c_str());
+  EXPECT_EQ(agree, answered);
+  EXPECT_GT(answered, 1000u);
+  EXPECT_GT(flagged, 100u);
 }
 
 TEST_F(Dropin, InputSignaturesMatchTheSystemLibrarysOnEveryConformanceShader) {

@@ -3,7 +3,8 @@
 # on LD_LIBRARY_PATH, a fresh cache, KILN_VKD3D_SHADER_STATS=1), and fails unless
 #   - both runs succeed (with --as-kiln: end alike) and print the same output,
 #   - that output is EXPECTED,
-#   - kiln's stats line shows every compile served by kiln: "N compiles, N by kiln, 0 forwarded".
+#   - kiln's stats line shows every compile served by kiln: "N compiles, N by kiln, 0 forwarded",
+#     and every scan, if the program scanned: "; S scans, S by kiln, 0 forwarded".
 # With EXPECTED = --as-kiln, PROGRAM is kiln-conformance: the reference run is kiln translating
 # itself, the second adds `--translator vkd3d`, and their last lines (the pass counts) must agree.
 # Otherwise the reference run uses the system's libvkd3d-shader.
@@ -54,9 +55,10 @@ if [ "$expected" != "--as-kiln" ] && [ "$kiln" != "$expected" ]; then
   echo "FAIL: expected: $expected"
   fail=1
 fi
-if [[ ! $stats =~ ^kiln\ vkd3d-shader:\ ([0-9]+)\ compiles,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded$ ]] ||
-   [ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ] || [ "${BASH_REMATCH[1]}" = 0 ]; then
-  echo "FAIL: kiln did not serve every compile"
+if [[ ! $stats =~ ^kiln\ vkd3d-shader:\ ([0-9]+)\ compiles,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded(\;\ ([0-9]+)\ scans,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded)?$ ]] ||
+   [ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ] || [ "${BASH_REMATCH[1]}" = 0 ] ||
+   [ "${BASH_REMATCH[4]}" != "${BASH_REMATCH[5]}" ]; then
+  echo "FAIL: kiln did not serve every compile and scan"
   fail=1
 fi
 exit $fail

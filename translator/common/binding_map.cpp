@@ -91,4 +91,36 @@ const UavCounterBinding* find_uav_counter(const ShaderInterface& interface, std:
   return nullptr;
 }
 
+const CombinedSampler* find_combined_sampler(const ShaderInterface& interface,
+                                             std::uint32_t resource_space,
+                                             std::uint32_t resource_index,
+                                             std::uint32_t sampler_space,
+                                             std::uint32_t sampler_index, ShaderStage stage) {
+  for (const CombinedSampler& c : interface.combined_samplers)
+    if (c.resource_space == resource_space && c.resource_index == resource_index &&
+        c.sampler_index == sampler_index &&
+        (sampler_index == kNoSampler || c.sampler_space == sampler_space) &&
+        stage_visible(c.stages, stage))
+      return &c;
+  return nullptr;
+}
+
+bool combines_resource(const ShaderInterface& interface, std::uint32_t space,
+                       std::uint32_t register_index, ShaderStage stage) {
+  for (const CombinedSampler& c : interface.combined_samplers)
+    if (c.resource_space == space && c.resource_index == register_index &&
+        stage_visible(c.stages, stage))
+      return true;
+  return false;
+}
+
+bool combines_sampler(const ShaderInterface& interface, std::uint32_t space,
+                      std::uint32_t register_index, ShaderStage stage) {
+  for (const CombinedSampler& c : interface.combined_samplers)
+    if (c.sampler_index != kNoSampler && c.sampler_space == space &&
+        c.sampler_index == register_index && stage_visible(c.stages, stage))
+      return true;
+  return false;
+}
+
 } // namespace kiln

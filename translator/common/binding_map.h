@@ -46,4 +46,17 @@ const PushConstantBuffer* find_push_constant_buffer(const ShaderInterface& inter
 const UavCounterBinding* find_uav_counter(const ShaderInterface& interface, std::uint32_t space,
                                           std::uint32_t register_index, ShaderStage stage);
 
+// Combined image/samplers (the interface's combined_samplers): the entry combining
+// t`resource_index` with s`sampler_index` (kNoSampler: reads without a sampler) for `stage`, or
+// null; and whether any entry names that SRV, or that sampler.
+const CombinedSampler* find_combined_sampler(const ShaderInterface& interface,
+                                             std::uint32_t resource_space,
+                                             std::uint32_t resource_index,
+                                             std::uint32_t sampler_space,
+                                             std::uint32_t sampler_index, ShaderStage stage);
+bool combines_resource(const ShaderInterface& interface, std::uint32_t space,
+                       std::uint32_t register_index, ShaderStage stage);
+bool combines_sampler(const ShaderInterface& interface, std::uint32_t space,
+                      std::uint32_t register_index, ShaderStage stage);
+
 } // namespace kiln

@@ -7,6 +7,7 @@
 
 #include "translator/dxbc/convert_driver.h"
 #include "translator/dxbc/reader.h"
+#include "translator/dxbc/scan.h"
 #include "translator/ir/ir.h"
 
 #include <string>
@@ -825,6 +826,10 @@ Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertO
   if (Status st = read_signatures(s.ctx); !st) return st;
   Driver driver(s.ctx, s.program);
   return driver.run();
+}
+
+Status Converter::scan(SourceReflection& out) const {
+  return scan_program(state_->container, state_->program, out);
 }
 
 } // namespace kiln::dxbc

@@ -7,6 +7,7 @@
 // A Converter is per worker: it keeps its scratch storage between shaders, so converting after
 // warm-up does not touch the heap beyond what the ir::Builder already holds.
 
+#include "translator/common/reflection.h"
 #include "translator/common/status.h"
 
 #include <cstdint>
@@ -41,6 +42,10 @@ class Converter {
   // unsupported feature by name, or the token offset of bad input).
   Status convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
                  ir::Builder& builder);
+
+  // The bytecode's own reflection (dxbc/scan.h) of the shader last converted successfully;
+  // its bytes must still be alive.
+  Status scan(SourceReflection& out) const;
 
  private:
   struct State;

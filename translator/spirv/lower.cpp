@@ -66,6 +66,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.params.clear();
   s.push_decls.clear();
   s.constant_vars.clear();
+  s.combined_vars.clear();
   s.xfb = false;
   s.gs_locations_ready = false;
   std::fill(std::begin(s.gs_locations_taken), std::end(s.gs_locations_taken), 0u);
@@ -76,6 +77,7 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.swizzled_targets = s.declared_targets = 0;
   s.xfb_captured.clear();
   s.split_outputs.clear();
+  s.xfb_mirrors.clear();
   s.output_semantics.clear();
   s.collect_output_semantics();
   s.push_var = 0;

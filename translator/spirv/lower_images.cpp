@@ -78,7 +78,27 @@ Status Lowering::State::lower_image_op(ir::OpView o) {
   const bool sparse = ir::has(o.flags(), ir::OpFlags::SparseFeedback);
   const ir::Type texel_ir(d->ir_type.scalar_type(), 4);
   const Id texel = basic(texel_ir);
-  const Id image = value(o.operand(0).def());
+  // A combined SRV (the interface's combined_samplers) is its pair's sampled image; the image
+  // alone, for reads without a sampler, comes out of the entry with no sampler.
+  const bool with_sampler = o.code() == OpCode::ImageSample || o.code() == OpCode::ImageGather ||
+                            o.code() == OpCode::ImageComputeLod;
+  Id image = 0, combined = 0;
+  if (d->combined) {
+    if (Status st = combined_image(def, o.operand(0).def(),
+                                   with_sampler ? o.operand(1).def() : ir::SsaDef(), combined);
+        !st)
+      return st;
+    if (!with_sampler) image = mb.op(spv::OpImage, d->image_type, {combined});
+  } else {
+    if (with_sampler) {
+      Id unused = 0;
+      bool sampler_nonuniform = false;
+      const DeclInfo* s = descriptor(o.operand(1).def(), unused, sampler_nonuniform);
+      if (s && s->combined)
+        return fail(def, "a sampler the interface only combines, used with an SRV it does not");
+    }
+    image = value(o.operand(0).def());
+  }
   const ir::Type rt = o.type();
   if (sparse) mb.require_capability(spv::CapabilitySparseResidency);
   // Sparse results: {u32 code, T texel}; SPIR-V's struct matches the IR's type.
@@ -91,6 +111,7 @@ Status Lowering::State::lower_image_op(ir::OpView o) {
   };
   std::vector<std::uint32_t>& w = scratch_words;
   auto sampled_image = [&](ir::SsaDef sampler) -> Id {
+    if (combined) return combined;
     Id si =
         mb.op(spv::OpSampledImage, mb.type_sampled_image(d->image_type), {image, value(sampler)});
     bool sampler_nonuniform = false;

@@ -226,6 +226,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     }
     if (reuse_io(d, def, type(t))) return Status::ok();
     d.var_type = type(t);
+    sig.stream = d.stream;
     if (Status st = declare_user_io(def, d, element, view.dim_count > 0); !st) return st;
     sig.location = location;
     sig.component_mask <<= component;

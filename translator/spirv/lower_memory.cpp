@@ -207,7 +207,8 @@ Status Lowering::State::lower_resource_op(ir::OpView o) {
       require_nonuniform(mb, *d);
     }
     if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
-      return Status::ok(); // by reference
+      return Status::ok();                // by reference
+    if (d->combined) return Status::ok(); // loaded per use with its pair (combined_image())
     Id ptr = d->var;
     if (d->is_array) {
       Id index = descriptor_index(*d, o.operand(1).def());

@@ -235,11 +235,10 @@ Status Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::st
   for (std::size_t i = 0; i < so.elements.size(); ++i) {
     const StreamOutputElement& e = so.elements[i];
     if (!captures(e, d, semantic, semantic_index)) continue;
-    if (e.component_index != d.component || e.component_count != width)
-      return fail(def, "stream output element " + std::to_string(i) + " (" + e.semantic +
-                           std::to_string(e.semantic_index) +
-                           ") captures part of a built-in output; only whole built-ins are "
-                           "captured");
+    if (e.component_index != d.component || e.component_count != width) {
+      if (Status st = mirror_builtin_part(def, d, i); !st) return st;
+      continue;
+    }
     if (d.xfb_element >= 0)
       return fail(def, "stream output captures " + e.semantic + std::to_string(e.semantic_index) +
                            " twice");
@@ -248,6 +247,38 @@ Status Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::st
     d.xfb_element = std::int32_t(i);
     decorate_xfb(d.var, i);
   }
+  return Status::ok();
+}
+
+Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t i) {
+  const StreamOutputElement& e = options.interface->stream_output.elements[i];
+  const ir::TypeView view = ir->types().view(d.ir_type);
+  const ir::Type element = view.member_count() == 1 ? view.member(0) : ir::Type();
+  if (view.dim_count != 0 || view.member_count() != 1 || !element.is_basic() || d.insert_index ||
+      e.component_index < d.component ||
+      e.component_index + e.component_count > d.component + element.vector_size())
+    return fail(def, "stream output element " + std::to_string(i) + " (" + e.semantic +
+                         std::to_string(e.semantic_index) +
+                         ") captures components the built-in output does not have");
+  if (!extension_enabled(Extension::TransformFeedback))
+    return missing_extension(def, "stream output", Extension::TransformFeedback);
+  SplitOutput out;
+  out.shadow = d.var; // the built-in itself, read back before each emit or return
+  out.type = basic(element);
+  out.scalar = basic(element.scalar_type(), 1);
+  out.components = std::uint8_t(element.vector_size());
+  OutputPiece piece;
+  piece.first = std::uint8_t(e.component_index - d.component);
+  piece.count = std::uint8_t(e.component_count);
+  piece.type = basic(element.scalar_type(), e.component_count);
+  piece.var = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, piece.type),
+                                 spv::StorageClassOutput);
+  if (d.stream) mb.decorate(piece.var, spv::DecorationStream, {d.stream});
+  add_interface(piece.var, spv::StorageClassOutput);
+  decorate_xfb(piece.var, i);
+  xfb_mirrors.push_back(piece.var);
+  out.pieces.push_back(piece);
+  split_outputs.push_back(std::move(out));
   return Status::ok();
 }
 
@@ -265,6 +296,18 @@ Status Lowering::State::check_stream_output() {
       stage != ShaderStage::Geometry)
     return fail(ir_entry, "stream output for a shader that is not a vertex, domain or geometry "
                           "shader");
+  // Mirrors of built-in parts sit past every location the shader's outputs use, where the
+  // next stage reads nothing.
+  std::uint32_t next_location = 0;
+  for (const DeclInfo& o : decls) {
+    if (o.kind != DeclInfo::Kind::Output || o.location == ~0u) continue;
+    const ir::TypeView view = ir->types().view(o.ir_type);
+    std::uint32_t locations = 1;
+    for (unsigned k = 0; k < view.dim_count; ++k) locations *= std::max(view.dims[k], 1u);
+    next_location = std::max(next_location, o.location + locations);
+  }
+  for (const Id mirror : xfb_mirrors)
+    mb.decorate(mirror, spv::DecorationLocation, {next_location++});
   const auto& elements = si->stream_output.elements;
   for (std::size_t i = 0; i < elements.size(); ++i) {
     if (elements[i].semantic.empty()) continue;

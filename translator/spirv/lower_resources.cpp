@@ -29,6 +29,33 @@ bool is_buffer_kind(ir::ResourceKind k) {
 bool is_buffer_kind_or_typed(ir::ResourceKind k) {
   return is_buffer_kind(k) || k == ir::ResourceKind::TypedBuffer;
 }
+
+// The reflection's view of a declared SRV/UAV as the IR has it (every front end): dimension,
+// data type, raw/structured. DXBC's scan refines the data type (unorm, snorm) and adds the
+// stride and use flags afterwards (attach_source_facts).
+void describe_resource(ir::ResourceKind kind, ir::Type type, ResourceBinding& rb) {
+  using K = ir::ResourceKind;
+  static constexpr ResourceDimension kByKind[] = {
+      ResourceDimension::Buffer,           ResourceDimension::Buffer,
+      ResourceDimension::Buffer,           ResourceDimension::Texture1D,
+      ResourceDimension::Texture1DArray,   ResourceDimension::Texture2D,
+      ResourceDimension::Texture2DArray,   ResourceDimension::Texture2DMS,
+      ResourceDimension::Texture2DMSArray, ResourceDimension::Texture3D,
+      ResourceDimension::TextureCube,      ResourceDimension::TextureCubeArray};
+  rb.dimension =
+      std::size_t(kind) < std::size(kByKind) ? kByKind[std::size_t(kind)] : ResourceDimension::None;
+  if (kind == K::RawBuffer || kind == K::Structured) {
+    rb.flags |=
+        kind == K::RawBuffer ? ResourceBinding::RawBuffer : ResourceBinding::StructuredBuffer;
+    rb.data_type = ResourceDataType::UInt;
+    return;
+  }
+  if (!type.is_scalar()) return;
+  const ir::ScalarType st = type.scalar_type();
+  rb.data_type = ir::is_float(st)        ? ResourceDataType::Float
+                 : ir::is_signed_int(st) ? ResourceDataType::SInt
+                                         : ResourceDataType::UInt;
+}
 } // namespace
 
 Status Lowering::State::lower_resource_decl(ir::OpView o) {
@@ -94,8 +121,17 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     }
     const bool buffer = (cls == DescriptorClass::Srv || cls == DescriptorClass::Uav) &&
                         is_buffer_kind_or_typed(o.operand(4).literal_enum<ir::ResourceKind>());
-    if (Status st = map_descriptor(*interface, cls, space, reg, count, stage, buffer, slot); !st)
-      return st;
+    // An image SRV or a sampler of the interface's combined samplers: the pairs' variables are
+    // made where the shader uses them (combined_image()).
+    d.combined =
+        count == 1 &&
+        ((cls == DescriptorClass::Srv && !buffer &&
+          combines_resource(*interface, space, reg, stage)) ||
+         (cls == DescriptorClass::Sampler && combines_sampler(*interface, space, reg, stage)));
+    if (!d.combined) {
+      if (Status st = map_descriptor(*interface, cls, space, reg, count, stage, buffer, slot); !st)
+        return st;
+    }
   } else {
     slot.set = space;
     slot.array_size = count;
@@ -121,6 +157,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     d.kind = DeclInfo::Kind::Cbv;
     rb.register_class = ResourceBinding::Class::Cbv;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    rb.dimension = ResourceDimension::Buffer;
     d.storage = spv::StorageClassUniform;
     if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
       return fail(def, "unbounded constant buffer");
@@ -136,6 +173,7 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     d.kind = uav ? DeclInfo::Kind::Uav : DeclInfo::Kind::Srv;
     rb.register_class = uav ? ResourceBinding::Class::Uav : ResourceBinding::Class::Srv;
     d.resource = o.operand(4).literal_enum<ir::ResourceKind>();
+    describe_resource(d.resource, d.ir_type, rb);
     if (uav) uav_flags = o.operand(5).literal_enum<ir::UavFlags>();
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
@@ -245,8 +283,14 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   default:
     return fail(def, "declaration not supported");
   }
-  rb.binding = interface ? slot.binding : binding_of(rb.register_class, reg);
   d.image_type = element;
+  d.space = space;
+  d.register_index = reg;
+  if (d.combined) {
+    d.is_array = false;
+    return Status::ok();
+  }
+  rb.binding = interface ? slot.binding : binding_of(rb.register_class, reg);
   Id var_type = element;
   if (slot.array_size == 0) {
     if (!extension_enabled(Extension::DescriptorIndexing))
@@ -326,10 +370,59 @@ Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
   rb.space = o.operand(1).literal_u32();
   rb.register_index = o.operand(2).literal_u32();
   rb.flags = ResourceBinding::PushConstant | class_instances_flag(o);
+  rb.dimension = ResourceDimension::Buffer;
   rb.offset = push.offset;
   rb.size = push.size;
   rb.descriptor_type = ~0u;
   reflection->resources.push_back(rb);
+  return Status::ok();
+}
+
+Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
+                                       ir::SsaDef sampler_load, Id& out) {
+  Id unused = 0;
+  bool nonuniform = false;
+  const DeclInfo* image = descriptor(image_load, unused, nonuniform);
+  const DeclInfo* sampler = sampler_load ? descriptor(sampler_load, unused, nonuniform) : nullptr;
+  const ShaderInterface* interface = binding_map();
+  if (!image || !interface || (sampler_load && !sampler))
+    return fail(def, "combined sampler of a non-descriptor");
+  const std::uint32_t image_decl = decl_of[op(image_load).operand(0).def().id()] - 1;
+  const std::uint32_t sampler_decl =
+      sampler ? decl_of[op(sampler_load).operand(0).def().id()] - 1 : ~0u;
+  Id var = 0;
+  for (const CombinedVariable& c : combined_vars)
+    if (c.image_decl == image_decl && c.sampler_decl == sampler_decl) var = c.var;
+  const Id type = mb.type_sampled_image(image->image_type);
+  if (!var) {
+    const CombinedSampler* entry = find_combined_sampler(
+        *interface, image->space, image->register_index, sampler ? sampler->space : 0,
+        sampler ? sampler->register_index : kNoSampler, stage);
+    if (!entry)
+      return Status::error(
+          register_name(DescriptorClass::Srv, image->space, image->register_index) +
+          (sampler ? " sampled with " + register_name(DescriptorClass::Sampler, sampler->space,
+                                                      sampler->register_index)
+                   : std::string(" read without a sampler")) +
+          " by the " + std::string(shader_stage_name(stage)) +
+          " shader is not in the interface's combined samplers");
+    var = mb.global_variable(mb.type_pointer(spv::StorageClassUniformConstant, type),
+                             spv::StorageClassUniformConstant);
+    mb.decorate(var, spv::DecorationDescriptorSet, {entry->set});
+    mb.decorate(var, spv::DecorationBinding, {entry->binding});
+    add_interface(var, spv::StorageClassUniformConstant);
+    combined_vars.push_back({image_decl, sampler_decl, var});
+    ResourceBinding rb;
+    rb.register_class = ResourceBinding::Class::Srv;
+    rb.space = image->space;
+    rb.register_index = image->register_index;
+    rb.descriptor_type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    describe_resource(image->resource, image->ir_type, rb);
+    rb.set = entry->set;
+    rb.binding = entry->binding;
+    reflection->resources.push_back(rb);
+  }
+  out = mb.op(spv::OpLoad, type, {var});
   return Status::ok();
 }
 

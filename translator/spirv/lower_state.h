@@ -40,8 +40,12 @@ struct DeclInfo {
   // Raw/structured buffer in an R32_UINT texel buffer (the interface's TexelBuffer form): its
   // dwords are texels; `image_type` is the texel buffer's image type.
   bool texel_words = false;
-  bool push_constant = false;    // CBV read from the push-constant block (member `member`)
-  bool texel_counter = false;    // UAV counter in texel 0 of an R32_UINT storage texel buffer
+  bool push_constant = false; // CBV read from the push-constant block (member `member`)
+  bool texel_counter = false; // UAV counter in texel 0 of an R32_UINT storage texel buffer
+  // An SRV image or sampler the interface combines (combined_samplers): no variable of its
+  // own; each pair used gets one sampled-image variable (combined_image()).
+  bool combined = false;
+  std::uint32_t space = 0, register_index = 0; // CBV/SRV/UAV/sampler: the first register
   std::uint32_t array_base = 0;  // added to every descriptor index (KILN_BINDING_ARRAY ranges)
   std::uint32_t push_offset = 0; // push data / push CBV: byte offset in the push block
   bool block_member = true;      // buffer blocks: the data is member 0 of the block
@@ -223,6 +227,16 @@ struct Lowering::State {
   Status declare_push_cbv(ir::OpView op, DeclInfo& d, const PushConstantBuffer& push);
   Id sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_float);
   std::vector<std::pair<std::uint32_t, Id>> constant_vars; // ConstantLoad: constant -> Private
+  // Combined image/samplers: the sampled-image variable of each (SRV, sampler) declaration pair
+  // used (sampler ~0u: reads without a sampler).
+  struct CombinedVariable {
+    std::uint32_t image_decl, sampler_decl;
+    Id var;
+  };
+  std::vector<CombinedVariable> combined_vars;
+  // The loaded sampled image of a combined SRV's DescriptorLoad with a sampler's (null: the
+  // interface's entry for reads without a sampler).
+  Status combined_image(ir::SsaDef def, ir::SsaDef image_load, ir::SsaDef sampler_load, Id& out);
 
   Status lower_cf(ir::OpView op);
   Status finish_entry_point();
@@ -303,6 +317,11 @@ struct Lowering::State {
     std::vector<OutputPiece> pieces;
   };
   std::vector<SplitOutput> split_outputs;
+  // Parts of built-in outputs that stream output captures (SV_Position.xy): a built-in is
+  // decorated whole, so the part is copied, like a split output's piece, into an Output
+  // variable of its own at a Location past every other output (given in check_stream_output).
+  std::vector<Id> xfb_mirrors;
+  Status mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element);
   struct OutputSemantic {
     std::uint32_t decl; // SsaDef id of the output declaration
     std::string name;

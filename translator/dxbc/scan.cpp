@@ -1,0 +1,205 @@
+#include "translator/dxbc/scan.h"
+
+#include "translator/dxbc/reader.h"
+#include "translator/dxbc/signature.h"
+
+#include <string>
+
+namespace kiln::dxbc {
+
+namespace {
+
+// The model's names (reflection.h); dxbc:: has its own ResourceBinding (RDEF) and
+// ResourceDimension (the token's).
+using Descriptor = kiln::ResourceBinding;
+using Dimension = kiln::ResourceDimension;
+using DataType = kiln::ResourceDataType;
+
+ShaderStage stage_of(ProgramType type) {
+  switch (type) {
+  case ProgramType::Pixel:
+    return ShaderStage::Pixel;
+  case ProgramType::Vertex:
+    return ShaderStage::Vertex;
+  case ProgramType::Geometry:
+    return ShaderStage::Geometry;
+  case ProgramType::Hull:
+    return ShaderStage::Hull;
+  case ProgramType::Domain:
+    return ShaderStage::Domain;
+  case ProgramType::Compute:
+    return ShaderStage::Compute;
+  }
+  return ShaderStage::Count;
+}
+
+// A typed resource's data: component 0's return type (the others repeat it in practice).
+DataType data_type_of(std::uint8_t return_type) {
+  switch (ReturnType(return_type)) {
+  case ReturnType::Unorm:
+    return DataType::Unorm;
+  case ReturnType::Snorm:
+    return DataType::Snorm;
+  case ReturnType::SInt:
+    return DataType::SInt;
+  case ReturnType::UInt:
+    return DataType::UInt;
+  case ReturnType::Float:
+    return DataType::Float;
+  case ReturnType::Mixed:
+    return DataType::Mixed;
+  case ReturnType::Double:
+    return DataType::Double;
+  default:
+    return DataType::None;
+  }
+}
+
+bool is_uav_read(Opcode op) {
+  switch (op) {
+  case Opcode::LdUavTyped:
+  case Opcode::LdUavTypedS:
+  case Opcode::LdRaw:
+  case Opcode::LdRawS:
+  case Opcode::LdStructured:
+  case Opcode::LdStructuredS:
+    return true;
+  default:
+    return has_flag(op, opflag::Atomic);
+  }
+}
+
+Status read_signature(const SignatureChunk& chunk, PodArray<dxbc::SignatureElement>& scratch,
+                      std::vector<kiln::SignatureElement>& out) {
+  out.clear();
+  if (!chunk.present()) return Status::ok();
+  if (Status st = parse_signature(chunk, scratch); !st) return st;
+  out.reserve(scratch.size());
+  for (const dxbc::SignatureElement& in : scratch) {
+    kiln::SignatureElement& e = out.emplace_back();
+    e.semantic.assign(in.semantic_name);
+    e.semantic_index = in.semantic_index;
+    e.system_value = in.system_value;
+    e.component_type = in.component_type <= std::uint32_t(ComponentType::Float)
+                           ? ComponentType(in.component_type)
+                           : ComponentType::Unknown;
+    e.register_index = in.register_index;
+    e.mask = in.mask;
+    e.used_mask = in.read_write_mask;
+    e.stream = in.stream;
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+Status scan_program(const Container& container, const Program& program, SourceReflection& out) {
+  out.stage = stage_of(program.type);
+  out.descriptors.clear();
+  // Each UAV's range id (SM5.1) or register (SM5.0), in the order declared: instructions name
+  // UAVs by it.
+  std::vector<std::pair<std::uint32_t, std::size_t>> uav_ids;
+  for (const Instruction& inst : program.instructions) {
+    if (inst.declaration == kNoOperand) continue;
+    Descriptor d;
+    switch (inst.opcode) {
+    case Opcode::DclConstantBuffer:
+      d.register_class = Descriptor::Class::Cbv;
+      d.dimension = Dimension::Buffer;
+      break;
+    case Opcode::DclSampler:
+      d.register_class = Descriptor::Class::Sampler;
+      break;
+    case Opcode::DclResource:
+    case Opcode::DclResourceRaw:
+    case Opcode::DclResourceStructured:
+      d.register_class = Descriptor::Class::Srv;
+      break;
+    case Opcode::DclUavTyped:
+    case Opcode::DclUavRaw:
+    case Opcode::DclUavStructured:
+      d.register_class = Descriptor::Class::Uav;
+      break;
+    default:
+      continue;
+    }
+    const Declaration& decl = program.declarations[inst.declaration];
+    if (inst.operand_count < 1) return Status::error("a resource declaration without operand");
+    const Operand& op = program.operands_of(inst)[0];
+    if (op.index_dimension < 1)
+      return Status::error("a resource declaration without a register (dword " +
+                           std::to_string(inst.token_offset) + ")");
+    const std::uint32_t id = op.index[0];
+    if (program.is_sm51() && op.index_dimension >= 3) {
+      d.space = decl.space;
+      d.register_index = op.index[1];
+      d.array_size = op.index[2] == 0xffffffffu ? 0 : op.index[2] - op.index[1] + 1;
+    } else {
+      d.register_index = id;
+    }
+    switch (inst.opcode) {
+    case Opcode::DclSampler:
+      if (decl.value == 1) d.flags |= Descriptor::ComparisonSampler;
+      break;
+    case Opcode::DclResource:
+    case Opcode::DclUavTyped:
+      d.dimension = std::uint32_t(decl.dimension) <= std::uint32_t(Dimension::TextureCubeArray)
+                        ? Dimension(decl.dimension)
+                        : Dimension::None;
+      d.data_type = data_type_of(decl.return_type[0]);
+      break;
+    case Opcode::DclResourceRaw:
+    case Opcode::DclUavRaw:
+      d.dimension = Dimension::Buffer;
+      d.data_type = DataType::UInt;
+      d.flags |= Descriptor::RawBuffer;
+      break;
+    case Opcode::DclResourceStructured:
+    case Opcode::DclUavStructured:
+      d.dimension = Dimension::Buffer;
+      d.data_type = DataType::UInt;
+      d.flags |= Descriptor::StructuredBuffer;
+      d.structure_stride = decl.value2;
+      break;
+    default:
+      break;
+    }
+    if (d.register_class == Descriptor::Class::Uav)
+      uav_ids.emplace_back(id, out.descriptors.size());
+    out.descriptors.push_back(d);
+  }
+
+  // Uses: UAV reads and counters.
+  for (const Instruction& inst : program.instructions) {
+    if (inst.declaration != kNoOperand) continue;
+    const bool counter =
+        inst.opcode == Opcode::ImmAtomicAlloc || inst.opcode == Opcode::ImmAtomicConsume;
+    const bool read = is_uav_read(inst.opcode);
+    if (!counter && !read) continue;
+    for (const Operand& op : program.operands_of(inst)) {
+      if (op.type != OperandType::Uav || op.index_dimension < 1) continue;
+      for (const auto& [id, index] : uav_ids) {
+        if (id != op.index[0]) continue;
+        if (read) out.descriptors[index].flags |= Descriptor::UavRead;
+        if (counter) out.descriptors[index].flags |= Descriptor::UavCounter;
+      }
+    }
+  }
+
+  PodArray<dxbc::SignatureElement> scratch;
+  if (Status st = read_signature(container.input, scratch, out.inputs); !st) return st;
+  if (Status st = read_signature(container.output, scratch, out.outputs); !st) return st;
+  return read_signature(container.patch_constant, scratch, out.patch_constants);
+}
+
+Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out) {
+  Container container;
+  if (Status st = parse_container(bytecode, container, {.verify_checksum = false}); !st) return st;
+  if (!container.has_program())
+    return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
+  Program program;
+  if (Status st = decode_program(container.program, program); !st) return st;
+  return scan_program(container, program, out);
+}
+
+} // namespace kiln::dxbc

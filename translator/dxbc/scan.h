@@ -1,0 +1,27 @@
+#pragma once
+// The bytecode's own reflection (translator/common/reflection.h, SourceReflection): every
+// declared descriptor range with its dimension, data type and use, and the signatures. Read
+// from the declarations and one walk over the instructions, without converting to IR, so
+// vkd3d_shader_scan can answer from it for shaders kiln does not translate too.
+//
+// Use flags follow the instructions: UavRead for a UAV that a load (ld_uav_typed, ld_raw,
+// ld_structured and their _s forms) or any atomic names, UavCounter for a UAV that
+// imm_atomic_alloc / imm_atomic_consume names; ComparisonSampler from dcl_sampler's mode.
+
+#include "translator/common/reflection.h"
+#include "translator/common/status.h"
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/program.h"
+
+#include <cstdint>
+#include <span>
+
+namespace kiln::dxbc {
+
+// `out` is overwritten. Fails on a declaration whose register cannot be read.
+Status scan_program(const Container& container, const Program& program, SourceReflection& out);
+
+// Parses `bytecode` (a DXBC container) and scans it.
+Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out);
+
+} // namespace kiln::dxbc
