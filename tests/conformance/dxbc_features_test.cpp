@@ -58,7 +58,7 @@ std::uint32_t f(float v) {
 constexpr std::uint32_t returns(ReturnType t) {
   return std::uint32_t(t) * 0x1111u;
 }
-constexpr std::uint32_t dim_bits(ResourceDimension d) {
+constexpr std::uint32_t dim_bits(dxbc::ResourceDimension d) {
   return std::uint32_t(d) << 11;
 }
 
@@ -198,10 +198,10 @@ std::vector<std::uint32_t> sparse_buffer_program() {
   p.inst(Opcode::DclResourceRaw, {decl(OT::Resource), 0});
   p.inst(Opcode::DclResourceStructured, {decl(OT::Resource), 1, 8});
   p.inst(Opcode::DclResource, {decl(OT::Resource), 2, returns(ReturnType::UInt)},
-         dim_bits(ResourceDimension::Buffer));
+         dim_bits(dxbc::ResourceDimension::Buffer));
   p.inst(Opcode::DclUavRaw, {decl(OT::Uav), 0});
   p.inst(Opcode::DclUavTyped, {decl(OT::Uav), 1, returns(ReturnType::UInt)},
-         dim_bits(ResourceDimension::Buffer));
+         dim_bits(dxbc::ResourceDimension::Buffer));
   p.inst(Opcode::DclTemps, {2});
   p.inst(Opcode::DclThreadGroup, {1, 1, 1});
   // ld_raw_s r0.x, r1.x, l(4), t0.xxxx ; check_access_fully_mapped r1.x, r1.x
