@@ -137,6 +137,10 @@ void encode_record(const TranslationKey& key, std::uint32_t codegen_version,
   header.source_size = std::uint32_t(source.size());
   header.spirv_size = std::uint32_t(result.spirv.size() * 4);
   header.reflection_size = std::uint32_t(payload_end - reflection_start);
+  seal_record(header, payload_end, out);
+}
+
+void seal_record(RecordHeader& header, std::size_t payload_end, std::vector<std::uint8_t>& out) {
   header.record_size = std::uint32_t(out.size() + kRecordTrailerSize);
   header.payload_checksum =
       XXH3_64bits(out.data() + kRecordHeaderSize, payload_end - kRecordHeaderSize);

@@ -86,6 +86,11 @@ std::uint64_t record_header_checksum(const RecordHeader& header);
 bool record_header_valid(const RecordHeader& header);
 bool record_trailer_matches(const RecordHeader& header, std::span<const std::uint8_t> trailer);
 
+// Finishes a record whose payload `out` holds after kRecordHeaderSize bytes up to `payload_end`
+// (padding after it included): the record size, both checksums, the header written at the front
+// and the trailer appended. `header` comes with its key, version and size fields filled.
+void seal_record(RecordHeader& header, std::size_t payload_end, std::vector<std::uint8_t>& out);
+
 // Serializes one complete record (header, payload, trailer) into `out` (cleared first).
 void encode_record(const TranslationKey& key, std::uint32_t codegen_version,
                    std::span<const std::uint8_t> source, const TranslateOptions& options,

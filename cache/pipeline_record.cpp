@@ -81,12 +81,7 @@ void encode_pipeline_record(const PipelineRecord& record, std::vector<std::uint8
   header.codegen_version = kPipelineRecordMarker;
   header.options_bits = kPipelineOptionsBits;
   header.source_size = std::uint32_t(payload_end - kRecordHeaderSize);
-  header.record_size = std::uint32_t(out.size() + kRecordTrailerSize);
-  header.payload_checksum =
-      XXH3_64bits(out.data() + kRecordHeaderSize, payload_end - kRecordHeaderSize);
-  header.header_checksum = record_header_checksum(header);
-  std::memcpy(out.data(), &header, sizeof header);
-  append_pod(out, RecordTrailer{kTrailerMagic, header.header_checksum});
+  seal_record(header, payload_end, out);
 }
 
 bool decode_pipeline_payload(std::span<const std::uint8_t> payload, PipelineRecord& out) {

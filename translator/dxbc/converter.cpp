@@ -80,23 +80,6 @@ bool operands_indexed(const Program& program, const Instruction& inst) {
 
 namespace {
 
-ShaderStage stage_of(ProgramType t) {
-  switch (t) {
-  case ProgramType::Pixel:
-    return ShaderStage::Pixel;
-  case ProgramType::Vertex:
-    return ShaderStage::Vertex;
-  case ProgramType::Geometry:
-    return ShaderStage::Geometry;
-  case ProgramType::Hull:
-    return ShaderStage::Hull;
-  case ProgramType::Domain:
-    return ShaderStage::Domain;
-  default:
-    return ShaderStage::Compute;
-  }
-}
-
 // Vertices per input primitive of dcl_inputprimitive (D3D10_SB_PRIMITIVE).
 std::uint32_t vertices_of_primitive(std::uint32_t p) {
   switch (p) {

@@ -3,6 +3,7 @@
 // IR converter walks in order. Decoding fills a caller-owned Program whose arrays keep their
 // capacity between shaders, so a warm worker decodes without touching the heap.
 
+#include "translator/common/shader_stage.h"
 #include "translator/dxbc/opcodes.h"
 
 #include <cstdint>
@@ -67,6 +68,25 @@ enum class OperandType : std::uint8_t {
 constexpr std::uint32_t kOperandTypeCount = 43;
 
 enum class ProgramType : std::uint8_t { Pixel = 0, Vertex, Geometry, Hull, Domain, Compute };
+
+// The pipeline stage a program type runs at.
+constexpr ShaderStage stage_of(ProgramType type) {
+  switch (type) {
+  case ProgramType::Pixel:
+    return ShaderStage::Pixel;
+  case ProgramType::Vertex:
+    return ShaderStage::Vertex;
+  case ProgramType::Geometry:
+    return ShaderStage::Geometry;
+  case ProgramType::Hull:
+    return ShaderStage::Hull;
+  case ProgramType::Domain:
+    return ShaderStage::Domain;
+  case ProgramType::Compute:
+    break;
+  }
+  return ShaderStage::Compute;
+}
 
 enum class SelectionMode : std::uint8_t { Mask = 0, Swizzle = 1, Select1 = 2 };
 

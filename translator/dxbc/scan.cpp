@@ -15,24 +15,6 @@ using Descriptor = kiln::ResourceBinding;
 using Dimension = kiln::ResourceDimension;
 using DataType = kiln::ResourceDataType;
 
-ShaderStage stage_of(ProgramType type) {
-  switch (type) {
-  case ProgramType::Pixel:
-    return ShaderStage::Pixel;
-  case ProgramType::Vertex:
-    return ShaderStage::Vertex;
-  case ProgramType::Geometry:
-    return ShaderStage::Geometry;
-  case ProgramType::Hull:
-    return ShaderStage::Hull;
-  case ProgramType::Domain:
-    return ShaderStage::Domain;
-  case ProgramType::Compute:
-    return ShaderStage::Compute;
-  }
-  return ShaderStage::Count;
-}
-
 // A typed resource's data: component 0's return type (the others repeat it in practice).
 DataType data_type_of(std::uint8_t return_type) {
   switch (ReturnType(return_type)) {
