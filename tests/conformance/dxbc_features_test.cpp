@@ -9,6 +9,7 @@
 #include "tests/dxbc/control_flow_cases.h"
 #include "tests/dxbc/random_flow.h"
 #include "tests/dxbc/token_builder.h"
+#include "tests/support/shared_data.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_text.h"
 #include "translator/spirv/validate.h"
@@ -86,7 +87,7 @@ class DxbcFeatures : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (!context_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
     folder_ =
         std::filesystem::temp_directory_path() / ("kiln_dxbc_features_" + std::to_string(getpid()));
     std::filesystem::create_directories(folder_);
@@ -98,31 +99,14 @@ class DxbcFeatures : public ::testing::Test {
   // Replays `state` (resource sections) and `commands` at sm5 with the blobs bound.
   CaseResult run(const std::vector<Blob>& blobs, const std::string& state,
                  const std::vector<std::string>& commands) {
-    TestFile file;
-    file.name = "dxbc-features";
-    file.folder = folder_;
-    file.sections = split_sections(state + "[test]\n");
-    ModelReplay& replay = file.replay["sm5"];
-    for (const Section& s : file.sections) {
-      if (s.header == "test")
-        replay.run_test_sections.push_back(s.index);
-      else
-        replay.state_sections.push_back(s.index);
-    }
-    CaseInfo info;
-    info.id = "dxbc-features/sm5";
-    info.model = "sm5";
-    info.test_section = replay.run_test_sections.back();
+    std::map<std::string, std::filesystem::path> paths;
     for (const Blob& b : blobs) {
       const std::filesystem::path path = folder_ / (std::string(b.stage) + ".dxbc");
       std::ofstream(path, std::ios::binary)
           .write(reinterpret_cast<const char*>(b.bytes.data()), std::streamsize(b.bytes.size()));
-      info.blobs[b.stage] = path;
+      paths[b.stage] = path;
     }
-    unsigned line = 1;
-    for (const std::string& c : commands) info.commands.emplace_back(line++, c);
-    info.included = info.verified = true;
-    file.cases.push_back(info);
+    const TestFile file = one_case_file("dxbc-features", folder_, "sm5", state, paths, commands);
     KilnShaderSource kiln;
     Executor executor(*context_, kiln);
     std::vector<CaseResult> results;

@@ -74,4 +74,30 @@ bool load_test_file(const std::filesystem::path& folder, TestFile& out, std::str
   return true;
 }
 
+TestFile one_case_file(std::string name, std::filesystem::path folder, const std::string& model,
+                       const std::string& state, std::map<std::string, std::filesystem::path> blobs,
+                       const std::vector<std::string>& commands) {
+  TestFile file;
+  file.name = std::move(name);
+  file.folder = std::move(folder);
+  file.sections = split_sections(state + "[test]\n");
+  ModelReplay& replay = file.replay[model];
+  for (const Section& s : file.sections) {
+    if (s.header == "test")
+      replay.run_test_sections.push_back(s.index);
+    else
+      replay.state_sections.push_back(s.index);
+  }
+  CaseInfo info;
+  info.id = file.name + "/" + model;
+  info.model = model;
+  info.test_section = replay.run_test_sections.back();
+  info.blobs = std::move(blobs);
+  unsigned line = 1;
+  for (const std::string& c : commands) info.commands.emplace_back(line++, c);
+  info.included = info.verified = true;
+  file.cases.push_back(std::move(info));
+  return file;
+}
+
 } // namespace kiln::conformance

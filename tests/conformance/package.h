@@ -39,6 +39,13 @@ struct TestFile {
 // Loads tests/<name>/cases.json and its script. Returns false with `error` set on failure.
 bool load_test_file(const std::filesystem::path& folder, TestFile& out, std::string& error);
 
+// A test file of one case made in code (the execution tests of kiln's own features): `state`
+// is the script's resource sections (a [test] section is appended), replayed for `model`,
+// with `blobs` (stage -> bytecode file) and `commands` (numbered from line 1).
+TestFile one_case_file(std::string name, std::filesystem::path folder, const std::string& model,
+                       const std::string& state, std::map<std::string, std::filesystem::path> blobs,
+                       const std::vector<std::string>& commands);
+
 // Folders under PACKAGE/tests that have a cases.json, sorted by name.
 std::vector<std::filesystem::path> list_test_folders(const std::filesystem::path& package);
 

@@ -150,26 +150,9 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
     };
     write("vs.d3d9", *script.vs);
     write("ps.d3d9", *script.ps);
-    TestFile file;
-    file.name = "render-state";
-    file.folder = folder_;
-    file.sections = split_sections(script.state + "[test]\n");
-    ModelReplay& replay = file.replay["sm2"];
-    for (const Section& s : file.sections) {
-      if (s.header == "test")
-        replay.run_test_sections.push_back(s.index);
-      else
-        replay.state_sections.push_back(s.index);
-    }
-    CaseInfo info;
-    info.id = "render-state/sm2";
-    info.model = "sm2";
-    info.test_section = replay.run_test_sections.back();
-    info.blobs = {{"vs", folder_ / "vs.d3d9"}, {"ps", folder_ / "ps.d3d9"}};
-    unsigned line = 1;
-    for (const std::string& c : script.commands) info.commands.emplace_back(line++, c);
-    info.included = info.verified = true;
-    file.cases.push_back(info);
+    const TestFile file =
+        one_case_file("render-state", folder_, "sm2", script.state,
+                      {{"vs", folder_ / "vs.d3d9"}, {"ps", folder_ / "ps.d3d9"}}, script.commands);
     KilnShaderSource kiln;
     Executor executor(*context_, kiln);
     executor.set_parameters_as_spec_constants(GetParam());

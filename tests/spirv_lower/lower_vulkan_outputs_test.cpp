@@ -108,6 +108,49 @@ class LoweredOutputs : public ::testing::Test {
     return pixel;
   }
 
+  static StreamOutputElement element(const char* semantic, std::uint32_t first,
+                                     std::uint32_t count) {
+    StreamOutputElement e;
+    e.semantic = semantic;
+    e.component_index = first;
+    e.component_count = count;
+    return e;
+  }
+
+  // Draws kVertexShader with rasterization off, capturing `elements` into buffer 0 at 24 bytes
+  // a vertex through transform feedback (the caller checks has_transform_feedback()); `out` gets
+  // the 3 * 6 floats (the buffer is filled with -7 first, so an element not written shows).
+  void capture(std::vector<StreamOutputElement> elements, std::vector<float>& out) {
+    ShaderInterface interface;
+    interface.extensions = extension_bit(Extension::TransformFeedback);
+    interface.stream_output.elements = std::move(elements);
+    interface.stream_output.buffer_strides = {24, 0, 0, 0};
+    const auto vs = lower(kVertexShader, interface);
+    ASSERT_FALSE(vs.empty());
+    auto desc = pipeline_desc(vs, {});
+    desc.rasterizer_discard = true;
+    vulkan::GraphicsPipeline pipeline;
+    Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
+    ASSERT_TRUE(created) << created.message();
+    vulkan::Buffer captured;
+    ASSERT_TRUE(vulkan::Buffer::create(
+        *context_, 3 * 24, VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
+    const std::vector<float> fill(3 * 6, -7.0f);
+    captured.write(std::span<const float>(fill));
+    vulkan::DrawDesc draw;
+    draw.pipeline = &pipeline;
+    draw.descriptors = &descriptors_;
+    draw.vertex_buffers = {vertices_.handle()};
+    draw.viewports = {{0, 0, 2, 2, 0, 1}};
+    draw.render_area = {{0, 0}, {2, 2}};
+    draw.vertex_count = 3;
+    draw.xfb_buffers = {captured.handle()};
+    Status drawn = vulkan::draw(*context_, draw);
+    ASSERT_TRUE(drawn) << drawn.message();
+    out = captured.read<float>();
+    ASSERT_EQ(out.size(), 3u * 6);
+  }
+
   std::unique_ptr<vulkan::Context> context_;
   vulkan::Buffer vertices_;
   vulkan::DescriptorBinding descriptors_;
@@ -141,43 +184,10 @@ TEST_F(LoweredOutputs, OutputSwizzleReordersTheRenderTargetComponents) {
 
 TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) {
   if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
-  ShaderInterface interface;
-  interface.extensions = extension_bit(Extension::TransformFeedback);
-  // Buffer 0: TEXCOORD0.yz (part of an output: split) then SV_Position, 24 bytes a vertex.
-  StreamOutputElement texcoord, position;
-  texcoord.semantic = "TEXCOORD";
-  texcoord.component_index = 1;
-  texcoord.component_count = 2;
-  position.semantic = "SV_Position";
-  position.component_count = 4;
-  interface.stream_output.elements = {texcoord, position};
-  interface.stream_output.buffer_strides = {24, 0, 0, 0};
-  const auto vs = lower(kVertexShader, interface);
-  ASSERT_FALSE(vs.empty());
-  auto desc = pipeline_desc(vs, {});
-  desc.rasterizer_discard = true;
-  vulkan::GraphicsPipeline pipeline;
-  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
-  ASSERT_TRUE(created) << created.message();
-
-  vulkan::Buffer captured;
-  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 24,
-                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
-  const std::vector<float> zeros(3 * 6, -7.0f);
-  captured.write(std::span<const float>(zeros));
-  vulkan::DrawDesc draw;
-  draw.pipeline = &pipeline;
-  draw.descriptors = &descriptors_;
-  draw.vertex_buffers = {vertices_.handle()};
-  draw.viewports = {{0, 0, 2, 2, 0, 1}};
-  draw.render_area = {{0, 0}, {2, 2}};
-  draw.vertex_count = 3;
-  draw.xfb_buffers = {captured.handle()};
-  Status drawn = vulkan::draw(*context_, draw);
-  ASSERT_TRUE(drawn) << drawn.message();
-
-  const std::vector<float> out = captured.read<float>();
-  ASSERT_EQ(out.size(), 3u * 6);
+  // TEXCOORD0.yz (part of an output: split) then SV_Position.
+  StreamOutputElement texcoord = element("TEXCOORD", 1, 2), position = element("SV_Position", 0, 4);
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(capture({texcoord, position}, out));
   for (std::size_t v = 0; v < 3; ++v) {
     for (std::size_t c = 0; c < 2; ++c)
       EXPECT_EQ(out[v * 6 + c], 2.0f * kTriangle[v * 4 + 1 + c]) << "vertex " << v << " TEXCOORD0";
@@ -186,44 +196,13 @@ TEST_F(LoweredOutputs, StreamOutputCapturesTheVerticesThroughTransformFeedback) 
   }
 }
 
-// Part of a built-in: SV_Position.yz, then TEXCOORD0 whole, 24 bytes a vertex (the built-in
-// is captured through an output of its own).
+// Part of a built-in: SV_Position.yz, then TEXCOORD0 whole (the built-in is captured through an
+// output of its own).
 TEST_F(LoweredOutputs, StreamOutputCapturesPartOfABuiltIn) {
   if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
-  ShaderInterface interface;
-  interface.extensions = extension_bit(Extension::TransformFeedback);
-  StreamOutputElement position, texcoord;
-  position.semantic = "SV_Position";
-  position.component_index = 1;
-  position.component_count = 2;
-  texcoord.semantic = "TEXCOORD";
-  texcoord.component_count = 4;
-  interface.stream_output.elements = {position, texcoord};
-  interface.stream_output.buffer_strides = {24, 0, 0, 0};
-  const auto vs = lower(kVertexShader, interface);
-  ASSERT_FALSE(vs.empty());
-  auto desc = pipeline_desc(vs, {});
-  desc.rasterizer_discard = true;
-  vulkan::GraphicsPipeline pipeline;
-  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
-  ASSERT_TRUE(created) << created.message();
-  vulkan::Buffer captured;
-  ASSERT_TRUE(vulkan::Buffer::create(*context_, 3 * 24,
-                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
-  const std::vector<float> fill(3 * 6, -7.0f);
-  captured.write(std::span<const float>(fill));
-  vulkan::DrawDesc draw;
-  draw.pipeline = &pipeline;
-  draw.descriptors = &descriptors_;
-  draw.vertex_buffers = {vertices_.handle()};
-  draw.viewports = {{0, 0, 2, 2, 0, 1}};
-  draw.render_area = {{0, 0}, {2, 2}};
-  draw.vertex_count = 3;
-  draw.xfb_buffers = {captured.handle()};
-  Status drawn = vulkan::draw(*context_, draw);
-  ASSERT_TRUE(drawn) << drawn.message();
-  const std::vector<float> out = captured.read<float>();
-  ASSERT_EQ(out.size(), 3u * 6);
+  StreamOutputElement position = element("SV_Position", 1, 2), texcoord = element("TEXCOORD", 0, 4);
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(capture({position, texcoord}, out));
   for (std::size_t v = 0; v < 3; ++v) {
     for (std::size_t c = 0; c < 2; ++c)
       EXPECT_EQ(out[v * 6 + c], kTriangle[v * 4 + 1 + c]) << "vertex " << v << " SV_Position";
