@@ -1,6 +1,7 @@
 #include "bench/service_run.h"
 
 #include "bench/stats.h"
+#include "cache/scratch_directory.h"
 #include "cache/shader_cache.h"
 #include "plugin/cache_store.h"
 #include "plugin/service.h"
@@ -42,23 +43,6 @@ double throughput(const std::vector<const BenchInput*>& inputs, unsigned threads
   return seconds > 0 ? double(inputs.size()) / seconds : 0;
 }
 
-// A private directory under $TMPDIR for a bench run without --cache; removed afterwards.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "kiln-bench-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 } // namespace
 
 std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inputs,
@@ -85,7 +69,7 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
     // whatever --cache says, so that "cold" never includes hits left by an earlier run. Warm
     // passes use --cache DIR when given (after an untimed pass that fills it with whatever it
     // lacks) or else the temporary cache the cold passes filled: either way every job hits.
-    TemporaryDirectory scratch;
+    cache::ScratchDirectory scratch("kiln-bench");
     cache::CacheOptions cold_options;
     cold_options.directory = scratch.path();
     Status error;
@@ -136,7 +120,7 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
 
 std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
                                           const ServiceRunOptions& options, std::string& note) {
-  TemporaryDirectory scratch;
+  cache::ScratchDirectory scratch("kiln-bench");
   cache::CacheOptions cache_options;
   cache_options.directory =
       options.cache_dir.empty() ? scratch.path() : std::filesystem::path(options.cache_dir);

@@ -2,16 +2,18 @@
 // Shader-sized synthetic entries for the cache benchmarks: random "bytecode" and a SPIR-V
 // result about 1.3x its size with a small reflection, like a typical translated pixel shader.
 
+#include "cache/scratch_directory.h"
 #include "cache/shader_cache.h"
 
 #include <cstdint>
 #include <filesystem>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace kiln::cache::bench {
+
+using cache::ScratchDirectory;
 
 struct SyntheticEntry {
   std::vector<std::uint8_t> source;
@@ -35,25 +37,6 @@ inline SyntheticEntry synthetic_entry(std::uint64_t seed, std::size_t source_byt
   entry.result.reflection.outputs.push_back({"SV_Target", 0, 0, 0xf, ~0u});
   return entry;
 }
-
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "kiln-cache-bench-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline CacheOptions bench_options(const std::filesystem::path& directory) {
   CacheOptions options;

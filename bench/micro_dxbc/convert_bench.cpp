@@ -5,6 +5,7 @@
 //   DxbcConvertCorpus      all shaders once per iteration (mean per shader, total)
 
 #include "bench/micro_corpus.h"
+#include "bench/micro_dxbc/per_shader_timing.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
 
@@ -27,13 +28,6 @@ const std::vector<Shader>& corpus() {
   return shaders;
 }
 
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  const std::size_t at = std::min(values.size() - 1, std::size_t(p * double(values.size())));
-  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end());
-  return values[at];
-}
-
 bool convert_one(kiln::dxbc::Converter& converter, kiln::ir::Builder& builder, const Shader& s) {
   builder.reset();
   return converter.convert(s, {}, builder).is_ok();
@@ -44,26 +38,9 @@ void DxbcConvertPerShader(benchmark::State& state) {
   kiln::dxbc::Converter converter;
   kiln::ir::Builder builder;
   for (const Shader& s : corpus()) benchmark::DoNotOptimize(convert_one(converter, builder, s));
-  constexpr int kRepeats = 9;
-  std::vector<double> per_shader(corpus().size()), samples(kRepeats);
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < corpus().size(); ++i) {
-      for (int r = 0; r < kRepeats; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        benchmark::DoNotOptimize(convert_one(converter, builder, corpus()[i]));
-        const auto stop = std::chrono::steady_clock::now();
-        samples[std::size_t(r)] = std::chrono::duration<double, std::micro>(stop - start).count();
-      }
-      per_shader[i] = percentile(samples, 0.5);
-    }
-  }
-  state.counters["median_us"] = percentile(per_shader, 0.5);
-  state.counters["p90_us"] = percentile(per_shader, 0.9);
-  state.counters["max_us"] = percentile(per_shader, 1.0);
-  double total = 0;
-  for (double v : per_shader) total += v;
-  state.counters["total_ms"] = total / 1000.0;
-  state.counters["shaders"] = double(corpus().size());
+  kiln::bench::time_per_shader(state, corpus().size(), 9, [&](std::size_t i) {
+    return convert_one(converter, builder, corpus()[i]);
+  });
 }
 BENCHMARK(DxbcConvertPerShader)->Iterations(1)->Unit(benchmark::kMillisecond);
 

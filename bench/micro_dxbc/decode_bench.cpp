@@ -9,6 +9,7 @@
 // One Program is reused throughout, as a translation worker would reuse it.
 
 #include "bench/micro_corpus.h"
+#include "bench/micro_dxbc/per_shader_timing.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/disassembler.h"
 #include "translator/dxbc/reader.h"
@@ -40,13 +41,6 @@ bool have_corpus(benchmark::State& state) {
   return false;
 }
 
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  const std::size_t at = std::min(values.size() - 1, std::size_t(p * double(values.size())));
-  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end());
-  return values[at];
-}
-
 bool decode_one(const Shader& bytes, Program& program) {
   Container container;
   if (!parse_container(bytes, container, {.verify_checksum = false})) return false;
@@ -57,24 +51,8 @@ void DxbcDecodePerShader(benchmark::State& state) {
   if (!have_corpus(state)) return;
   Program program;
   for (const Shader& s : corpus()) benchmark::DoNotOptimize(decode_one(s, program)); // warm-up
-  constexpr int kRepeats = 15;
-  std::vector<double> per_shader(corpus().size());
-  std::vector<double> samples(kRepeats);
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < corpus().size(); ++i) {
-      for (int r = 0; r < kRepeats; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        benchmark::DoNotOptimize(decode_one(corpus()[i], program));
-        const auto stop = std::chrono::steady_clock::now();
-        samples[std::size_t(r)] = std::chrono::duration<double, std::micro>(stop - start).count();
-      }
-      per_shader[i] = percentile(samples, 0.5);
-    }
-  }
-  state.counters["median_us"] = percentile(per_shader, 0.5);
-  state.counters["p90_us"] = percentile(per_shader, 0.9);
-  state.counters["max_us"] = percentile(per_shader, 1.0);
-  state.counters["shaders"] = double(corpus().size());
+  kiln::bench::time_per_shader(state, corpus().size(), 15,
+                               [&](std::size_t i) { return decode_one(corpus()[i], program); });
 }
 BENCHMARK(DxbcDecodePerShader)->Iterations(1)->Unit(benchmark::kMillisecond);
 

@@ -5,6 +5,7 @@
 
 #include "bench/synth/dxbc_writer.h"
 #include "kiln/kiln.h"
+#include "tests/support/shared_data.h"
 #include "tests/vulkan/vulkan_graphics.h"
 #include "tests/vulkan/vulkan_harness.h"
 
@@ -83,7 +84,7 @@ std::vector<std::uint32_t> translate(kiln_context* context, const std::vector<st
 TEST(AbiDualSource, BlendsWithTheSecondOutput) {
   std::string why_not;
   std::unique_ptr<vulkan::Context> vk = vulkan::Context::create(why_not);
-  if (!vk) GTEST_SKIP() << "no Vulkan device: " << why_not;
+  if (!vk) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   kiln_context_create_info info{};
   info.type = KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO;
   info.flags = KILN_CONTEXT_DISABLE_CACHE;

@@ -2,6 +2,7 @@
 // Shared pieces of the cache tests: a scratch directory, deterministic shader sources, and a
 // fake translator whose output can be checked against its input without the real translator.
 
+#include "cache/scratch_directory.h"
 #include "cache/shader_cache.h"
 
 #include <algorithm>
@@ -10,30 +11,16 @@
 #include <filesystem>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 #include <xxhash.h>
 
 namespace kiln::cache::test {
 
-class ScratchDirectory {
+// A scratch cache directory; file() is where the cache file goes.
+class ScratchDirectory : public cache::ScratchDirectory {
  public:
-  ScratchDirectory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "kiln-cache-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path file() const { return path_ / kCacheFileName; }
-
- private:
-  std::filesystem::path path_;
+  ScratchDirectory() : cache::ScratchDirectory("kiln-cache-test") {}
+  std::filesystem::path file() const { return path() / kCacheFileName; }
 };
 
 // Random bytes standing in for shader bytecode, distinct per (seed, size).

@@ -145,7 +145,7 @@ class Vkd3dExecutorTest : public ExecutorTest {
   void SetUp() override {
     ExecutorTest::SetUp();
     if (IsSkipped()) return;
-    if (!vkd3d_.available()) GTEST_SKIP() << vkd3d_.note();
+    if (!vkd3d_.available()) KILN_SKIP_OR_FAIL_IN_CI(vkd3d_.note());
   }
   Vkd3dShaderSource vkd3d_;
 };

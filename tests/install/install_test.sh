@@ -7,6 +7,8 @@
 # usage: install_test.sh BUILD_DIR SOURCE_DIR D3D12_PROGRAM SHARED_DIR
 set -euo pipefail
 build=$1 source=$2 d3d12_program=$3 shared=$4
+# shellcheck source=../vkd3d_shader/stats_line.sh
+source "$source/tests/vkd3d_shader/stats_line.sh"
 shader=$shared/conformance/tests/uav-atomics/2.cs.sm5.dxbc
 if [ ! -e "$shader" ]; then
   echo "missing $shader"
@@ -36,10 +38,7 @@ LD_LIBRARY_PATH=$libdir "$scratch/consumer/consumer" "$shader"
 
 echo "== D3D12 on the installed libvkd3d-shader.so.1"
 [ -e "$libdir/kiln/libvkd3d-shader.so.1" ] || { echo "FAIL: no $libdir/kiln/libvkd3d-shader.so.1"; exit 1; }
-stats=$(LD_LIBRARY_PATH=$libdir/kiln KILN_VKD3D_SHADER_STATS=1 "$d3d12_program" "$shader" 2>&1 >/dev/null |
-  grep '^kiln vkd3d-shader:' || true)
+stats=$(stats_line "$(LD_LIBRARY_PATH=$libdir/kiln KILN_VKD3D_SHADER_STATS=1 "$d3d12_program" "$shader" 2>&1 >/dev/null)")
 echo "$stats"
-[[ $stats =~ ^kiln\ vkd3d-shader:\ ([0-9]+)\ compiles,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded(\;\ ([0-9]+)\ scans,\ ([0-9]+)\ by\ kiln,\ 0\ forwarded)?$ ]] &&
-  [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[4]}" = "${BASH_REMATCH[5]}" ] ||
-  { echo "FAIL: kiln did not serve every compile and scan"; exit 1; }
+served_by_kiln "$stats" || { echo "FAIL: kiln did not serve every compile and scan"; exit 1; }
 echo "installation works"

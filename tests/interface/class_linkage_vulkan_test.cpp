@@ -5,6 +5,7 @@
 // in (no buffer).
 
 #include "tests/dxbc/linkage_program.h"
+#include "tests/support/shared_data.h"
 #include "tests/vulkan/vulkan_graphics.h"
 #include "tests/vulkan/vulkan_harness.h"
 #include "translator/spirv/validate.h"
@@ -36,7 +37,7 @@ class ClassLinkageVulkan : public ::testing::Test {
   void SetUp() override {
     std::string why_not;
     context_ = vulkan::Context::create(why_not);
-    if (!context_) GTEST_SKIP() << "no Vulkan device: " << why_not;
+    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
   }
 
   void translate(const std::shared_ptr<ShaderInterface>& interface, TranslateResult& result) {

@@ -1,6 +1,6 @@
 #pragma once
 // Locating ../shared (corpus, conformance) for tests. Tests that need it call
-// KILN_REQUIRE_SHARED(dir) and are skipped with a clear message when it is absent.
+// KILN_REQUIRE_DIR(dir, what): skipped with a clear message when it is absent, failed in CI.
 
 #include <filesystem>
 #include <string>
