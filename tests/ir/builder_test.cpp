@@ -60,6 +60,21 @@ TEST(IrBuilder, NoDeclarations) {
   EXPECT_EQ(code, (std::vector<SsaDef>{fn}));
 }
 
+// The binary reader adds ops by id, identical constants included (a module may hold them). The
+// constant table keeps one; when it grows it re-inserts them all, and it must still have room
+// (a fuzzer input once made the growth probe a full table forever).
+TEST(IrBuilder, IdenticalConstantsAddedByIdLeaveTheTableUsable) {
+  Builder b;
+  b.reset();
+  std::uint32_t id = 1;
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(b.add_with_id(SsaDef(id++), Op::Constant(kU32, 7u)));
+  for (std::uint32_t v = 0; v < 100; ++v)
+    ASSERT_TRUE(b.add_with_id(SsaDef(id++), Op::Constant(kU32, 1000u + v)));
+  EXPECT_EQ(b.op(b.constant_u32(7)).operand(0).literal_u64(), 7u);
+  EXPECT_EQ(b.constant_u32(1050), SsaDef(301 + 50));
+  EXPECT_EQ(b.constant_u32(1050), b.constant_u32(1050));
+}
+
 TEST(IrBuilder, ConstantsAreDeduplicated) {
   Builder b;
   b.reset();

@@ -302,7 +302,14 @@ SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
 }
 
 void Builder::grow_constant_table() {
+  // Sized by the constants in the op list, not by the count the table kept: add_with_id (the
+  // binary reader) may add identical constants, which the table held once but this re-inserts
+  // each. A table no more than half full keeps every probe short and always ends.
+  std::size_t constants = 0;
+  for (SsaDef d = head_; d; d = ops_[d.id()].next)
+    constants += ops_[d.id()].code == OpCode::Constant || ops_[d.id()].code == OpCode::Undef;
   std::size_t size = constant_mask_ ? (constant_mask_ + 1) * 2 : 64;
+  while (size < 2 * (constants + 1)) size *= 2;
   constant_table_.assign(size, 0);
   constant_mask_ = size - 1;
   constant_used_ = 0;
