@@ -131,11 +131,10 @@ Status Lowering::State::lower_gs_output_primitive(ir::OpView o) {
 
 // SetPsEarlyFragmentTest, SetPsDepthGreaterEqual, SetPsDepthLessEqual: one execution mode each.
 Status Lowering::State::lower_fragment_mode(ir::OpView o) {
-  const spv::ExecutionMode mode = o.code() == ir::OpCode::SetPsEarlyFragmentTest
-                                      ? spv::ExecutionModeEarlyFragmentTests
-                                  : o.code() == ir::OpCode::SetPsDepthGreaterEqual
-                                      ? spv::ExecutionModeDepthGreater
-                                      : spv::ExecutionModeDepthLess;
+  const spv::ExecutionMode mode =
+      o.code() == ir::OpCode::SetPsEarlyFragmentTest   ? spv::ExecutionModeEarlyFragmentTests
+      : o.code() == ir::OpCode::SetPsDepthGreaterEqual ? spv::ExecutionModeDepthGreater
+                                                       : spv::ExecutionModeDepthLess;
   mb.add_execution_mode(entry_function, mode);
   return Status::ok();
 }
