@@ -498,6 +498,43 @@ TEST(SpirvLower, RejectsWhatItCannotExpress) {
   EXPECT_NE(st.message().find("Demote"), std::string::npos) << st.message();
 }
 
+// The rows of KILN_SPIRV_LOWERINGS that emit no code: an op the passes remove, or one the
+// backend does not map, is refused naming it; a leftover DclTmp emits nothing.
+TEST(SpirvLower, TableRowsWithoutCode) {
+  const std::string program = R"(
+%1 = EntryPoint void %20 Compute
+%2 = Constant u32 3
+%3 = Constant f32 0.5
+%4 = DclTmp u32 %1
+%20 = Function void
+  %21 = Label void None
+OP
+    %23 = Return void null
+%24 = FunctionEnd void
+)";
+  struct Case {
+    const char* op;
+    const char* line;
+    const char* expect;
+  } cases[] = {
+      {"FMadLegacy", "    %22 = FMadLegacy f32 %3 %3 %3", "not lowered by the passes"},
+      {"UMsad", "    %22 = UMsad u32 %2 %2 %2", "op UMsad not supported by the SPIR-V backend"},
+      {"none", "", ""}};
+  for (const Case& c : cases) {
+    std::string text = program;
+    text.replace(text.find("OP"), 2, c.line);
+    Lowered out;
+    Status st = lower_only(text, SpirvTarget::Vulkan13, out);
+    if (!*c.expect) {
+      EXPECT_TRUE(st) << st.message();
+      continue;
+    }
+    ASSERT_FALSE(st) << c.op;
+    EXPECT_NE(st.message().find(c.expect), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find(c.op), std::string::npos) << st.message();
+  }
+}
+
 // Built-ins outside the stages and directions Vulkan allows them in (damaged signatures) are
 // refused by name; the same declarations in their own stage lower.
 TEST(SpirvLower, RejectsBuiltInsOutsideTheirStages) {

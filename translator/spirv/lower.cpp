@@ -1,9 +1,11 @@
-// SPIR-V backend: the driver. One walk over the final-form IR (docs/pipeline.md): declarations
-// become types, constants and variables; functions are emitted as they come; the entry point,
-// its interface and the stage's execution modes are added at the end.
+// SPIR-V backend: the driver. One walk over the final-form IR (docs/pipeline.md) hands every op
+// to its handler through lower_op, the switch generated from KILN_SPIRV_LOWERINGS
+// (lower_table.h): declarations become types, constants and variables; functions are emitted as
+// they come; the entry point, its interface and the stage's execution modes are added at the end.
 #include "translator/spirv/lower.h"
 
 #include "translator/spirv/lower_state.h"
+#include "translator/spirv/lower_table.h"
 
 #include <algorithm>
 
@@ -111,7 +113,6 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   bool in_code = false;
   for (ir::OpView op : builder.ops()) {
     ir::OpCategory category = op.info().category;
-    Status status = Status::ok();
     if (category == ir::OpCategory::Function || category == ir::OpCategory::FunctionEnd ||
         category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
         category == ir::OpCategory::Code) {
@@ -120,11 +121,9 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
         if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
         s.build_push_block();
       }
-      status = s.lower_code(op);
-    } else {
-      status = s.lower_declaration(op);
+      if (Status st = s.check_final_types(op); !st) return st;
     }
-    if (!status) return status;
+    if (Status st = s.lower_op(op); !st) return st;
   }
   if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
   if (Status st = s.finish_entry_point(); !st) return st;
@@ -140,217 +139,21 @@ void Lowering::State::add_interface(Id var, spv::StorageClass storage) {
     interface.push_back(var);
 }
 
-Status Lowering::State::lower_declaration(ir::OpView o) {
-  using ir::OpCode;
+// The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler.
+Status Lowering::State::lower_op(ir::OpView o) {
   switch (o.code()) {
-  case OpCode::EntryPoint: {
-    if (ir_entry) return fail(o.def(), "more than one EntryPoint");
-    ir_entry = o.def();
-    if (o.operand_count() < 2) return fail(o.def(), "EntryPoint without function");
-    stage = o.operand(o.operand_count() - 1).literal_enum<ShaderStage>();
-    if (stage >= ShaderStage::Count) return fail(o.def(), "unknown shader stage");
-    std::uint32_t functions = o.ref_count();
-    if (stage == ShaderStage::Hull) {
-      if (functions != 2) return fail(o.def(), "hull EntryPoint needs two functions");
-      hs_functions[0] = o.operand(0).def();
-      hs_functions[1] = o.operand(1).def();
-      entry_function = mb.allocate_id();
-    } else {
-      if (functions != 1) return fail(o.def(), "EntryPoint needs one function");
-      entry_function = id_for(o.operand(0).def());
-    }
-    return Status::ok();
+#define KILN_X(name, handler, ...)                                                                 \
+  case ir::OpCode::name:                                                                           \
+    return handler(o);
+    KILN_SPIRV_LOWERINGS(KILN_X)
+#undef KILN_X
+  case ir::OpCode::Count:
+    break;
   }
-  case OpCode::Constant: {
-    Id id = constant(o.def());
-    if (!id) return fail(o.def(), "malformed or unbounded constant");
-    ids[o.def().id()] = id;
-    return Status::ok();
-  }
-  case OpCode::Undef:
-    ids[o.def().id()] = mb.undef(type(o.type()));
-    return Status::ok();
-  case OpCode::DclSpecConstant: {
-    ir::Type t = o.type();
-    if (!t.is_scalar() || o.operand_count() < 3)
-      return fail(o.def(), "aggregate specialization constants not supported");
-    std::uint32_t spec_id = o.operand(1).literal_u32();
-    Id id;
-    if (t.scalar_type() == ir::ScalarType::Bool) {
-      id = mb.spec_constant_bool(o.operand(2).bits() != 0);
-      mb.decorate(id, spv::DecorationSpecId, {spec_id});
-    } else {
-      std::uint64_t bits = o.operand(2).bits();
-      std::uint32_t words[2] = {std::uint32_t(bits), std::uint32_t(bits >> 32)};
-      id = mb.spec_constant_with_id(
-          basic(t),
-          std::span<const std::uint32_t>(words, scalar_size(t.scalar_type()) == 8 ? 2 : 1),
-          spec_id);
-    }
-    ids[o.def().id()] = id;
-    return Status::ok();
-  }
-  case OpCode::SetCsWorkgroupSize:
-    has_workgroup_size = true;
-    mb.add_execution_mode(
-        entry_function, spv::ExecutionModeLocalSize,
-        {o.operand(1).literal_u32(), o.operand(2).literal_u32(), o.operand(3).literal_u32()});
-    return Status::ok();
-  case OpCode::SetGsInstances:
-    has_gs_instances = true;
-    mb.add_execution_mode(entry_function, spv::ExecutionModeInvocations,
-                          {std::max(1u, o.operand(1).literal_u32())});
-    return Status::ok();
-  case OpCode::SetGsInputPrimitive: {
-    spv::ExecutionMode mode;
-    switch (o.operand(1).literal_enum<ir::PrimitiveType>()) {
-    case ir::PrimitiveType::Point:
-      mode = spv::ExecutionModeInputPoints;
-      gs_input_vertices = 1;
-      break;
-    case ir::PrimitiveType::Line:
-      mode = spv::ExecutionModeInputLines;
-      gs_input_vertices = 2;
-      break;
-    case ir::PrimitiveType::Triangle:
-      mode = spv::ExecutionModeTriangles;
-      gs_input_vertices = 3;
-      break;
-    case ir::PrimitiveType::LineAdj:
-      mode = spv::ExecutionModeInputLinesAdjacency;
-      gs_input_vertices = 4;
-      break;
-    case ir::PrimitiveType::TriangleAdj:
-      mode = spv::ExecutionModeInputTrianglesAdjacency;
-      gs_input_vertices = 6;
-      break;
-    default:
-      return fail(o.def(), "geometry input primitive not expressible in SPIR-V");
-    }
-    mb.add_execution_mode(entry_function, mode);
-    return Status::ok();
-  }
-  case OpCode::SetGsOutputVertices:
-    mb.add_execution_mode(entry_function, spv::ExecutionModeOutputVertices,
-                          {o.operand(1).literal_u32()});
-    return Status::ok();
-  case OpCode::SetGsOutputPrimitive: {
-    spv::ExecutionMode mode;
-    switch (o.operand(1).literal_enum<ir::PrimitiveType>()) {
-    case ir::PrimitiveType::Point:
-      mode = spv::ExecutionModeOutputPoints;
-      break;
-    case ir::PrimitiveType::Line:
-      mode = spv::ExecutionModeOutputLineStrip;
-      break;
-    case ir::PrimitiveType::Triangle:
-      mode = spv::ExecutionModeOutputTriangleStrip;
-      break;
-    default:
-      return fail(o.def(), "geometry output primitive not expressible in SPIR-V");
-    }
-    mb.add_execution_mode(entry_function, mode);
-    gs_streams |= o.operand(2).literal_u32();
-    return Status::ok();
-  }
-  case OpCode::SetPsEarlyFragmentTest:
-    mb.add_execution_mode(entry_function, spv::ExecutionModeEarlyFragmentTests);
-    return Status::ok();
-  case OpCode::SetPsDepthGreaterEqual:
-    mb.add_execution_mode(entry_function, spv::ExecutionModeDepthGreater);
-    return Status::ok();
-  case OpCode::SetPsDepthLessEqual:
-    mb.add_execution_mode(entry_function, spv::ExecutionModeDepthLess);
-    return Status::ok();
-  case OpCode::SetTessPrimitive: {
-    auto prim = o.operand(1).literal_enum<ir::PrimitiveType>();
-    auto winding = o.operand(2).literal_enum<ir::TessWindingOrder>();
-    auto partitioning = o.operand(3).literal_enum<ir::TessPartitioning>();
-    // The IR's primitive here is the tessellator's output topology: points and lines need no
-    // winding, triangles take the winding order.
-    if (prim == ir::PrimitiveType::Point)
-      mb.add_execution_mode(entry_function, spv::ExecutionModePointMode);
-    if (prim == ir::PrimitiveType::Triangle)
-      mb.add_execution_mode(entry_function, winding == ir::TessWindingOrder::Cw
-                                                ? spv::ExecutionModeVertexOrderCw
-                                                : spv::ExecutionModeVertexOrderCcw);
-    spv::ExecutionMode spacing = spv::ExecutionModeSpacingEqual;
-    if (partitioning == ir::TessPartitioning::FractionalOdd)
-      spacing = spv::ExecutionModeSpacingFractionalOdd;
-    else if (partitioning == ir::TessPartitioning::FractionalEven)
-      spacing = spv::ExecutionModeSpacingFractionalEven;
-    mb.add_execution_mode(entry_function, spacing);
-    return Status::ok();
-  }
-  case OpCode::SetTessDomain: {
-    auto prim = o.operand(1).literal_enum<ir::PrimitiveType>();
-    spv::ExecutionMode mode = prim == ir::PrimitiveType::Quad   ? spv::ExecutionModeQuads
-                              : prim == ir::PrimitiveType::Line ? spv::ExecutionModeIsolines
-                                                                : spv::ExecutionModeTriangles;
-    mb.add_execution_mode(entry_function, mode);
-    return Status::ok();
-  }
-  case OpCode::SetTessControlPoints:
-    if (stage == ShaderStage::Hull)
-      mb.add_execution_mode(entry_function, spv::ExecutionModeOutputVertices,
-                            {std::max(1u, o.operand(2).literal_u32())});
-    return Status::ok();
-  case OpCode::SetFpMode:
-    // Allowed to be ignored (ir-reference.md): the default float behaviour applies.
-    return Status::ok();
-  case OpCode::DebugName:
-    if (options.debug_names && o.operand(0).def() && ids[o.operand(0).def().id()]) {
-      char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
-      ir::unpack_string(o.literals(), name, sizeof(name) - 1);
-      mb.add_name(ids[o.operand(0).def().id()], name);
-    }
-    return Status::ok();
-  case OpCode::DebugMemberName:
-  case OpCode::DclParam:
-  case OpCode::DclTmp:
-    return Status::ok();
-  case OpCode::Semantic: {
-    DeclInfo* d = decl(o.operand(0).def());
-    if (d && d->signature >= 0) {
-      char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
-      ir::unpack_string(o.literals().subspan(1), name, sizeof(name) - 1);
-      auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
-      list[std::size_t(d->signature)].semantic = name;
-      list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
-      if (options.interface) {
-        if (Status st = render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());
-            !st)
-          return st;
-      }
-      return apply_stream_output(o.def(), *d, name, o.operand(1).literal_u32());
-    }
-    return Status::ok();
-  }
-  case OpCode::DclInput:
-  case OpCode::DclInputBuiltIn:
-  case OpCode::DclOutput:
-  case OpCode::DclOutputBuiltIn:
-  case OpCode::DclXfb:
-    return lower_io_decl(o);
-  case OpCode::DclCbv:
-  case OpCode::DclSrv:
-  case OpCode::DclUav:
-  case OpCode::DclUavCounter:
-  case OpCode::DclSampler:
-  case OpCode::DclLds:
-  case OpCode::DclScratch:
-  case OpCode::DclPushData:
-    return lower_resource_decl(o);
-  case OpCode::MinValue:
-  case OpCode::MaxValue:
-    return fail(o.def(), "not lowered by the passes");
-  default:
-    return fail(o.def(), "declaration not supported");
-  }
+  return fail(o.def(), "opcode out of range");
 }
 
-Status Lowering::State::lower_code(ir::OpView o) {
-  using ir::OpCode;
+Status Lowering::State::check_final_types(ir::OpView o) {
   for (std::uint32_t i = 0; i < o.ref_count(); ++i) {
     // Final form has no Unknown left; a value of that type cannot be expressed.
     ir::SsaDef r = o.operand(i).def();
@@ -360,34 +163,7 @@ Status Lowering::State::lower_code(ir::OpView o) {
   }
   if (o.type().is_basic() && o.type().scalar_type() == ir::ScalarType::Unknown)
     return fail(o.def(), "result of Unknown type (not final form)");
-  switch (o.code()) {
-  case OpCode::Function:
-  case OpCode::FunctionEnd:
-  case OpCode::FunctionCall:
-  case OpCode::ParamLoad:
-  case OpCode::Label:
-  case OpCode::Branch:
-  case OpCode::BranchConditional:
-  case OpCode::Switch:
-  case OpCode::Unreachable:
-  case OpCode::Return:
-  case OpCode::Phi:
-    return lower_cf(o);
-  case OpCode::InputLoad:
-  case OpCode::OutputLoad:
-  case OpCode::OutputStore:
-  case OpCode::InterpolateAtCentroid:
-  case OpCode::InterpolateAtSample:
-  case OpCode::InterpolateAtOffset:
-  case OpCode::EmitVertex:
-  case OpCode::EmitPrimitive:
-    return lower_io_op(o);
-  default:
-    break;
-  }
-  bool handled = false;
-  if (Status st = lower_arith(o, handled); !st || handled) return st;
-  return lower_resource_op(o);
+  return Status::ok();
 }
 
 Id Lowering::State::load_invocation_id() {

@@ -4,19 +4,25 @@
 // is documented in docs/pipeline.md.
 //
 // A Lowering is per worker: it owns a ModuleBuilder and dense id maps that keep their
-// capacity between shaders. One walk over the IR emits everything (lower_*.cpp):
+// capacity between shaders. One walk over the IR emits everything; each op goes to the handler
+// its row of KILN_SPIRV_LOWERINGS (lower_table.h) names, through one switch (lower.cpp,
+// State::lower_op). The files (README.md has the full list):
 //
-//   lower.cpp            driver, declarations, execution modes, entry point (HS: one entry that
-//                        calls the control-point function, barriers, then runs the patch-
-//                        constant function in invocation 0)
+//   lower.cpp            driver, dispatch, entry point (HS: one entry that calls the control-
+//                        point function, barriers, then runs the patch-constant function in
+//                        invocation 0)
+//   lower_declarations.cpp  EntryPoint, constants, execution modes, debug names, semantics
 //   lower_types.cpp      types (explicit layout for blocks), constants, casts, address walking
 //   lower_io.cpp         inputs/outputs and built-ins (KILN_SPIRV_BUILTINS: SPIR-V type each
-//                        built-in needs; loads and stores convert to and from the IR's type)
+//                        built-in needs)
+//   lower_io_ops.cpp     loads and stores of I/O (converting to and from the IR's type),
+//                        interpolation, emits
 //   lower_resources.cpp  CBV/SRV/UAV/sampler/counter/LDS/scratch/push-data declarations
 //   lower_memory.cpp     loads, stores and atomics through access chains
+//   lower_texel_buffers.cpp  raw/structured buffers in the interface's texel-buffer form
 //   lower_images.cpp     sample, gather, fetch, read/write, queries, image atomics, sparse
-//   lower_ops.cpp        arithmetic (KILN_SPIRV_DIRECT_OPS table), conversions, composites,
-//                        derivatives, barriers, demote
+//   lower_ops.cpp        arithmetic (the table's instruction column: lower_direct),
+//                        conversions, composites, derivatives, barriers, demote
 //   lower_cf.cpp         functions, labels with their merge instructions, branches, phis
 //   lower_target.cpp     what the target and the interface's extensions allow, fallbacks
 //   lower_outputs.cpp    dual-source blending, output swizzles, stream output (Xfb)

@@ -8,142 +8,156 @@ namespace {
 constexpr std::uint32_t kMaxParams = 64;
 }
 
-Status Lowering::State::lower_cf(ir::OpView o) {
-  using ir::OpCode;
-  const ir::SsaDef def = o.def();
-  // Merge instructions precede the terminator of a header block.
-  auto emit_merge = [&](bool selection_allowed) {
-    if (block_construct == ir::Construct::StructuredLoop) {
-      mb.op_void(spv::OpLoopMerge,
-                 {id_for(block_merge), id_for(block_continue), spv::LoopControlMaskNone});
-    } else if (block_construct == ir::Construct::StructuredSelection && selection_allowed) {
-      mb.op_void(spv::OpSelectionMerge, {id_for(block_merge), spv::SelectionControlMaskNone});
-    }
-    block_construct = ir::Construct::None;
-  };
+// Merge instructions precede the terminator of a header block.
+void Lowering::State::emit_merge(bool selection_allowed) {
+  if (block_construct == ir::Construct::StructuredLoop) {
+    mb.op_void(spv::OpLoopMerge,
+               {id_for(block_merge), id_for(block_continue), spv::LoopControlMaskNone});
+  } else if (block_construct == ir::Construct::StructuredSelection && selection_allowed) {
+    mb.op_void(spv::OpSelectionMerge, {id_for(block_merge), spv::SelectionControlMaskNone});
+  }
+  block_construct = ir::Construct::None;
+}
 
-  switch (o.code()) {
-  case OpCode::Function: {
-    if (o.ref_count() > kMaxParams) return fail(def, "too many function parameters");
-    Id ret = type(o.type());
-    Id param_types[kMaxParams];
-    for (std::uint32_t i = 0; i < o.ref_count(); ++i)
-      param_types[i] = type(type_of(o.operand(i).def()));
-    Id fn_type = mb.type_function(ret, std::span<const Id>(param_types, o.ref_count()));
-    mb.begin_function(ret, spv::FunctionControlMaskNone, fn_type, id_for(def));
-    params.clear();
-    for (std::uint32_t i = 0; i < o.ref_count(); ++i)
-      params.emplace_back(o.operand(i).def().id(), mb.function_parameter(param_types[i]));
-    current_function = def;
-    block_is_first = true;
-    return Status::ok();
-  }
-  case OpCode::FunctionEnd:
-    mb.end_function();
-    current_function = ir::SsaDef();
-    return Status::ok();
-  case OpCode::ParamLoad: {
-    std::uint32_t param = o.operand(1).def().id();
-    for (const auto& [dcl, id] : params)
-      if (dcl == param) {
-        bind(def, id, o.type());
-        return Status::ok();
-      }
-    return fail(def, "parameter of another function");
-  }
-  case OpCode::FunctionCall: {
-    ir::SsaDef callee = o.operand(0).def();
-    ir::OpView fn = op(callee);
-    if (fn.code() != OpCode::Function || fn.ref_count() + 1 != o.ref_count())
-      return fail(def, "call does not match the function's parameters");
-    scratch_words.clear();
-    scratch_words.push_back(id_for(callee));
-    for (std::uint32_t i = 1; i < o.ref_count(); ++i)
-      scratch_words.push_back(value_as(o.operand(i).def(), type_of(fn.operand(i - 1).def())));
-    mb.op(spv::OpFunctionCall, type(fn.type()), scratch_words, id_for(def));
-    return Status::ok();
-  }
-  case OpCode::Label:
-    mb.label(id_for(def));
-    if (block_is_first && rov && id_for(current_function) == entry_function)
-      mb.op_void(spv::OpBeginInvocationInterlockEXT, {});
-    if (block_is_first && options.interface && id_for(current_function) == entry_function)
-      if (Status st = render_state_prologue(); !st) return fail(def, st.message());
-    block_is_first = false;
-    block_construct =
-        o.literals().empty() ? ir::Construct::None : o.literals()[0].literal_enum<ir::Construct>();
-    block_merge = o.ref_count() > 0 ? o.operand(0).def() : ir::SsaDef();
-    block_continue = o.ref_count() > 1 ? o.operand(1).def() : ir::SsaDef();
-    if ((block_construct != ir::Construct::None && !block_merge) ||
-        (block_construct == ir::Construct::StructuredLoop && !block_continue))
-      return fail(def, "construct without merge/continue block");
-    return Status::ok();
-  case OpCode::Branch:
-    emit_merge(false);
-    mb.op_void(spv::OpBranch, {id_for(o.operand(0).def())});
-    return Status::ok();
-  case OpCode::BranchConditional:
-    emit_merge(true);
-    mb.op_void(spv::OpBranchConditional, {id_for(o.operand(0).def()), id_for(o.operand(1).def()),
-                                          id_for(o.operand(2).def())});
-    return Status::ok();
-  case OpCode::Switch: {
-    ir::Type selector = type_of(o.operand(0).def());
-    if (!selector.is_scalar() || !ir::is_integer(selector.scalar_type()) ||
-        scalar_size(selector.scalar_type()) != 4)
-      return fail(def, "switch selector is not a 32-bit integer");
-    emit_merge(true);
-    scratch_words.clear();
-    scratch_words.push_back(id_for(o.operand(0).def()));
-    scratch_words.push_back(id_for(o.operand(1).def()));
-    for (std::uint32_t i = 2; i + 1 < o.ref_count(); i += 2) {
-      ir::OpView value = op(o.operand(i).def());
-      if (value.code() != OpCode::Constant || value.operand_count() != 1)
-        return fail(def, "switch case value is not a constant");
-      scratch_words.push_back(value.operand(0).literal_u32());
-      scratch_words.push_back(id_for(o.operand(i + 1).def()));
+Status Lowering::State::lower_function(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  if (o.ref_count() > kMaxParams) return fail(def, "too many function parameters");
+  Id ret = type(o.type());
+  Id param_types[kMaxParams];
+  for (std::uint32_t i = 0; i < o.ref_count(); ++i)
+    param_types[i] = type(type_of(o.operand(i).def()));
+  Id fn_type = mb.type_function(ret, std::span<const Id>(param_types, o.ref_count()));
+  mb.begin_function(ret, spv::FunctionControlMaskNone, fn_type, id_for(def));
+  params.clear();
+  for (std::uint32_t i = 0; i < o.ref_count(); ++i)
+    params.emplace_back(o.operand(i).def().id(), mb.function_parameter(param_types[i]));
+  current_function = def;
+  block_is_first = true;
+  return Status::ok();
+}
+
+Status Lowering::State::lower_function_end(ir::OpView) {
+  mb.end_function();
+  current_function = ir::SsaDef();
+  return Status::ok();
+}
+
+Status Lowering::State::lower_param_load(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  std::uint32_t param = o.operand(1).def().id();
+  for (const auto& [dcl, id] : params)
+    if (dcl == param) {
+      bind(def, id, o.type());
+      return Status::ok();
     }
-    mb.op_void(spv::OpSwitch, scratch_words);
-    return Status::ok();
+  return fail(def, "parameter of another function");
+}
+
+Status Lowering::State::lower_function_call(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ir::SsaDef callee = o.operand(0).def();
+  ir::OpView fn = op(callee);
+  if (fn.code() != ir::OpCode::Function || fn.ref_count() + 1 != o.ref_count())
+    return fail(def, "call does not match the function's parameters");
+  scratch_words.clear();
+  scratch_words.push_back(id_for(callee));
+  for (std::uint32_t i = 1; i < o.ref_count(); ++i)
+    scratch_words.push_back(value_as(o.operand(i).def(), type_of(fn.operand(i - 1).def())));
+  mb.op(spv::OpFunctionCall, type(fn.type()), scratch_words, id_for(def));
+  return Status::ok();
+}
+
+Status Lowering::State::lower_label(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  mb.label(id_for(def));
+  if (block_is_first && rov && id_for(current_function) == entry_function)
+    mb.op_void(spv::OpBeginInvocationInterlockEXT, {});
+  if (block_is_first && options.interface && id_for(current_function) == entry_function)
+    if (Status st = render_state_prologue(); !st) return fail(def, st.message());
+  block_is_first = false;
+  block_construct =
+      o.literals().empty() ? ir::Construct::None : o.literals()[0].literal_enum<ir::Construct>();
+  block_merge = o.ref_count() > 0 ? o.operand(0).def() : ir::SsaDef();
+  block_continue = o.ref_count() > 1 ? o.operand(1).def() : ir::SsaDef();
+  if ((block_construct != ir::Construct::None && !block_merge) ||
+      (block_construct == ir::Construct::StructuredLoop && !block_continue))
+    return fail(def, "construct without merge/continue block");
+  return Status::ok();
+}
+
+Status Lowering::State::lower_branch(ir::OpView o) {
+  emit_merge(false);
+  mb.op_void(spv::OpBranch, {id_for(o.operand(0).def())});
+  return Status::ok();
+}
+
+Status Lowering::State::lower_branch_conditional(ir::OpView o) {
+  emit_merge(true);
+  mb.op_void(spv::OpBranchConditional,
+             {id_for(o.operand(0).def()), id_for(o.operand(1).def()), id_for(o.operand(2).def())});
+  return Status::ok();
+}
+
+Status Lowering::State::lower_switch(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ir::Type selector = type_of(o.operand(0).def());
+  if (!selector.is_scalar() || !ir::is_integer(selector.scalar_type()) ||
+      scalar_size(selector.scalar_type()) != 4)
+    return fail(def, "switch selector is not a 32-bit integer");
+  emit_merge(true);
+  scratch_words.clear();
+  scratch_words.push_back(id_for(o.operand(0).def()));
+  scratch_words.push_back(id_for(o.operand(1).def()));
+  for (std::uint32_t i = 2; i + 1 < o.ref_count(); i += 2) {
+    ir::OpView value = op(o.operand(i).def());
+    if (value.code() != ir::OpCode::Constant || value.operand_count() != 1)
+      return fail(def, "switch case value is not a constant");
+    scratch_words.push_back(value.operand(0).literal_u32());
+    scratch_words.push_back(id_for(o.operand(i + 1).def()));
   }
-  case OpCode::Unreachable:
-    emit_merge(false);
-    mb.op_void(spv::OpUnreachable, {});
-    return Status::ok();
-  case OpCode::Return: {
-    // Render state first (alpha test and fog read the shader's own outputs), then the copies
-    // of swizzled and split outputs to the variables the pipeline sees.
-    if (Status st = render_state_before_return(); !st) return fail(def, st.message());
-    if (id_for(current_function) == entry_function) {
-      if (!swizzled_outputs.empty()) emit_output_epilogue();
-      if (stage != ShaderStage::Geometry) emit_split_outputs();
-    }
-    if (rov && id_for(current_function) == entry_function)
-      mb.op_void(spv::OpEndInvocationInterlockEXT, {});
-    emit_merge(false);
-    ir::SsaDef value = o.operand_count() ? o.operand(0).def() : ir::SsaDef();
-    if (!value) {
-      mb.op_void(spv::OpReturn, {});
-    } else {
-      ir::Type ret = current_function ? type_of(current_function) : o.type();
-      mb.op_void(spv::OpReturnValue, {value_as(value, ret)});
-    }
-    return Status::ok();
+  mb.op_void(spv::OpSwitch, scratch_words);
+  return Status::ok();
+}
+
+Status Lowering::State::lower_unreachable(ir::OpView) {
+  emit_merge(false);
+  mb.op_void(spv::OpUnreachable, {});
+  return Status::ok();
+}
+
+Status Lowering::State::lower_return(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  // Render state first (alpha test and fog read the shader's own outputs), then the copies
+  // of swizzled and split outputs to the variables the pipeline sees.
+  if (Status st = render_state_before_return(); !st) return fail(def, st.message());
+  if (id_for(current_function) == entry_function) {
+    if (!swizzled_outputs.empty()) emit_output_epilogue();
+    if (stage != ShaderStage::Geometry) emit_split_outputs();
   }
-  case OpCode::Phi: {
-    scratch_words.clear();
-    for (std::uint32_t i = 0; i + 1 < o.ref_count(); i += 2) {
-      ir::SsaDef value = o.operand(i + 1).def();
-      if (!value) return fail(def, "Phi with a null value");
-      scratch_words.push_back(id_for(value));
-      scratch_words.push_back(id_for(o.operand(i).def()));
-    }
-    mb.op(spv::OpPhi, type(o.type()), scratch_words, id_for(def));
-    return Status::ok();
+  if (rov && id_for(current_function) == entry_function)
+    mb.op_void(spv::OpEndInvocationInterlockEXT, {});
+  emit_merge(false);
+  ir::SsaDef value = o.operand_count() ? o.operand(0).def() : ir::SsaDef();
+  if (!value) {
+    mb.op_void(spv::OpReturn, {});
+  } else {
+    ir::Type ret = current_function ? type_of(current_function) : o.type();
+    mb.op_void(spv::OpReturnValue, {value_as(value, ret)});
   }
-  default:
-    return fail(def, "control flow op not supported");
+  return Status::ok();
+}
+
+Status Lowering::State::lower_phi(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  scratch_words.clear();
+  for (std::uint32_t i = 0; i + 1 < o.ref_count(); i += 2) {
+    ir::SsaDef value = o.operand(i + 1).def();
+    if (!value) return fail(def, "Phi with a null value");
+    scratch_words.push_back(id_for(value));
+    scratch_words.push_back(id_for(o.operand(i).def()));
   }
+  mb.op(spv::OpPhi, type(o.type()), scratch_words, id_for(def));
+  return Status::ok();
 }
 
 } // namespace kiln::spirv

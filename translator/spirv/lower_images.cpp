@@ -67,28 +67,23 @@ Id Lowering::State::sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_
   return mb.op(spv::OpCompositeConstruct, basic(want, ct.vector_size() + 1), {c, l});
 }
 
-Status Lowering::State::lower_image_op(ir::OpView o) {
-  using ir::OpCode;
+Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAccess& a) {
   const ir::SsaDef def = o.def();
-  Id index = 0;
-  bool nonuniform = false;
-  DeclInfo* d = descriptor(o.operand(0).def(), index, nonuniform);
+  DeclInfo* d = descriptor(o.operand(0).def(), a.index, a.nonuniform);
   if (!d || !d->is_image) return fail(def, "image op on a non-image descriptor");
-  const bool uav = d->kind == DeclInfo::Kind::Uav;
-  const bool sparse = ir::has(o.flags(), ir::OpFlags::SparseFeedback);
-  const ir::Type texel_ir(d->ir_type.scalar_type(), 4);
-  const Id texel = basic(texel_ir);
+  a.d = d;
+  a.uav = d->kind == DeclInfo::Kind::Uav;
+  a.sparse = ir::has(o.flags(), ir::OpFlags::SparseFeedback);
+  a.texel_ir = ir::Type(d->ir_type.scalar_type(), 4);
+  a.texel = basic(a.texel_ir);
   // A combined SRV (the interface's combined_samplers) is its pair's sampled image; the image
   // alone, for reads without a sampler, comes out of the entry with no sampler.
-  const bool with_sampler = o.code() == OpCode::ImageSample || o.code() == OpCode::ImageGather ||
-                            o.code() == OpCode::ImageComputeLod;
-  Id image = 0, combined = 0;
   if (d->combined) {
     if (Status st = combined_image(def, o.operand(0).def(),
-                                   with_sampler ? o.operand(1).def() : ir::SsaDef(), combined);
+                                   with_sampler ? o.operand(1).def() : ir::SsaDef(), a.combined);
         !st)
       return st;
-    if (!with_sampler) image = mb.op(spv::OpImage, d->image_type, {combined});
+    if (!with_sampler) a.image = mb.op(spv::OpImage, d->image_type, {a.combined});
   } else {
     if (with_sampler) {
       Id unused = 0;
@@ -97,269 +92,314 @@ Status Lowering::State::lower_image_op(ir::OpView o) {
       if (s && s->combined)
         return fail(def, "a sampler the interface only combines, used with an SRV it does not");
     }
-    image = value(o.operand(0).def());
+    a.image = value(o.operand(0).def());
   }
-  const ir::Type rt = o.type();
-  if (sparse) mb.require_capability(spv::CapabilitySparseResidency);
-  // Sparse results: {u32 code, T texel}; SPIR-V's struct matches the IR's type.
-  auto finish = [&](Id result, ir::Type from) {
-    if (sparse) {
-      bind(def, result, rt);
-    } else {
-      bind(def, convert_basic(result, from, rt), rt);
-    }
-  };
-  std::vector<std::uint32_t>& w = scratch_words;
-  auto sampled_image = [&](ir::SsaDef sampler) -> Id {
-    if (combined) return combined;
-    Id si =
-        mb.op(spv::OpSampledImage, mb.type_sampled_image(d->image_type), {image, value(sampler)});
-    bool sampler_nonuniform = false;
-    Id unused = 0;
-    descriptor(sampler, unused, sampler_nonuniform);
-    if (nonuniform || sampler_nonuniform) mb.decorate(si, spv::DecorationNonUniform);
-    return si;
-  };
+  if (a.sparse) mb.require_capability(spv::CapabilitySparseResidency);
+  return Status::ok();
+}
 
-  switch (o.code()) {
-  case OpCode::BufferLoad:
-  case OpCode::ImageLoad: {
-    bool buffer = o.code() == OpCode::BufferLoad;
-    ir::SsaDef coord = o.operand(buffer ? 1 : 3).def();
-    ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(2).def();
-    ImageOperands ops;
-    if (!buffer) {
-      ir::SsaDef mip = o.operand(1).def(), sample = o.operand(4).def(), offset = o.operand(5).def();
-      if (sample && is_ms(d->resource)) {
-        ops.mask |= spv::ImageOperandsSampleMask;
-        ops.sample = value_as(sample, ir::kI32);
-      } else if (mip && !uav && d->resource != ir::ResourceKind::TypedBuffer) {
-        ops.mask |= spv::ImageOperandsLodMask;
-        ops.lod = value_as(mip, ir::kI32);
-      }
-      if (offset && !uav) {
-        if (op(offset).code() != OpCode::Constant)
-          return fail(def, "non-constant texel fetch offset");
-        ops.mask |= spv::ImageOperandsConstOffsetMask;
-        ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-      }
-    }
-    if (!uav && !is_ms(d->resource) && d->resource != ir::ResourceKind::TypedBuffer && !ops.lod) {
+// Sparse results: {u32 code, T texel}; SPIR-V's struct matches the IR's type.
+void Lowering::State::bind_image_result(ir::OpView o, const ImageAccess& a, Id result,
+                                        ir::Type from) {
+  const ir::Type rt = o.type();
+  if (a.sparse) {
+    bind(o.def(), result, rt);
+  } else {
+    bind(o.def(), convert_basic(result, from, rt), rt);
+  }
+}
+
+Id Lowering::State::sampled_image(const ImageAccess& a, ir::SsaDef sampler) {
+  if (a.combined) return a.combined;
+  Id si =
+      mb.op(spv::OpSampledImage, mb.type_sampled_image(a.d->image_type), {a.image, value(sampler)});
+  bool sampler_nonuniform = false;
+  Id unused = 0;
+  descriptor(sampler, unused, sampler_nonuniform);
+  if (a.nonuniform || sampler_nonuniform) mb.decorate(si, spv::DecorationNonUniform);
+  return si;
+}
+
+// ImageLoad, and BufferLoad on a typed buffer.
+Status Lowering::State::lower_image_load(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  std::vector<std::uint32_t>& w = scratch_words;
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  bool buffer = o.code() == ir::OpCode::BufferLoad;
+  ir::SsaDef coord = o.operand(buffer ? 1 : 3).def();
+  ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(2).def();
+  ImageOperands ops;
+  if (!buffer) {
+    ir::SsaDef mip = o.operand(1).def(), sample = o.operand(4).def(), offset = o.operand(5).def();
+    if (sample && is_ms(a.d->resource)) {
+      ops.mask |= spv::ImageOperandsSampleMask;
+      ops.sample = value_as(sample, ir::kI32);
+    } else if (mip && !a.uav && a.d->resource != ir::ResourceKind::TypedBuffer) {
       ops.mask |= spv::ImageOperandsLodMask;
-      ops.lod = mb.constant_i32(0);
+      ops.lod = value_as(mip, ir::kI32);
     }
-    Id c = sampled_coord(coord, layer, false);
-    w.clear();
-    w.push_back(image);
-    w.push_back(c);
-    ops.append(w);
-    spv::Op opcode = uav ? (sparse ? spv::OpImageSparseRead : spv::OpImageRead)
-                         : (sparse ? spv::OpImageSparseFetch : spv::OpImageFetch);
-    Id result = mb.op(opcode, sparse ? type(rt) : texel, w);
-    finish(result, texel_ir);
-    return Status::ok();
-  }
-  case OpCode::BufferStore:
-  case OpCode::ImageStore: {
-    if (!uav) return fail(def, "store to an SRV");
-    bool buffer = o.code() == OpCode::BufferStore;
-    ir::SsaDef coord = o.operand(buffer ? 1 : 2).def();
-    ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(1).def();
-    ir::SsaDef stored = o.operand(buffer ? 2 : 3).def();
-    ir::Type vt = type_of(stored);
-    if (!vt.is_basic()) return fail(def, "image store of an aggregate");
-    Id v = convert_basic(value(stored), vt, vt.with_scalar_type(d->ir_type.scalar_type()));
-    if (vt.vector_size() < 4) {
-      // Pad to the vec4 texel (the format ignores the extra components).
-      Id parts[4] = {};
-      Id scalar = basic(d->ir_type.scalar_type(), 1);
-      for (unsigned k = 0; k < 4; ++k)
-        parts[k] =
-            k < vt.vector_size()
-                ? (vt.vector_size() == 1 ? v : mb.op(spv::OpCompositeExtract, scalar, {v, k}))
-                : const_scalar(d->ir_type.scalar_type(), 0);
-      v = mb.op(spv::OpCompositeConstruct, texel, std::span<const std::uint32_t>(parts, 4));
+    if (offset && !a.uav) {
+      if (op(offset).code() != ir::OpCode::Constant)
+        return fail(def, "non-constant texel fetch offset");
+      ops.mask |= spv::ImageOperandsConstOffsetMask;
+      ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     }
-    Id c = sampled_coord(coord, layer, false);
-    mb.op_void(spv::OpImageWrite, {image, c, v});
-    return Status::ok();
   }
-  case OpCode::BufferQuerySize:
-    mb.require_capability(spv::CapabilityImageQuery);
-    mb.op(spv::OpImageQuerySize, basic(ir::ScalarType::U32, 1), {image}, id_for(def));
-    return Status::ok();
-  case OpCode::ImageAtomic: {
-    if (!uav) return fail(def, "atomic on an SRV");
-    Id ptr = d->var;
-    if (d->is_array)
-      ptr =
-          emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
-    Id c = sampled_coord(o.operand(2).def(), o.operand(1).def(), false);
-    ir::Type scalar = d->ir_type;
-    Id texel_ptr =
-        mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, basic(scalar)),
-              {ptr, c, mb.constant_i32(0)});
-    if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-    return atomic(o, texel_ptr, scalar, spv::ScopeDevice, o.operand(3).def(),
-                  o.operand(4).literal_enum<ir::AtomicOp>());
+  if (!a.uav && !is_ms(a.d->resource) && a.d->resource != ir::ResourceKind::TypedBuffer &&
+      !ops.lod) {
+    ops.mask |= spv::ImageOperandsLodMask;
+    ops.lod = mb.constant_i32(0);
   }
-  case OpCode::ImageQuerySize: {
-    mb.require_capability(spv::CapabilityImageQuery);
-    if (rt.is_basic()) return fail(def, "image size query must return a struct");
-    ir::TypeView view = ir->types().view(rt);
-    if (view.member_count() != 2 || view.dim_count) return fail(def, "malformed size query type");
-    ir::Type size_t_ir = view.member(0);
-    bool arrayed = is_arrayed(d->resource);
-    unsigned n = coord_components(d->resource);
-    if (d->resource == ir::ResourceKind::ImageCube ||
-        d->resource == ir::ResourceKind::ImageCubeArray)
-      n = 2;
-    unsigned total = n + (arrayed ? 1 : 0);
-    Id u32 = basic(ir::ScalarType::U32, 1);
-    Id query_type = basic(ir::ScalarType::U32, total);
-    Id q;
-    ir::SsaDef mip = o.operand(1).def();
-    if (!uav && !is_ms(d->resource) && d->resource != ir::ResourceKind::TypedBuffer)
-      q = mb.op(spv::OpImageQuerySizeLod, query_type,
-                {image, mip ? value_as(mip, ir::kI32) : mb.constant_i32(0)});
-    else
-      q = mb.op(spv::OpImageQuerySize, query_type, {image});
-    Id size;
-    if (n == total) {
-      size = q;
-    } else if (n == 1) {
-      size = mb.op(spv::OpCompositeExtract, u32, {q, 0});
+  Id c = sampled_coord(coord, layer, false);
+  w.clear();
+  w.push_back(a.image);
+  w.push_back(c);
+  ops.append(w);
+  spv::Op opcode = a.uav ? (a.sparse ? spv::OpImageSparseRead : spv::OpImageRead)
+                         : (a.sparse ? spv::OpImageSparseFetch : spv::OpImageFetch);
+  Id result = mb.op(opcode, a.sparse ? type(rt) : a.texel, w);
+  bind_image_result(o, a, result, a.texel_ir);
+  return Status::ok();
+}
+
+// ImageStore, and BufferStore on a typed buffer.
+Status Lowering::State::lower_image_store(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  if (!a.uav) return fail(def, "store to an SRV");
+  bool buffer = o.code() == ir::OpCode::BufferStore;
+  ir::SsaDef coord = o.operand(buffer ? 1 : 2).def();
+  ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(1).def();
+  ir::SsaDef stored = o.operand(buffer ? 2 : 3).def();
+  ir::Type vt = type_of(stored);
+  if (!vt.is_basic()) return fail(def, "image store of an aggregate");
+  Id v = convert_basic(value(stored), vt, vt.with_scalar_type(a.d->ir_type.scalar_type()));
+  if (vt.vector_size() < 4) {
+    // Pad to the vec4 texel (the format ignores the extra components).
+    Id parts[4] = {};
+    Id scalar = basic(a.d->ir_type.scalar_type(), 1);
+    for (unsigned k = 0; k < 4; ++k)
+      parts[k] = k < vt.vector_size()
+                     ? (vt.vector_size() == 1 ? v : mb.op(spv::OpCompositeExtract, scalar, {v, k}))
+                     : const_scalar(a.d->ir_type.scalar_type(), 0);
+    v = mb.op(spv::OpCompositeConstruct, a.texel, std::span<const std::uint32_t>(parts, 4));
+  }
+  Id c = sampled_coord(coord, layer, false);
+  mb.op_void(spv::OpImageWrite, {a.image, c, v});
+  return Status::ok();
+}
+
+// BufferQuerySize on a typed buffer.
+Status Lowering::State::typed_buffer_query_size(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  mb.require_capability(spv::CapabilityImageQuery);
+  mb.op(spv::OpImageQuerySize, basic(ir::ScalarType::U32, 1), {a.image}, id_for(def));
+  return Status::ok();
+}
+
+Status Lowering::State::lower_image_atomic(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  if (!a.uav) return fail(def, "atomic on an SRV");
+  Id ptr = a.d->var;
+  if (a.d->is_array)
+    ptr = emit_chain(a.d->var, a.d->storage, a.d->image_type, std::span<const Id>(&a.index, 1),
+                     a.nonuniform);
+  Id c = sampled_coord(o.operand(2).def(), o.operand(1).def(), false);
+  ir::Type scalar = a.d->ir_type;
+  Id texel_ptr =
+      mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, basic(scalar)),
+            {ptr, c, mb.constant_i32(0)});
+  if (a.nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
+  return atomic(o, texel_ptr, scalar, spv::ScopeDevice, o.operand(3).def(),
+                o.operand(4).literal_enum<ir::AtomicOp>());
+}
+
+Status Lowering::State::lower_image_query_size(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  mb.require_capability(spv::CapabilityImageQuery);
+  if (rt.is_basic()) return fail(def, "image size query must return a struct");
+  ir::TypeView view = ir->types().view(rt);
+  if (view.member_count() != 2 || view.dim_count) return fail(def, "malformed size query type");
+  ir::Type size_t_ir = view.member(0);
+  bool arrayed = is_arrayed(a.d->resource);
+  unsigned n = coord_components(a.d->resource);
+  if (a.d->resource == ir::ResourceKind::ImageCube ||
+      a.d->resource == ir::ResourceKind::ImageCubeArray)
+    n = 2;
+  unsigned total = n + (arrayed ? 1 : 0);
+  Id u32 = basic(ir::ScalarType::U32, 1);
+  Id query_type = basic(ir::ScalarType::U32, total);
+  Id q;
+  ir::SsaDef mip = o.operand(1).def();
+  if (!a.uav && !is_ms(a.d->resource) && a.d->resource != ir::ResourceKind::TypedBuffer)
+    q = mb.op(spv::OpImageQuerySizeLod, query_type,
+              {a.image, mip ? value_as(mip, ir::kI32) : mb.constant_i32(0)});
+  else
+    q = mb.op(spv::OpImageQuerySize, query_type, {a.image});
+  Id size;
+  if (n == total) {
+    size = q;
+  } else if (n == 1) {
+    size = mb.op(spv::OpCompositeExtract, u32, {q, 0});
+  } else {
+    std::uint32_t sw[5] = {q, q, 0, 1, 2};
+    size = mb.op(spv::OpVectorShuffle, basic(ir::ScalarType::U32, n),
+                 std::span<const std::uint32_t>(sw, 2 + n));
+  }
+  size = convert_basic(size, ir::Type(ir::ScalarType::U32, n), size_t_ir);
+  Id layers = arrayed ? mb.op(spv::OpCompositeExtract, u32, {q, n}) : const_u32(1);
+  layers = convert_basic(layers, ir::kU32, view.member(1));
+  mb.op(spv::OpCompositeConstruct, type(rt), {size, layers}, id_for(def));
+  return Status::ok();
+}
+
+// ImageQueryMips, ImageQuerySamples.
+Status Lowering::State::lower_image_query_count(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  ImageAccess a;
+  if (Status st = image_access(o, false, a); !st) return st;
+  mb.require_capability(spv::CapabilityImageQuery);
+  bool mips = o.code() == ir::OpCode::ImageQueryMips;
+  Id r = mb.op(mips ? spv::OpImageQueryLevels : spv::OpImageQuerySamples,
+               basic(ir::ScalarType::U32, 1), {a.image});
+  bind(def, convert_basic(r, ir::kU32, rt), rt);
+  return Status::ok();
+}
+
+Status Lowering::State::lower_image_compute_lod(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  ImageAccess a;
+  if (Status st = image_access(o, true, a); !st) return st;
+  if (stage != ShaderStage::Pixel) return fail(def, "LOD query outside pixel shaders");
+  mb.require_capability(spv::CapabilityImageQuery);
+  Id si = sampled_image(a, o.operand(1).def());
+  Id c = sampled_coord(o.operand(2).def(), ir::SsaDef(), true);
+  mb.op(spv::OpImageQueryLod, type(rt), {si, c}, id_for(def));
+  return Status::ok();
+}
+
+Status Lowering::State::lower_image_sample(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  std::vector<std::uint32_t>& w = scratch_words;
+  ImageAccess a;
+  if (Status st = image_access(o, true, a); !st) return st;
+  if (a.uav) return fail(def, "sampling a UAV");
+  ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
+             lod = o.operand(5).def(), bias = o.operand(6).def(), clamp = o.operand(7).def(),
+             dx = o.operand(8).def(), dy = o.operand(9).def(), dref = o.operand(10).def();
+  Id si = sampled_image(a, o.operand(1).def());
+  Id c = sampled_coord(coord, layer, true);
+  ImageOperands ops;
+  bool explicit_lod = lod || dx;
+  if (!explicit_lod && stage != ShaderStage::Pixel) {
+    // Implicit LOD only exists in pixel shaders; elsewhere D3D samples level 0.
+    explicit_lod = true;
+    ops.mask |= spv::ImageOperandsLodMask;
+    ops.lod = mb.constant_f32(0.0f);
+  }
+  if (bias && !explicit_lod) {
+    ops.mask |= spv::ImageOperandsBiasMask;
+    ops.bias = value_as(bias, ir::kF32);
+  }
+  if (lod) {
+    ops.mask |= spv::ImageOperandsLodMask;
+    ops.lod = value_as(lod, ir::kF32);
+  } else if (dx && dy) {
+    ops.mask |= spv::ImageOperandsGradMask;
+    ops.dx = value(dx);
+    ops.dy = value(dy);
+  }
+  if (offset) {
+    if (op(offset).code() == ir::OpCode::Constant) {
+      ops.mask |= spv::ImageOperandsConstOffsetMask;
+      ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     } else {
-      std::uint32_t sw[5] = {q, q, 0, 1, 2};
-      size = mb.op(spv::OpVectorShuffle, basic(ir::ScalarType::U32, n),
-                   std::span<const std::uint32_t>(sw, 2 + n));
+      mb.require_capability(spv::CapabilityImageGatherExtended);
+      ops.mask |= spv::ImageOperandsOffsetMask;
+      ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     }
-    size = convert_basic(size, ir::Type(ir::ScalarType::U32, n), size_t_ir);
-    Id layers = arrayed ? mb.op(spv::OpCompositeExtract, u32, {q, n}) : const_u32(1);
-    layers = convert_basic(layers, ir::kU32, view.member(1));
-    mb.op(spv::OpCompositeConstruct, type(rt), {size, layers}, id_for(def));
-    return Status::ok();
   }
-  case OpCode::ImageQueryMips:
-  case OpCode::ImageQuerySamples: {
-    mb.require_capability(spv::CapabilityImageQuery);
-    bool mips = o.code() == OpCode::ImageQueryMips;
-    Id r = mb.op(mips ? spv::OpImageQueryLevels : spv::OpImageQuerySamples,
-                 basic(ir::ScalarType::U32, 1), {image});
-    bind(def, convert_basic(r, ir::kU32, rt), rt);
-    return Status::ok();
+  if (clamp) {
+    mb.require_capability(spv::CapabilityMinLod);
+    ops.mask |= spv::ImageOperandsMinLodMask;
+    ops.min_lod = value_as(clamp, ir::kF32);
   }
-  case OpCode::ImageComputeLod: {
-    if (stage != ShaderStage::Pixel) return fail(def, "LOD query outside pixel shaders");
-    mb.require_capability(spv::CapabilityImageQuery);
-    Id si = sampled_image(o.operand(1).def());
-    Id c = sampled_coord(o.operand(2).def(), ir::SsaDef(), true);
-    mb.op(spv::OpImageQueryLod, type(rt), {si, c}, id_for(def));
-    return Status::ok();
-  }
-  case OpCode::ImageSample: {
-    if (uav) return fail(def, "sampling a UAV");
-    ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
-               lod = o.operand(5).def(), bias = o.operand(6).def(), clamp = o.operand(7).def(),
-               dx = o.operand(8).def(), dy = o.operand(9).def(), dref = o.operand(10).def();
-    Id si = sampled_image(o.operand(1).def());
-    Id c = sampled_coord(coord, layer, true);
-    ImageOperands ops;
-    bool explicit_lod = lod || dx;
-    if (!explicit_lod && stage != ShaderStage::Pixel) {
-      // Implicit LOD only exists in pixel shaders; elsewhere D3D samples level 0.
-      explicit_lod = true;
-      ops.mask |= spv::ImageOperandsLodMask;
-      ops.lod = mb.constant_f32(0.0f);
-    }
-    if (bias && !explicit_lod) {
-      ops.mask |= spv::ImageOperandsBiasMask;
-      ops.bias = value_as(bias, ir::kF32);
-    }
-    if (lod) {
-      ops.mask |= spv::ImageOperandsLodMask;
-      ops.lod = value_as(lod, ir::kF32);
-    } else if (dx && dy) {
-      ops.mask |= spv::ImageOperandsGradMask;
-      ops.dx = value(dx);
-      ops.dy = value(dy);
-    }
-    if (offset) {
-      if (op(offset).code() == OpCode::Constant) {
-        ops.mask |= spv::ImageOperandsConstOffsetMask;
-        ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-      } else {
-        mb.require_capability(spv::CapabilityImageGatherExtended);
-        ops.mask |= spv::ImageOperandsOffsetMask;
-        ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-      }
-    }
-    if (clamp) {
-      mb.require_capability(spv::CapabilityMinLod);
-      ops.mask |= spv::ImageOperandsMinLodMask;
-      ops.min_lod = value_as(clamp, ir::kF32);
-    }
-    w.clear();
-    w.push_back(si);
-    w.push_back(c);
-    spv::Op opcode;
-    Id result_type;
-    ir::Type from;
-    if (dref) {
-      w.push_back(value_as(dref, ir::kF32));
-      opcode = explicit_lod ? (sparse ? spv::OpImageSparseSampleDrefExplicitLod
+  w.clear();
+  w.push_back(si);
+  w.push_back(c);
+  spv::Op opcode;
+  Id result_type;
+  ir::Type from;
+  if (dref) {
+    w.push_back(value_as(dref, ir::kF32));
+    opcode = explicit_lod ? (a.sparse ? spv::OpImageSparseSampleDrefExplicitLod
                                       : spv::OpImageSampleDrefExplicitLod)
-                            : (sparse ? spv::OpImageSparseSampleDrefImplicitLod
+                          : (a.sparse ? spv::OpImageSparseSampleDrefImplicitLod
                                       : spv::OpImageSampleDrefImplicitLod);
-      from = d->ir_type;
-      result_type = basic(from);
+    from = a.d->ir_type;
+    result_type = basic(from);
+  } else {
+    opcode = explicit_lod
+                 ? (a.sparse ? spv::OpImageSparseSampleExplicitLod : spv::OpImageSampleExplicitLod)
+                 : (a.sparse ? spv::OpImageSparseSampleImplicitLod : spv::OpImageSampleImplicitLod);
+    from = a.texel_ir;
+    result_type = a.texel;
+  }
+  if (explicit_lod && !(ops.mask & (spv::ImageOperandsLodMask | spv::ImageOperandsGradMask)))
+    return fail(def, "explicit-LOD sample without LOD or gradients");
+  ops.append(w);
+  Id result = mb.op(opcode, a.sparse ? type(rt) : result_type, w);
+  if (a.nonuniform) mb.decorate(result, spv::DecorationNonUniform);
+  bind_image_result(o, a, result, from);
+  return Status::ok();
+}
+
+Status Lowering::State::lower_image_gather(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  const ir::Type rt = o.type();
+  std::vector<std::uint32_t>& w = scratch_words;
+  ImageAccess a;
+  if (Status st = image_access(o, true, a); !st) return st;
+  if (a.uav) return fail(def, "gathering from a UAV");
+  ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
+             dref = o.operand(5).def();
+  std::uint32_t component = o.operand(6).literal_u32();
+  Id si = sampled_image(a, o.operand(1).def());
+  Id c = sampled_coord(coord, layer, true);
+  ImageOperands ops;
+  if (offset) {
+    if (op(offset).code() == ir::OpCode::Constant) {
+      ops.mask |= spv::ImageOperandsConstOffsetMask;
+      ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     } else {
-      opcode = explicit_lod
-                   ? (sparse ? spv::OpImageSparseSampleExplicitLod : spv::OpImageSampleExplicitLod)
-                   : (sparse ? spv::OpImageSparseSampleImplicitLod : spv::OpImageSampleImplicitLod);
-      from = texel_ir;
-      result_type = texel;
+      mb.require_capability(spv::CapabilityImageGatherExtended);
+      ops.mask |= spv::ImageOperandsOffsetMask;
+      ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     }
-    if (explicit_lod && !(ops.mask & (spv::ImageOperandsLodMask | spv::ImageOperandsGradMask)))
-      return fail(def, "explicit-LOD sample without LOD or gradients");
-    ops.append(w);
-    Id result = mb.op(opcode, sparse ? type(rt) : result_type, w);
-    if (nonuniform) mb.decorate(result, spv::DecorationNonUniform);
-    finish(result, from);
-    return Status::ok();
   }
-  case OpCode::ImageGather: {
-    if (uav) return fail(def, "gathering from a UAV");
-    ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
-               dref = o.operand(5).def();
-    std::uint32_t component = o.operand(6).literal_u32();
-    Id si = sampled_image(o.operand(1).def());
-    Id c = sampled_coord(coord, layer, true);
-    ImageOperands ops;
-    if (offset) {
-      if (op(offset).code() == OpCode::Constant) {
-        ops.mask |= spv::ImageOperandsConstOffsetMask;
-        ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-      } else {
-        mb.require_capability(spv::CapabilityImageGatherExtended);
-        ops.mask |= spv::ImageOperandsOffsetMask;
-        ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-      }
-    }
-    w.clear();
-    w.push_back(si);
-    w.push_back(c);
-    w.push_back(dref ? value_as(dref, ir::kF32) : const_u32(component));
-    ops.append(w);
-    spv::Op opcode = dref ? (sparse ? spv::OpImageSparseDrefGather : spv::OpImageDrefGather)
-                          : (sparse ? spv::OpImageSparseGather : spv::OpImageGather);
-    Id result = mb.op(opcode, sparse ? type(rt) : texel, w);
-    finish(result, texel_ir);
-    return Status::ok();
-  }
-  default:
-    return fail(def, "image op not supported");
-  }
+  w.clear();
+  w.push_back(si);
+  w.push_back(c);
+  w.push_back(dref ? value_as(dref, ir::kF32) : const_u32(component));
+  ops.append(w);
+  spv::Op opcode = dref ? (a.sparse ? spv::OpImageSparseDrefGather : spv::OpImageDrefGather)
+                        : (a.sparse ? spv::OpImageSparseGather : spv::OpImageGather);
+  Id result = mb.op(opcode, a.sparse ? type(rt) : a.texel, w);
+  bind_image_result(o, a, result, a.texel_ir);
+  return Status::ok();
 }
 
 } // namespace kiln::spirv

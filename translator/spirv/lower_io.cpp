@@ -1,10 +1,9 @@
 // SPIR-V backend: shader inputs and outputs. User I/O becomes Location/Component decorated
 // variables of the declared IR type; built-ins become BuiltIn variables of the type SPIR-V
-// demands, and loads/stores convert between that type and the IR's.
+// demands (the loads and stores that convert between that type and the IR's: lower_io_ops.cpp).
 #include "translator/spirv/lower_state.h"
 
 #include <algorithm>
-#include <spirv/unified1/GLSL.std.450.h>
 
 namespace kiln::spirv {
 
@@ -181,22 +180,25 @@ Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type el
                        ": no free output location");
 }
 
+Status Lowering::State::lower_xfb_decl(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  DeclInfo* target = decl(o.operand(0).def());
+  if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
+  if (!extension_enabled(Extension::TransformFeedback))
+    return missing_extension(def, "stream output", Extension::TransformFeedback);
+  mb.require_capability(spv::CapabilityTransformFeedback);
+  if (!xfb) mb.add_execution_mode(entry_function, spv::ExecutionModeXfb);
+  xfb = true;
+  mb.decorate(target->var, spv::DecorationXfbBuffer, {o.operand(1).literal_u32()});
+  mb.decorate(target->var, spv::DecorationXfbStride, {o.operand(2).literal_u32()});
+  mb.decorate(target->var, spv::DecorationOffset, {o.operand(3).literal_u32()});
+  return Status::ok();
+}
+
+// DclInput, DclInputBuiltIn, DclOutput, DclOutputBuiltIn.
 Status Lowering::State::lower_io_decl(ir::OpView o) {
   using ir::OpCode;
   const ir::SsaDef def = o.def();
-  if (o.code() == OpCode::DclXfb) {
-    DeclInfo* target = decl(o.operand(0).def());
-    if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
-    if (!extension_enabled(Extension::TransformFeedback))
-      return missing_extension(def, "stream output", Extension::TransformFeedback);
-    mb.require_capability(spv::CapabilityTransformFeedback);
-    if (!xfb) mb.add_execution_mode(entry_function, spv::ExecutionModeXfb);
-    xfb = true;
-    mb.decorate(target->var, spv::DecorationXfbBuffer, {o.operand(1).literal_u32()});
-    mb.decorate(target->var, spv::DecorationXfbStride, {o.operand(2).literal_u32()});
-    mb.decorate(target->var, spv::DecorationOffset, {o.operand(3).literal_u32()});
-    return Status::ok();
-  }
   const bool input = o.code() == OpCode::DclInput || o.code() == OpCode::DclInputBuiltIn;
   const bool is_builtin =
       o.code() == OpCode::DclInputBuiltIn || o.code() == OpCode::DclOutputBuiltIn;
@@ -424,122 +426,6 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
   }
   ids[def.id()] = d.var;
   return Status::ok();
-}
-
-Status Lowering::State::lower_io_op(ir::OpView o) {
-  using ir::OpCode;
-  const ir::SsaDef def = o.def();
-  switch (o.code()) {
-  case OpCode::EmitVertex:
-  case OpCode::EmitPrimitive: {
-    if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
-    std::uint32_t stream = o.operand(0).literal_u32();
-    bool vertex = o.code() == OpCode::EmitVertex;
-    if (vertex) {
-      if (Status st = render_state_before_emit(); !st) return fail(def, st.message());
-      emit_split_outputs();
-    }
-    if (stream == 0 && !(gs_streams & ~1u)) {
-      mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
-    } else {
-      mb.require_capability(spv::CapabilityGeometryStreams);
-      mb.op_void(vertex ? spv::OpEmitStreamVertex : spv::OpEndStreamPrimitive, {const_u32(stream)});
-    }
-    return Status::ok();
-  }
-  default:
-    break;
-  }
-  DeclInfo* d = decl(o.operand(0).def());
-  if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
-    return fail(def, "I/O op on a non-I/O declaration");
-  if (d->gs_vertex_count) {
-    if (!gs_input_vertices) return fail(def, "vertex count without an input primitive");
-    d->constant_value = const_u32(gs_input_vertices);
-  }
-  if (d->constant_value) {
-    if (o.code() != OpCode::InputLoad || o.operand(1).def() || !o.type().is_scalar())
-      return fail(def, "unsupported access to a constant built-in");
-    bind(def, convert_basic(d->constant_value, ir::Type(d->builtin_scalar), o.type()), o.type());
-    return Status::ok();
-  }
-  chain.clear();
-  Pointee p;
-  if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
-  Id pointee;
-  ir::Type spv_basic; // the basic type SPIR-V loads, IR-shaped
-  if (d->is_builtin) {
-    if (d->insert_index && p.dims_left == 0) chain.push_back(const_u32(0));
-    if (p.is_basic) {
-      spv_basic = ir::Type(d->builtin_scalar, p.component ? 1u : d->builtin_components);
-      pointee = basic(spv_basic);
-    } else {
-      pointee = d->spv_types[p.dims_left + (d->insert_index ? 1 : 0)];
-    }
-  } else {
-    pointee = pointee_type(p, false);
-    if (p.is_basic) spv_basic = p.basic;
-  }
-
-  switch (o.code()) {
-  case OpCode::InputLoad:
-  case OpCode::OutputLoad: {
-    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
-    if (!p.is_basic) {
-      if (d->is_builtin &&
-          d->spv_types[0] != basic(ir::Type(ir->types().view(d->ir_type).member(0))))
-        return fail(def, "whole built-in array load needing conversion");
-      mb.op(spv::OpLoad, pointee, {ptr}, id_for(def));
-      return Status::ok();
-    }
-    Id loaded = mb.op(spv::OpLoad, pointee, {ptr});
-    if (d->base_var) {
-      Id base = mb.op(spv::OpLoad, pointee, {d->base_var});
-      loaded = mb.op(spv::OpISub, pointee, {loaded, base});
-    }
-    Id result = convert_basic(loaded, spv_basic, o.type());
-    bind(def, result, o.type());
-    return Status::ok();
-  }
-  case OpCode::OutputStore: {
-    if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
-    d->written = true;
-    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
-    ir::SsaDef stored = o.operand(2).def();
-    Id v = value(stored);
-    if (p.is_basic) {
-      ir::Type vt = type_of(stored);
-      if (vt.is_basic() && vt.vector_size() != spv_basic.vector_size())
-        return fail(def, "stored vector size does not match the output");
-      v = convert_basic(v, vt, spv_basic);
-    }
-    mb.op_void(spv::OpStore, {ptr, v});
-    return Status::ok();
-  }
-  case OpCode::InterpolateAtCentroid:
-  case OpCode::InterpolateAtSample:
-  case OpCode::InterpolateAtOffset: {
-    if (stage != ShaderStage::Pixel || d->is_builtin || !p.is_basic)
-      return fail(def, "interpolation of this input not supported");
-    mb.require_capability(spv::CapabilityInterpolationFunction);
-    Id ptr = emit_chain(d->var, d->storage, pointee, chain);
-    Id result;
-    if (o.code() == OpCode::InterpolateAtCentroid) {
-      result = mb.op(spv::OpExtInst, pointee, {glsl, GLSLstd450InterpolateAtCentroid, ptr});
-    } else if (o.code() == OpCode::InterpolateAtSample) {
-      result =
-          mb.op(spv::OpExtInst, pointee,
-                {glsl, GLSLstd450InterpolateAtSample, ptr, value_as(o.operand(2).def(), ir::kI32)});
-    } else {
-      result = mb.op(spv::OpExtInst, pointee,
-                     {glsl, GLSLstd450InterpolateAtOffset, ptr, value(o.operand(2).def())});
-    }
-    bind(def, convert_basic(result, spv_basic, o.type()), o.type());
-    return Status::ok();
-  }
-  default:
-    return fail(def, "I/O op not supported");
-  }
 }
 
 } // namespace kiln::spirv

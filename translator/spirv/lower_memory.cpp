@@ -1,5 +1,6 @@
 // SPIR-V backend: loads, stores and atomics through access chains (buffers, LDS, scratch, push
-// data, constant arrays), descriptor loads and UAV counters.
+// data, constant arrays), descriptor loads and UAV counters. Buffer ops on typed buffers and on
+// the texel-buffer form go on to lower_images.cpp and lower_texel_buffers.cpp.
 #include "translator/spirv/lower_state.h"
 
 namespace kiln::spirv {
@@ -190,179 +191,224 @@ Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scop
   return Status::ok();
 }
 
-Status Lowering::State::lower_resource_op(ir::OpView o) {
-  using ir::OpCode;
+Status Lowering::State::lower_descriptor_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  switch (o.code()) {
-  case OpCode::DescriptorLoad: {
-    DeclInfo* d = decl(o.operand(0).def());
-    if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
-               d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
-               d->kind != DeclInfo::Kind::UavCounter))
-      return fail(def, "descriptor load of a non-descriptor");
-    bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array &&
-                      extension_enabled(Extension::DescriptorIndexing);
-    if (nonuniform) {
-      use_spirv_extension(Extension::DescriptorIndexing);
-      require_nonuniform(mb, *d);
-    }
-    if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
-      return Status::ok();                // by reference
-    if (d->combined) return Status::ok(); // loaded per use with its pair (combined_image())
-    Id ptr = d->var;
-    if (d->is_array) {
-      Id index = descriptor_index(*d, o.operand(1).def());
-      ptr =
-          emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
-    }
-    Id loaded = mb.op(spv::OpLoad, d->image_type, {ptr}, id_for(def));
-    if (nonuniform) mb.decorate(loaded, spv::DecorationNonUniform);
+  DeclInfo* d = decl(o.operand(0).def());
+  if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
+             d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
+             d->kind != DeclInfo::Kind::UavCounter))
+    return fail(def, "descriptor load of a non-descriptor");
+  bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array &&
+                    extension_enabled(Extension::DescriptorIndexing);
+  if (nonuniform) {
+    use_spirv_extension(Extension::DescriptorIndexing);
+    require_nonuniform(mb, *d);
+  }
+  if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
+    return Status::ok();                // by reference
+  if (d->combined) return Status::ok(); // loaded per use with its pair (combined_image())
+  Id ptr = d->var;
+  if (d->is_array) {
+    Id index = descriptor_index(*d, o.operand(1).def());
+    ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
+  }
+  Id loaded = mb.op(spv::OpLoad, d->image_type, {ptr}, id_for(def));
+  if (nonuniform) mb.decorate(loaded, spv::DecorationNonUniform);
+  return Status::ok();
+}
+
+DeclInfo* Lowering::State::buffer_descriptor(ir::OpView o, Id& index, bool& nonuniform) {
+  DeclInfo* d = descriptor(o.operand(0).def(), index, nonuniform);
+  if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
+             d->kind != DeclInfo::Kind::Uav))
+    return nullptr;
+  return d;
+}
+
+Status Lowering::State::buffer_chain(ir::OpView o, const DeclInfo& d, Id index, Pointee& p) {
+  const ir::SsaDef def = o.def();
+  const bool load = o.code() == ir::OpCode::BufferLoad;
+  if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
+    return fail(def, "sparse feedback on raw/structured buffers not supported");
+  if (!load && d.kind != DeclInfo::Kind::Uav) return fail(def, "write to a read-only buffer");
+  chain.clear();
+  if (d.push_constant) {
+    // A constant buffer in the push-constant block: member `member` of push_var.
+    chain.push_back(const_u32(d.member));
+    if (!walk_address(d.ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+    if (!load) return fail(def, "write to a constant buffer");
     return Status::ok();
   }
-  case OpCode::BufferLoad:
-  case OpCode::BufferStore:
-  case OpCode::BufferAtomic:
-  case OpCode::BufferQuerySize: {
-    Id index = 0;
-    bool nonuniform = false;
-    DeclInfo* d = descriptor(o.operand(0).def(), index, nonuniform);
-    if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
-               d->kind != DeclInfo::Kind::Uav))
-      return fail(def, "buffer op on a non-buffer descriptor");
-    if (d->is_image) return lower_image_op(o);
-    if (d->texel_words) return lower_texel_words_op(o, *d, index, nonuniform);
-    if (o.code() == OpCode::BufferQuerySize) {
-      Id ptr = d->var;
-      if (d->is_array)
-        ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1),
-                         nonuniform);
-      if (d->ir_type.is_basic() || !ir->types().view(d->ir_type).is_unbounded())
-        return fail(def, "size query of a sized buffer");
-      mb.op(spv::OpArrayLength, basic(ir::ScalarType::U32, 1), {ptr, 0}, id_for(def));
-      return Status::ok();
-    }
-    if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
-      return fail(def, "sparse feedback on raw/structured buffers not supported");
-    if (o.code() != OpCode::BufferLoad && d->kind != DeclInfo::Kind::Uav)
-      return fail(def, "write to a read-only buffer");
-    chain.clear();
-    if (d->push_constant) {
-      // A constant buffer in the push-constant block: member `member` of push_var.
-      chain.push_back(const_u32(d->member));
-      Pointee p;
-      if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
-      if (o.code() != OpCode::BufferLoad) return fail(def, "write to a constant buffer");
-      return load_through(o, push_var, d->storage, true, p, false);
-    }
-    if (index) chain.push_back(index);
-    chain.push_back(const_u32(0));
-    Pointee p;
-    if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
-    if (o.code() == OpCode::BufferLoad)
-      return load_through(o, d->var, d->storage, true, p, nonuniform);
-    if (o.code() == OpCode::BufferStore)
-      return store_through(o, o.operand(2).def(), d->var, d->storage, true, p, nonuniform);
-    if (!p.is_basic) return fail(def, "atomic on an aggregate");
-    Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain, nonuniform);
-    return atomic(o, ptr, p.basic, spv::ScopeDevice, o.operand(2).def(),
-                  o.operand(3).literal_enum<ir::AtomicOp>());
+  if (index) chain.push_back(index);
+  chain.push_back(const_u32(0));
+  if (!walk_address(d.ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+  return Status::ok();
+}
+
+// Buffers in three forms: a typed buffer is an image (lower_images.cpp); a raw or structured
+// buffer is a storage buffer, a member of the push-constant block or, in the interface's
+// texel-buffer form, a texel buffer of dwords (lower_texel_buffers.cpp).
+Status Lowering::State::lower_buffer_load(ir::OpView o) {
+  Id index = 0;
+  bool nonuniform = false;
+  DeclInfo* d = buffer_descriptor(o, index, nonuniform);
+  if (!d) return fail(o.def(), "buffer op on a non-buffer descriptor");
+  if (d->is_image) return lower_image_load(o);
+  if (d->texel_words) return texel_words_load(o, *d);
+  Pointee p;
+  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
+  if (d->push_constant) return load_through(o, push_var, d->storage, true, p, false);
+  return load_through(o, d->var, d->storage, true, p, nonuniform);
+}
+
+Status Lowering::State::lower_buffer_store(ir::OpView o) {
+  Id index = 0;
+  bool nonuniform = false;
+  DeclInfo* d = buffer_descriptor(o, index, nonuniform);
+  if (!d) return fail(o.def(), "buffer op on a non-buffer descriptor");
+  if (d->is_image) return lower_image_store(o);
+  if (d->texel_words) return texel_words_store(o, *d);
+  Pointee p;
+  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
+  return store_through(o, o.operand(2).def(), d->var, d->storage, true, p, nonuniform);
+}
+
+Status Lowering::State::lower_buffer_atomic(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  Id index = 0;
+  bool nonuniform = false;
+  DeclInfo* d = buffer_descriptor(o, index, nonuniform);
+  if (!d) return fail(def, "buffer op on a non-buffer descriptor");
+  // The front ends give typed buffers ImageAtomic.
+  if (d->is_image) return fail(def, "BufferAtomic on a typed buffer");
+  if (d->texel_words) return texel_words_atomic(o, *d, index, nonuniform);
+  Pointee p;
+  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
+  if (!p.is_basic) return fail(def, "atomic on an aggregate");
+  Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain, nonuniform);
+  return atomic(o, ptr, p.basic, spv::ScopeDevice, o.operand(2).def(),
+                o.operand(3).literal_enum<ir::AtomicOp>());
+}
+
+Status Lowering::State::lower_buffer_query_size(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  Id index = 0;
+  bool nonuniform = false;
+  DeclInfo* d = buffer_descriptor(o, index, nonuniform);
+  if (!d) return fail(def, "buffer op on a non-buffer descriptor");
+  if (d->is_image) return typed_buffer_query_size(o);
+  if (d->texel_words) return texel_words_query_size(o, *d);
+  Id ptr = d->var;
+  if (d->is_array)
+    ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
+  if (d->ir_type.is_basic() || !ir->types().view(d->ir_type).is_unbounded())
+    return fail(def, "size query of a sized buffer");
+  mb.op(spv::OpArrayLength, basic(ir::ScalarType::U32, 1), {ptr, 0}, id_for(def));
+  return Status::ok();
+}
+
+namespace {
+DeclInfo::Kind variable_kind(ir::OpCode code) {
+  switch (code) {
+  case ir::OpCode::LdsLoad:
+  case ir::OpCode::LdsStore:
+  case ir::OpCode::LdsAtomic:
+    return DeclInfo::Kind::Lds;
+  case ir::OpCode::PushDataLoad:
+    return DeclInfo::Kind::PushData;
+  default:
+    return DeclInfo::Kind::Scratch;
   }
-  case OpCode::LdsLoad:
-  case OpCode::LdsStore:
-  case OpCode::LdsAtomic:
-  case OpCode::ScratchLoad:
-  case OpCode::ScratchStore:
-  case OpCode::PushDataLoad: {
-    DeclInfo* d = decl(o.operand(0).def());
-    bool lds = o.code() == OpCode::LdsLoad || o.code() == OpCode::LdsStore ||
-               o.code() == OpCode::LdsAtomic;
-    bool push = o.code() == OpCode::PushDataLoad;
-    DeclInfo::Kind want = lds    ? DeclInfo::Kind::Lds
-                          : push ? DeclInfo::Kind::PushData
-                                 : DeclInfo::Kind::Scratch;
-    if (!d || d->kind != want) return fail(def, "memory op on the wrong declaration");
-    chain.clear();
-    if (push) chain.push_back(const_u32(d->member));
-    Pointee p;
-    if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
-    Id base = push ? push_var : d->var;
-    switch (o.code()) {
-    case OpCode::LdsStore:
-    case OpCode::ScratchStore:
-      return store_through(o, o.operand(2).def(), base, d->storage, false, p, false);
-    case OpCode::LdsAtomic: {
-      if (!p.is_basic) return fail(def, "atomic on an aggregate");
-      Id ptr = emit_chain(base, d->storage, basic(p.basic), chain);
-      return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, o.operand(2).def(),
-                    o.operand(3).literal_enum<ir::AtomicOp>());
-    }
-    default:
-      return load_through(o, base, d->storage, push, p, false);
-    }
+}
+} // namespace
+
+Status Lowering::State::variable_chain(ir::OpView o, DeclInfo*& out, Pointee& p) {
+  const ir::SsaDef def = o.def();
+  const DeclInfo::Kind want = variable_kind(o.code());
+  DeclInfo* d = decl(o.operand(0).def());
+  if (!d || d->kind != want) return fail(def, "memory op on the wrong declaration");
+  chain.clear();
+  if (want == DeclInfo::Kind::PushData) chain.push_back(const_u32(d->member));
+  if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+  out = d;
+  return Status::ok();
+}
+
+// LdsLoad, ScratchLoad, PushDataLoad.
+Status Lowering::State::lower_variable_load(ir::OpView o) {
+  DeclInfo* d = nullptr;
+  Pointee p;
+  if (Status st = variable_chain(o, d, p); !st) return st;
+  const bool push = d->kind == DeclInfo::Kind::PushData;
+  return load_through(o, push ? push_var : d->var, d->storage, push, p, false);
+}
+
+// LdsStore, ScratchStore.
+Status Lowering::State::lower_variable_store(ir::OpView o) {
+  DeclInfo* d = nullptr;
+  Pointee p;
+  if (Status st = variable_chain(o, d, p); !st) return st;
+  return store_through(o, o.operand(2).def(), d->var, d->storage, false, p, false);
+}
+
+Status Lowering::State::lower_lds_atomic(ir::OpView o) {
+  DeclInfo* d = nullptr;
+  Pointee p;
+  if (Status st = variable_chain(o, d, p); !st) return st;
+  if (!p.is_basic) return fail(o.def(), "atomic on an aggregate");
+  Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain);
+  return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, o.operand(2).def(),
+                o.operand(3).literal_enum<ir::AtomicOp>());
+}
+
+Status Lowering::State::lower_constant_load(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ir::SsaDef c = o.operand(0).def();
+  Id var = 0;
+  for (const auto& [id, v] : constant_vars)
+    if (id == c.id()) var = v;
+  if (!var) {
+    // Dynamic indexing needs memory: a Private copy initialised with the constant.
+    var = mb.global_variable(mb.type_pointer(spv::StorageClassPrivate, type(type_of(c))),
+                             spv::StorageClassPrivate, value(c));
+    add_interface(var, spv::StorageClassPrivate);
+    constant_vars.emplace_back(c.id(), var);
   }
-  case OpCode::ConstantLoad: {
-    ir::SsaDef c = o.operand(0).def();
-    Id var = 0;
-    for (const auto& [id, v] : constant_vars)
-      if (id == c.id()) var = v;
-    if (!var) {
-      // Dynamic indexing needs memory: a Private copy initialised with the constant.
-      var = mb.global_variable(mb.type_pointer(spv::StorageClassPrivate, type(type_of(c))),
-                               spv::StorageClassPrivate, value(c));
-      add_interface(var, spv::StorageClassPrivate);
-      constant_vars.emplace_back(c.id(), var);
-    }
-    chain.clear();
-    Pointee p;
-    if (!walk_address(type_of(c), o.operand(1).def(), chain, p)) return fail(def, error);
-    return load_through(o, var, spv::StorageClassPrivate, false, p, false);
-  }
-  case OpCode::CounterAtomic: {
-    ir::SsaDef counter = o.operand(0).def();
-    DeclInfo* d = decl(counter);
-    Id index = 0;
-    bool nonuniform = false;
-    if (!d) d = descriptor(counter, index, nonuniform);
-    if (!d || d->kind != DeclInfo::Kind::UavCounter)
-      return fail(def, "counter atomic on a non-counter");
-    if (d->is_array && !index) index = descriptor_index(*d, ir::SsaDef());
-    if (d->texel_counter) {
-      // Texel 0 of an R32_UINT storage texel buffer.
-      Id image_ptr = d->var;
-      if (index)
-        image_ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1),
-                               nonuniform);
-      Id texel_ptr = mb.op(spv::OpImageTexelPointer,
-                           mb.type_pointer(spv::StorageClassImage, basic(ir::ScalarType::U32, 1)),
-                           {image_ptr, const_u32(0), const_u32(0)});
-      if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-      return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
-                    o.operand(1).literal_enum<ir::AtomicOp>());
-    }
-    chain.clear();
-    if (index) chain.push_back(index);
-    chain.push_back(const_u32(0));
-    Id ptr = emit_chain(d->var, d->storage, basic(ir::ScalarType::U32, 1), chain, nonuniform);
-    return atomic(o, ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
+  chain.clear();
+  Pointee p;
+  if (!walk_address(type_of(c), o.operand(1).def(), chain, p)) return fail(def, error);
+  return load_through(o, var, spv::StorageClassPrivate, false, p, false);
+}
+
+Status Lowering::State::lower_counter_atomic(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  ir::SsaDef counter = o.operand(0).def();
+  DeclInfo* d = decl(counter);
+  Id index = 0;
+  bool nonuniform = false;
+  if (!d) d = descriptor(counter, index, nonuniform);
+  if (!d || d->kind != DeclInfo::Kind::UavCounter)
+    return fail(def, "counter atomic on a non-counter");
+  if (d->is_array && !index) index = descriptor_index(*d, ir::SsaDef());
+  if (d->texel_counter) {
+    // Texel 0 of an R32_UINT storage texel buffer.
+    Id image_ptr = d->var;
+    if (index)
+      image_ptr =
+          emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
+    Id texel_ptr = mb.op(spv::OpImageTexelPointer,
+                         mb.type_pointer(spv::StorageClassImage, basic(ir::ScalarType::U32, 1)),
+                         {image_ptr, const_u32(0), const_u32(0)});
+    if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
+    return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
                   o.operand(1).literal_enum<ir::AtomicOp>());
   }
-  case OpCode::ImageLoad:
-  case OpCode::ImageStore:
-  case OpCode::ImageAtomic:
-  case OpCode::ImageQuerySize:
-  case OpCode::ImageQueryMips:
-  case OpCode::ImageQuerySamples:
-  case OpCode::ImageSample:
-  case OpCode::ImageGather:
-  case OpCode::ImageComputeLod:
-    return lower_image_op(o);
-  default: {
-    std::string what = "op ";
-    what += ir::op_name(o.code());
-    what += " not supported by the SPIR-V backend";
-    return fail(ir::SsaDef(), what);
-  }
-  }
+  chain.clear();
+  if (index) chain.push_back(index);
+  chain.push_back(const_u32(0));
+  Id ptr = emit_chain(d->var, d->storage, basic(ir::ScalarType::U32, 1), chain, nonuniform);
+  return atomic(o, ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
+                o.operand(1).literal_enum<ir::AtomicOp>());
 }
 
 } // namespace kiln::spirv

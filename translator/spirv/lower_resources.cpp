@@ -58,46 +58,58 @@ void describe_resource(ir::ResourceKind kind, ir::Type type, ResourceBinding& rb
 }
 } // namespace
 
-Status Lowering::State::lower_resource_decl(ir::OpView o) {
+// DclLds, DclScratch: a Workgroup or Private variable.
+Status Lowering::State::lower_variable_decl(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  DeclInfo& d = new_decl(def);
+  d.ir_type = o.type();
+  bool lds = o.code() == ir::OpCode::DclLds;
+  if (lds && stage != ShaderStage::Compute) return fail(def, "LDS outside compute shaders");
+  d.kind = lds ? DeclInfo::Kind::Lds : DeclInfo::Kind::Scratch;
+  d.storage = lds ? spv::StorageClassWorkgroup : spv::StorageClassPrivate;
+  if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
+    return fail(def, "unbounded LDS or scratch array");
+  d.var = mb.global_variable(mb.type_pointer(d.storage, type(d.ir_type)), d.storage);
+  add_interface(d.var, d.storage);
+  ids[def.id()] = d.var;
+  return Status::ok();
+}
+
+// A member of the push-constant block, built at the first code (build_push_block).
+Status Lowering::State::lower_push_data_decl(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  DeclInfo& d = new_decl(def);
+  d.ir_type = o.type();
+  d.kind = DeclInfo::Kind::PushData;
+  d.storage = spv::StorageClassPushConstant;
+  d.push_offset = o.operand(1).literal_u32();
+  push_decls.push_back(decl_of[def.id()] - 1);
+  ResourceBinding rb;
+  rb.register_class = ResourceBinding::Class::PushData;
+  rb.register_index = d.push_offset;
+  rb.binding = rb.register_index;
+  rb.array_size = layout_size(d.ir_type);
+  reflection->resources.push_back(rb);
+  return Status::ok();
+}
+
+Status Lowering::State::lower_uav_counter_decl(ir::OpView o) {
+  DeclInfo& d = new_decl(o.def());
+  d.ir_type = o.type();
+  return declare_uav_counter(o, d);
+}
+
+// DclCbv, DclSrv, DclUav, DclSampler: the interface's slot, else kiln's own model (set = space,
+// binding = register * 5 + class).
+Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
   using ir::OpCode;
   const ir::SsaDef def = o.def();
   DeclInfo& d = new_decl(def);
   d.ir_type = o.type();
-  switch (o.code()) {
-  case OpCode::DclLds:
-  case OpCode::DclScratch: {
-    bool lds = o.code() == OpCode::DclLds;
-    if (lds && stage != ShaderStage::Compute) return fail(def, "LDS outside compute shaders");
-    d.kind = lds ? DeclInfo::Kind::Lds : DeclInfo::Kind::Scratch;
-    d.storage = lds ? spv::StorageClassWorkgroup : spv::StorageClassPrivate;
-    if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
-      return fail(def, "unbounded LDS or scratch array");
-    d.var = mb.global_variable(mb.type_pointer(d.storage, type(d.ir_type)), d.storage);
-    add_interface(d.var, d.storage);
-    ids[def.id()] = d.var;
-    return Status::ok();
-  }
-  case OpCode::DclPushData: {
-    d.kind = DeclInfo::Kind::PushData;
-    d.storage = spv::StorageClassPushConstant;
-    d.push_offset = o.operand(1).literal_u32();
-    push_decls.push_back(decl_of[def.id()] - 1);
-    ResourceBinding rb;
-    rb.register_class = ResourceBinding::Class::PushData;
-    rb.register_index = d.push_offset;
-    rb.binding = rb.register_index;
-    rb.array_size = layout_size(d.ir_type);
-    reflection->resources.push_back(rb);
-    return Status::ok();
-  }
-  case OpCode::DclUavCounter:
-    return declare_uav_counter(o, d);
-  default:
-    break;
-  }
-
-  // CBV, SRV, UAV, sampler: the interface's slot, else kiln's own model (set = space,
-  // binding = register * 5 + class).
+  const DescriptorClass cls = o.code() == OpCode::DclCbv   ? DescriptorClass::Cbv
+                              : o.code() == OpCode::DclSrv ? DescriptorClass::Srv
+                              : o.code() == OpCode::DclUav ? DescriptorClass::Uav
+                                                           : DescriptorClass::Sampler;
   std::uint32_t space = o.operand(1).literal_u32();
   std::uint32_t reg = o.operand(2).literal_u32();
   std::uint32_t count = o.operand(3).literal_u32();
@@ -106,10 +118,6 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     return fail(def, "register number too large (binding would be >= 65536)");
   DescriptorSlot slot;
   if (interface) {
-    const DescriptorClass cls = o.code() == OpCode::DclCbv   ? DescriptorClass::Cbv
-                                : o.code() == OpCode::DclSrv ? DescriptorClass::Srv
-                                : o.code() == OpCode::DclUav ? DescriptorClass::Uav
-                                                             : DescriptorClass::Sampler;
     if (cls == DescriptorClass::Cbv) {
       if (const PushConstantBuffer* push =
               find_push_constant_buffer(*interface, space, reg, stage)) {
@@ -145,15 +153,15 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
   d.array_base = slot.array_base;
   ir::UavFlags uav_flags = ir::UavFlags(0);
   Id element = 0; // the descriptor's type (array element)
-  switch (o.code()) {
-  case OpCode::DclSampler:
+  switch (cls) {
+  case DescriptorClass::Sampler:
     d.kind = DeclInfo::Kind::Sampler;
     rb.register_class = ResourceBinding::Class::Sampler;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_SAMPLER;
     d.storage = spv::StorageClassUniformConstant;
     element = mb.type_sampler();
     break;
-  case OpCode::DclCbv: {
+  case DescriptorClass::Cbv: {
     d.kind = DeclInfo::Kind::Cbv;
     rb.register_class = ResourceBinding::Class::Cbv;
     rb.descriptor_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
@@ -167,9 +175,9 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     mb.decorate_member(element, 0, spv::DecorationOffset, {0});
     break;
   }
-  case OpCode::DclSrv:
-  case OpCode::DclUav: {
-    bool uav = o.code() == OpCode::DclUav;
+  case DescriptorClass::Srv:
+  case DescriptorClass::Uav: {
+    bool uav = cls == DescriptorClass::Uav;
     d.kind = uav ? DeclInfo::Kind::Uav : DeclInfo::Kind::Srv;
     rb.register_class = uav ? ResourceBinding::Class::Uav : ResourceBinding::Class::Srv;
     d.resource = o.operand(4).literal_enum<ir::ResourceKind>();
@@ -280,8 +288,6 @@ Status Lowering::State::lower_resource_decl(ir::OpView o) {
     }
     break;
   }
-  default:
-    return fail(def, "declaration not supported");
   }
   d.image_type = element;
   d.space = space;

@@ -199,15 +199,131 @@ struct Lowering::State {
   Id offset_index(Id index, std::uint32_t k);
   std::vector<Id> chain;
 
-  // Emission by area.
-  Status lower_declaration(ir::OpView op);
-  Status lower_code(ir::OpView op);
+  // The dispatch (lower.cpp): the switch generated from KILN_SPIRV_LOWERINGS (lower_table.h).
+  Status lower_op(ir::OpView op);
+  // Code ops: no operand or result of Unknown type.
+  Status check_final_types(ir::OpView op);
+
+  // The handlers KILN_SPIRV_LOWERINGS names, one per op or per group of ops that differ only in
+  // the instruction emitted. Declarations (lower_declarations.cpp, lower_io.cpp,
+  // lower_resources.cpp):
+  Status lower_entry_point(ir::OpView op);
+  Status lower_constant(ir::OpView op);
+  Status lower_undef(ir::OpView op);
+  Status lower_spec_constant(ir::OpView op);
+  Status lower_cs_workgroup_size(ir::OpView op);
+  Status lower_gs_instances(ir::OpView op);
+  Status lower_gs_input_primitive(ir::OpView op);
+  Status lower_gs_output_vertices(ir::OpView op);
+  Status lower_gs_output_primitive(ir::OpView op);
+  Status lower_fragment_mode(ir::OpView op);
+  Status lower_tess_primitive(ir::OpView op);
+  Status lower_tess_domain(ir::OpView op);
+  Status lower_tess_control_points(ir::OpView op);
+  Status lower_debug_name(ir::OpView op);
+  Status lower_semantic(ir::OpView op);
+  Status lower_nothing(ir::OpView op);
+  Status lower_not_final_form(ir::OpView op);
+  Status lower_unsupported(ir::OpView op);
   Status lower_io_decl(ir::OpView op);
-  Status lower_io_op(ir::OpView op);
-  Status lower_resource_decl(ir::OpView op);
-  Status lower_resource_op(ir::OpView op);
-  Status lower_arith(ir::OpView op, bool& handled);
-  Status lower_image_op(ir::OpView op);
+  Status lower_xfb_decl(ir::OpView op);
+  Status lower_variable_decl(ir::OpView op);
+  Status lower_push_data_decl(ir::OpView op);
+  Status lower_uav_counter_decl(ir::OpView op);
+  Status lower_descriptor_decl(ir::OpView op);
+  // Functions and control flow (lower_cf.cpp).
+  Status lower_function(ir::OpView op);
+  Status lower_function_end(ir::OpView op);
+  Status lower_param_load(ir::OpView op);
+  Status lower_function_call(ir::OpView op);
+  Status lower_label(ir::OpView op);
+  Status lower_branch(ir::OpView op);
+  Status lower_branch_conditional(ir::OpView op);
+  Status lower_switch(ir::OpView op);
+  Status lower_unreachable(ir::OpView op);
+  Status lower_return(ir::OpView op);
+  Status lower_phi(ir::OpView op);
+  // Arithmetic, conversions, composites, derivatives, barriers (lower_ops.cpp).
+  Status lower_direct(ir::OpView op);
+  Status lower_frcp(ir::OpView op);
+  Status lower_fmad(ir::OpView op);
+  Status lower_fround(ir::OpView op);
+  Status lower_select(ir::OpView op);
+  Status lower_convert(ir::OpView op);
+  Status lower_convert_itoi(ir::OpView op);
+  Status lower_cast(ir::OpView op);
+  Status lower_pack_half(ir::OpView op);
+  Status lower_unpack_half(ir::OpView op);
+  Status lower_extended_arith(ir::OpView op);
+  Status lower_composite_construct(ir::OpView op);
+  Status lower_composite_access(ir::OpView op);
+  Status lower_derivative(ir::OpView op);
+  Status lower_barrier(ir::OpView op);
+  Status lower_demote(ir::OpView op);
+  Status lower_rov_lock(ir::OpView op);
+  Status lower_check_sparse_access(ir::OpView op);
+  // Inputs and outputs (lower_io_ops.cpp).
+  Status lower_io_load(ir::OpView op);
+  Status lower_output_store(ir::OpView op);
+  Status lower_interpolate(ir::OpView op);
+  Status lower_emit(ir::OpView op);
+  // Memory and descriptors (lower_memory.cpp).
+  Status lower_descriptor_load(ir::OpView op);
+  Status lower_buffer_load(ir::OpView op);
+  Status lower_buffer_store(ir::OpView op);
+  Status lower_buffer_atomic(ir::OpView op);
+  Status lower_buffer_query_size(ir::OpView op);
+  Status lower_variable_load(ir::OpView op);
+  Status lower_variable_store(ir::OpView op);
+  Status lower_lds_atomic(ir::OpView op);
+  Status lower_constant_load(ir::OpView op);
+  Status lower_counter_atomic(ir::OpView op);
+  // Images and typed buffers (lower_images.cpp).
+  Status lower_image_load(ir::OpView op);
+  Status lower_image_store(ir::OpView op);
+  Status lower_image_atomic(ir::OpView op);
+  Status lower_image_query_size(ir::OpView op);
+  Status lower_image_query_count(ir::OpView op);
+  Status lower_image_compute_lod(ir::OpView op);
+  Status lower_image_sample(ir::OpView op);
+  Status lower_image_gather(ir::OpView op);
+
+  // Parts the handlers share.
+  // Merge instruction of the current block's construct, before its terminator (lower_cf.cpp).
+  void emit_merge(bool selection_allowed);
+  // The declaration of an I/O op and the pointer into it (`chain` holds the indices); for a
+  // constant built-in (d->constant_value) nothing is walked.
+  struct IoAccess {
+    DeclInfo* d = nullptr;
+    Pointee p;
+    Id pointee = 0;
+    ir::Type spv_basic; // the basic type SPIR-V loads, IR-shaped
+  };
+  Status io_access(ir::OpView op, IoAccess& out);
+  // The declaration of a raw, structured or typed buffer op's descriptor (null: not a buffer).
+  DeclInfo* buffer_descriptor(ir::OpView op, Id& index, bool& nonuniform);
+  // The access chain (into `chain`) of a raw or structured buffer op in kiln's own form: into
+  // the storage or uniform buffer, or the push-constant block's member.
+  Status buffer_chain(ir::OpView op, const DeclInfo& d, Id index, Pointee& p);
+  // The declaration (of the kind the op names) and the access chain of an LDS, scratch or
+  // push-data op.
+  Status variable_chain(ir::OpView op, DeclInfo*& d, Pointee& p);
+  // What every image op starts from: the descriptor, the image (or combined sampled image),
+  // the texel type; with_sampler: operand 1 is a sampler.
+  struct ImageAccess {
+    DeclInfo* d = nullptr;
+    Id index = 0;
+    bool nonuniform = false;
+    bool uav = false;
+    bool sparse = false;
+    ir::Type texel_ir;
+    Id texel = 0;
+    Id image = 0, combined = 0;
+  };
+  Status image_access(ir::OpView op, bool with_sampler, ImageAccess& out);
+  Id sampled_image(const ImageAccess& a, ir::SsaDef sampler);
+  void bind_image_result(ir::OpView op, const ImageAccess& a, Id result, ir::Type from);
+  Status typed_buffer_query_size(ir::OpView op);
   // Memory access through `chain` (already holding the prefix and address indices) from
   // `base`; loads of more scalars than the pointee has read consecutive elements.
   Status load_through(ir::OpView op, Id base, spv::StorageClass storage, bool explicit_layout,
@@ -221,7 +337,20 @@ struct Lowering::State {
   // The array index of a descriptor: the shader's index (null: 0) plus the declaration's base.
   Id descriptor_index(const DeclInfo& d, ir::SsaDef index);
   // Raw/structured buffer ops on a texel-buffer form declaration (lower_texel_buffers.cpp).
-  Status lower_texel_words_op(ir::OpView op, DeclInfo& d, Id index, bool nonuniform);
+  // texel_words_access: the texel buffer, and with `address` the texel index of the op's
+  // address.
+  struct TexelWords {
+    bool uav = false;
+    Id u32 = 0, uvec4 = 0;
+    std::uint32_t element_words = 0; // dwords per element of the outermost array
+    Id image = 0, texel = 0;
+  };
+  Status texel_words_access(ir::OpView op, const DeclInfo& d, bool address, TexelWords& t);
+  Id texel_at(const TexelWords& t, unsigned k); // the texel of dword k after the address
+  Status texel_words_load(ir::OpView op, const DeclInfo& d);
+  Status texel_words_store(ir::OpView op, const DeclInfo& d);
+  Status texel_words_atomic(ir::OpView op, const DeclInfo& d, Id index, bool nonuniform);
+  Status texel_words_query_size(ir::OpView op, const DeclInfo& d);
   // Declaration parts (lower_resources.cpp).
   Status declare_uav_counter(ir::OpView op, DeclInfo& d);
   Status declare_push_cbv(ir::OpView op, DeclInfo& d, const PushConstantBuffer& push);
@@ -238,7 +367,6 @@ struct Lowering::State {
   // interface's entry for reads without a sampler).
   Status combined_image(ir::SsaDef def, ir::SsaDef image_load, ir::SsaDef sampler_load, Id& out);
 
-  Status lower_cf(ir::OpView op);
   Status finish_entry_point();
   void build_push_block();
   void add_interface(Id var, spv::StorageClass storage);

@@ -7,11 +7,11 @@
 
 namespace kiln::spirv {
 
-Status Lowering::State::lower_texel_words_op(ir::OpView o, DeclInfo& d, Id index, bool nonuniform) {
-  using ir::OpCode;
+Status Lowering::State::texel_words_access(ir::OpView o, const DeclInfo& d, bool address,
+                                           TexelWords& t) {
   const ir::SsaDef def = o.def();
-  const bool uav = d.kind == DeclInfo::Kind::Uav;
-  const Id u32 = basic(ir::ScalarType::U32, 1);
+  t.uav = d.kind == DeclInfo::Kind::Uav;
+  t.u32 = basic(ir::ScalarType::U32, 1);
   if (d.ir_type.is_basic()) return fail(def, "raw or structured buffer of a basic type");
   const ir::TypeView view = ir->types().view(d.ir_type);
   const ir::Type element = view.member_count() == 1 ? view.member(0) : view.single_member;
@@ -19,87 +19,100 @@ Status Lowering::State::lower_texel_words_op(ir::OpView o, DeclInfo& d, Id index
       scalar_size(element.scalar_type()) != 4)
     return fail(def, "texel-buffer form of a buffer whose elements are not dwords");
   // Dwords per element of the outermost array (1 for raw buffers, the stride for structured).
-  const std::uint32_t element_words = layout_size(view, view.dim_count - 1) / 4;
-  const Id image = value(o.operand(0).def()); // the DescriptorLoad's texel buffer
+  t.element_words = layout_size(view, view.dim_count - 1) / 4;
+  t.image = value(o.operand(0).def()); // the DescriptorLoad's texel buffer
+  if (!address) return Status::ok();
 
-  if (o.code() == OpCode::BufferQuerySize) {
-    mb.require_capability(spv::CapabilityImageQuery);
-    Id texels = mb.op(spv::OpImageQuerySize, u32, {image});
-    if (element_words > 1) texels = mb.op(spv::OpUDiv, u32, {texels, const_u32(element_words)});
-    bind(def, texels, ir::kU32);
-    return Status::ok();
-  }
   if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
     return fail(def, "sparse feedback on raw/structured buffers not supported");
-  if (o.code() != OpCode::BufferLoad && !uav) return fail(def, "write to a read-only buffer");
-
+  if (o.code() != ir::OpCode::BufferLoad && !t.uav) return fail(def, "write to a read-only buffer");
   // The texel index: the address's components (outermost dimension first) times the dwords
   // of the element each one steps over.
-  Id texel = const_u32(0);
-  if (const ir::SsaDef address = o.operand(1).def()) {
-    const ir::Type at = type_of(address);
+  t.texel = const_u32(0);
+  if (const ir::SsaDef address_def = o.operand(1).def()) {
+    const ir::Type at = type_of(address_def);
     if (!at.is_basic() || at.vector_size() > view.dim_count)
       return fail(def, "buffer address does not fit the buffer's type");
-    const Id a = value_as(address, at.with_scalar_type(ir::ScalarType::U32));
+    const Id a = value_as(address_def, at.with_scalar_type(ir::ScalarType::U32));
     for (unsigned i = 0; i < at.vector_size(); ++i) {
-      Id component = at.vector_size() == 1 ? a : mb.op(spv::OpCompositeExtract, u32, {a, i});
+      Id component = at.vector_size() == 1 ? a : mb.op(spv::OpCompositeExtract, t.u32, {a, i});
       const std::uint32_t stride = layout_size(view, view.dim_count - 1 - i) / 4;
-      if (stride != 1) component = mb.op(spv::OpIMul, u32, {component, const_u32(stride)});
-      texel = i == 0 ? component : mb.op(spv::OpIAdd, u32, {texel, component});
+      if (stride != 1) component = mb.op(spv::OpIMul, t.u32, {component, const_u32(stride)});
+      t.texel = i == 0 ? component : mb.op(spv::OpIAdd, t.u32, {t.texel, component});
     }
   }
-  auto texel_at = [&](unsigned k) {
-    return k == 0 ? texel : mb.op(spv::OpIAdd, u32, {texel, const_u32(k)});
-  };
-  const Id uvec4 = basic(ir::ScalarType::U32, 4);
+  t.uvec4 = basic(ir::ScalarType::U32, 4);
+  return Status::ok();
+}
 
-  switch (o.code()) {
-  case OpCode::BufferLoad: {
-    const ir::Type rt = o.type();
-    if (!rt.is_basic()) return fail(def, "aggregate load not supported");
-    const ir::Type scalar = rt.with_vector_size(1);
-    Id parts[4] = {};
-    for (unsigned k = 0; k < rt.vector_size(); ++k) {
-      Id fetched = mb.op(uav ? spv::OpImageRead : spv::OpImageFetch, uvec4, {image, texel_at(k)});
-      parts[k] = convert_basic(mb.op(spv::OpCompositeExtract, u32, {fetched, 0}), ir::kU32, scalar);
-    }
-    if (rt.vector_size() == 1) {
-      bind(def, parts[0], rt);
-    } else {
-      mb.op(spv::OpCompositeConstruct, type(rt),
-            std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(def));
-    }
-    return Status::ok();
+Id Lowering::State::texel_at(const TexelWords& t, unsigned k) {
+  return k == 0 ? t.texel : mb.op(spv::OpIAdd, t.u32, {t.texel, const_u32(k)});
+}
+
+Status Lowering::State::texel_words_query_size(ir::OpView o, const DeclInfo& d) {
+  TexelWords t;
+  if (Status st = texel_words_access(o, d, false, t); !st) return st;
+  mb.require_capability(spv::CapabilityImageQuery);
+  Id texels = mb.op(spv::OpImageQuerySize, t.u32, {t.image});
+  if (t.element_words > 1) texels = mb.op(spv::OpUDiv, t.u32, {texels, const_u32(t.element_words)});
+  bind(o.def(), texels, ir::kU32);
+  return Status::ok();
+}
+
+Status Lowering::State::texel_words_load(ir::OpView o, const DeclInfo& d) {
+  const ir::SsaDef def = o.def();
+  TexelWords t;
+  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  const ir::Type rt = o.type();
+  if (!rt.is_basic()) return fail(def, "aggregate load not supported");
+  const ir::Type scalar = rt.with_vector_size(1);
+  Id parts[4] = {};
+  for (unsigned k = 0; k < rt.vector_size(); ++k) {
+    Id fetched =
+        mb.op(t.uav ? spv::OpImageRead : spv::OpImageFetch, t.uvec4, {t.image, texel_at(t, k)});
+    parts[k] = convert_basic(mb.op(spv::OpCompositeExtract, t.u32, {fetched, 0}), ir::kU32, scalar);
   }
-  case OpCode::BufferStore: {
-    const ir::SsaDef stored = o.operand(2).def();
-    const ir::Type vt = type_of(stored);
-    if (!vt.is_basic()) return fail(def, "aggregate store not supported");
-    const ir::Type scalar = vt.with_vector_size(1);
-    const Id v = value(stored);
-    for (unsigned k = 0; k < vt.vector_size(); ++k) {
-      Id part = vt.vector_size() == 1 ? v : mb.op(spv::OpCompositeExtract, basic(scalar), {v, k});
-      part = convert_basic(part, scalar, ir::kU32);
-      const Id zero = const_u32(0);
-      Id texel_value = mb.op(spv::OpCompositeConstruct, uvec4, {part, zero, zero, zero});
-      mb.op_void(spv::OpImageWrite, {image, texel_at(k), texel_value});
-    }
-    return Status::ok();
+  if (rt.vector_size() == 1) {
+    bind(def, parts[0], rt);
+  } else {
+    mb.op(spv::OpCompositeConstruct, type(rt),
+          std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(def));
   }
-  case OpCode::BufferAtomic: {
-    Id image_ptr = d.var;
-    if (index)
-      image_ptr =
-          emit_chain(d.var, d.storage, d.image_type, std::span<const Id>(&index, 1), nonuniform);
-    Id texel_ptr = mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, u32),
-                         {image_ptr, texel, const_u32(0)});
-    if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-    return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, o.operand(2).def(),
-                  o.operand(3).literal_enum<ir::AtomicOp>());
+  return Status::ok();
+}
+
+Status Lowering::State::texel_words_store(ir::OpView o, const DeclInfo& d) {
+  const ir::SsaDef def = o.def();
+  TexelWords t;
+  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  const ir::SsaDef stored = o.operand(2).def();
+  const ir::Type vt = type_of(stored);
+  if (!vt.is_basic()) return fail(def, "aggregate store not supported");
+  const ir::Type scalar = vt.with_vector_size(1);
+  const Id v = value(stored);
+  for (unsigned k = 0; k < vt.vector_size(); ++k) {
+    Id part = vt.vector_size() == 1 ? v : mb.op(spv::OpCompositeExtract, basic(scalar), {v, k});
+    part = convert_basic(part, scalar, ir::kU32);
+    const Id zero = const_u32(0);
+    Id texel_value = mb.op(spv::OpCompositeConstruct, t.uvec4, {part, zero, zero, zero});
+    mb.op_void(spv::OpImageWrite, {t.image, texel_at(t, k), texel_value});
   }
-  default:
-    return fail(def, "buffer op not supported on a texel buffer");
-  }
+  return Status::ok();
+}
+
+Status Lowering::State::texel_words_atomic(ir::OpView o, const DeclInfo& d, Id index,
+                                           bool nonuniform) {
+  TexelWords t;
+  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  Id image_ptr = d.var;
+  if (index)
+    image_ptr =
+        emit_chain(d.var, d.storage, d.image_type, std::span<const Id>(&index, 1), nonuniform);
+  Id texel_ptr = mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, t.u32),
+                       {image_ptr, t.texel, const_u32(0)});
+  if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
+  return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, o.operand(2).def(),
+                o.operand(3).literal_enum<ir::AtomicOp>());
 }
 
 } // namespace kiln::spirv

@@ -1,0 +1,134 @@
+// SPIR-V backend: the ops on shader inputs and outputs (declared in lower_io.cpp): loads and
+// stores through access chains, converting between the type SPIR-V gives a built-in and the
+// IR's; pull-model interpolation; geometry shader emits.
+#include "translator/spirv/lower_state.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+namespace kiln::spirv {
+
+// EmitVertex, EmitPrimitive: the instruction follows the op and whether streams are in use.
+Status Lowering::State::lower_emit(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
+  std::uint32_t stream = o.operand(0).literal_u32();
+  bool vertex = o.code() == ir::OpCode::EmitVertex;
+  if (vertex) {
+    if (Status st = render_state_before_emit(); !st) return fail(def, st.message());
+    emit_split_outputs();
+  }
+  if (stream == 0 && !(gs_streams & ~1u)) {
+    mb.op_void(vertex ? spv::OpEmitVertex : spv::OpEndPrimitive, {});
+  } else {
+    mb.require_capability(spv::CapabilityGeometryStreams);
+    mb.op_void(vertex ? spv::OpEmitStreamVertex : spv::OpEndStreamPrimitive, {const_u32(stream)});
+  }
+  return Status::ok();
+}
+
+Status Lowering::State::io_access(ir::OpView o, IoAccess& a) {
+  const ir::SsaDef def = o.def();
+  DeclInfo* d = decl(o.operand(0).def());
+  if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
+    return fail(def, "I/O op on a non-I/O declaration");
+  a.d = d;
+  if (d->gs_vertex_count) {
+    if (!gs_input_vertices) return fail(def, "vertex count without an input primitive");
+    d->constant_value = const_u32(gs_input_vertices);
+  }
+  if (d->constant_value) {
+    if (o.code() != ir::OpCode::InputLoad || o.operand(1).def() || !o.type().is_scalar())
+      return fail(def, "unsupported access to a constant built-in");
+    return Status::ok();
+  }
+  chain.clear();
+  if (!walk_address(d->ir_type, o.operand(1).def(), chain, a.p)) return fail(def, error);
+  if (d->is_builtin) {
+    if (d->insert_index && a.p.dims_left == 0) chain.push_back(const_u32(0));
+    if (a.p.is_basic) {
+      a.spv_basic = ir::Type(d->builtin_scalar, a.p.component ? 1u : d->builtin_components);
+      a.pointee = basic(a.spv_basic);
+    } else {
+      a.pointee = d->spv_types[a.p.dims_left + (d->insert_index ? 1 : 0)];
+    }
+  } else {
+    a.pointee = pointee_type(a.p, false);
+    if (a.p.is_basic) a.spv_basic = a.p.basic;
+  }
+  return Status::ok();
+}
+
+// InputLoad, OutputLoad.
+Status Lowering::State::lower_io_load(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  IoAccess a;
+  if (Status st = io_access(o, a); !st) return st;
+  DeclInfo* d = a.d;
+  if (d->constant_value) {
+    bind(def, convert_basic(d->constant_value, ir::Type(d->builtin_scalar), o.type()), o.type());
+    return Status::ok();
+  }
+  Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
+  if (!a.p.is_basic) {
+    if (d->is_builtin && d->spv_types[0] != basic(ir::Type(ir->types().view(d->ir_type).member(0))))
+      return fail(def, "whole built-in array load needing conversion");
+    mb.op(spv::OpLoad, a.pointee, {ptr}, id_for(def));
+    return Status::ok();
+  }
+  Id loaded = mb.op(spv::OpLoad, a.pointee, {ptr});
+  if (d->base_var) {
+    Id base = mb.op(spv::OpLoad, a.pointee, {d->base_var});
+    loaded = mb.op(spv::OpISub, a.pointee, {loaded, base});
+  }
+  Id result = convert_basic(loaded, a.spv_basic, o.type());
+  bind(def, result, o.type());
+  return Status::ok();
+}
+
+Status Lowering::State::lower_output_store(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  IoAccess a;
+  if (Status st = io_access(o, a); !st) return st;
+  DeclInfo* d = a.d;
+  if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
+  d->written = true;
+  Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
+  ir::SsaDef stored = o.operand(2).def();
+  Id v = value(stored);
+  if (a.p.is_basic) {
+    ir::Type vt = type_of(stored);
+    if (vt.is_basic() && vt.vector_size() != a.spv_basic.vector_size())
+      return fail(def, "stored vector size does not match the output");
+    v = convert_basic(v, vt, a.spv_basic);
+  }
+  mb.op_void(spv::OpStore, {ptr, v});
+  return Status::ok();
+}
+
+// InterpolateAtCentroid, InterpolateAtSample, InterpolateAtOffset: one GLSL.std.450
+// instruction each.
+Status Lowering::State::lower_interpolate(ir::OpView o) {
+  const ir::SsaDef def = o.def();
+  IoAccess a;
+  if (Status st = io_access(o, a); !st) return st;
+  DeclInfo* d = a.d;
+  if (stage != ShaderStage::Pixel || d->is_builtin || !a.p.is_basic)
+    return fail(def, "interpolation of this input not supported");
+  mb.require_capability(spv::CapabilityInterpolationFunction);
+  Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
+  Id result;
+  if (o.code() == ir::OpCode::InterpolateAtCentroid) {
+    result = mb.op(spv::OpExtInst, a.pointee, {glsl, GLSLstd450InterpolateAtCentroid, ptr});
+  } else if (o.code() == ir::OpCode::InterpolateAtSample) {
+    result =
+        mb.op(spv::OpExtInst, a.pointee,
+              {glsl, GLSLstd450InterpolateAtSample, ptr, value_as(o.operand(2).def(), ir::kI32)});
+  } else {
+    result = mb.op(spv::OpExtInst, a.pointee,
+                   {glsl, GLSLstd450InterpolateAtOffset, ptr, value(o.operand(2).def())});
+  }
+  bind(def, convert_basic(result, a.spv_basic, o.type()), o.type());
+  return Status::ok();
+}
+
+} // namespace kiln::spirv
