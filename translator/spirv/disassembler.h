@@ -1,11 +1,11 @@
 #pragma once
 // SPIR-V binary -> assembly text in the syntax of spirv-dis (--raw-id).
 
+#include "translator/common/status.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
-
-#include "translator/common/status.h"
 
 namespace kiln::spirv {
 
