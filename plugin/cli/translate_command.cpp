@@ -1,5 +1,5 @@
 // kiln translate INPUT [-o OUT.spv] [--target ENV] [--interface FILE] [--extensions LIST]
-// [--validate]
+// [--validate] [--debug-names]
 
 #include "plugin/cli/commands.h"
 #include "plugin/interface_json.h"
@@ -24,13 +24,16 @@ constexpr OptionSpec kOptions[] = {
      "fragment-fully-covered, descriptor-indexing, transform-feedback, shader-draw-parameters "
      "(default: no interface, everything)"},
     {"--validate", "", "validate the SPIR-V with SPIRV-Tools; exit 1 when invalid"},
+    {"--debug-names", "",
+     "name SPIR-V ids (OpName) after the bytecode's reflection: RDEF/CTAB constant buffers and "
+     "resources, signature semantics"},
 };
 } // namespace
 
 const CommandSpec k_translate_spec = {
     .name = "translate",
     .usage = "INPUT [-o OUT.spv] [--target vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3] "
-             "[--interface FILE] [--extensions LIST] [--validate]",
+             "[--interface FILE] [--extensions LIST] [--validate] [--debug-names]",
     .summary = "translate one shader (DXBC or D3D9 bytecode, detected from its bytes) to SPIR-V",
     .details = "Exit 0 on success; 1 when the input is rejected or invalid, with one line on\n"
                "stderr 'kiln: INPUT: reason'; 2 on a usage error.",
@@ -42,6 +45,7 @@ const CommandSpec k_translate_spec = {
 int run_translate(const ParsedArgs& args) {
   const std::string input(args.positional()[0]);
   TranslateOptions options;
+  options.debug_names = args.has("--debug-names");
   if (args.has("--target") && !parse_spirv_target(args.value("--target"), options.target))
     return usage_error("unknown --target '" + std::string(args.value("--target")) +
                        "' (vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3)");

@@ -45,6 +45,16 @@ if [ -d "$corpus" ]; then
       "$kiln" translate "$file" -o "$work/v10.spv" --target vulkan1.0 --extensions none --validate
     break
   done
+  # --debug-names: valid SPIR-V that carries names (OpName) the plain translation does not.
+  for file in "$corpus"/dxbc/*.dxbc; do
+    check 0 "translate --debug-names --validate" \
+      "$kiln" translate "$file" -o "$work/named.spv" --debug-names --validate
+    check 0 "translate without --debug-names" "$kiln" translate "$file" -o "$work/plain.spv"
+    if [ "$(stat -c %s "$work/named.spv")" -le "$(stat -c %s "$work/plain.spv")" ]; then
+      echo "FAIL: --debug-names added no names to $file"; failures=$((failures + 1))
+    fi
+    break
+  done
   if [ -n "$stencil" ] && [ -f "${stencil%.hlsl}.dxbc" ]; then
     check 1 "stencil export without the extension" \
       "$kiln" translate "${stencil%.hlsl}.dxbc" -o "$work/v10.spv" --target vulkan1.0 --extensions none

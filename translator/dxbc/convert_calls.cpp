@@ -29,7 +29,7 @@ void Driver::find_labels() {
 
 // fcall: a switch on the function table the selection names for the slot, one case per table
 // the interface allows, each running (inlined) the body the table has at the call site.
-void Driver::interface_call(const Instruction& inst) {
+void Driver::interface_call(ConvertContext&, const Instruction& inst) {
   Linkage& l = impl_.linkage;
   const std::size_t first = l.targets.size(); // nested calls append after and drop theirs
   SsaDef table = linkage_call(ctx_, inst, l.targets);
@@ -52,7 +52,7 @@ void Driver::interface_call(const Instruction& inst) {
 }
 
 // call l# / callc: the subroutine inlined (under an if for callc).
-void Driver::subroutine_call(const Instruction& inst) {
+void Driver::subroutine_call(ConvertContext&, const Instruction& inst) {
   auto ops = p_.operands_of(inst);
   const Operand& label = ops[ops.size() - 1];
   if (label.type != OperandType::Label || label.index_dimension < 1 ||
@@ -68,6 +68,11 @@ void Driver::subroutine_call(const Instruction& inst) {
   if (!inline_body(impl_.linkage.subroutine_labels[label.index[0]])) return;
   ctx_.set_current(&inst);
   if (sif) b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), c));
+}
+
+// label: the main program (or a body being inlined) ends here; bodies run where called.
+void Driver::label(ConvertContext&, const Instruction&) {
+  past_main_ = true;
 }
 
 // ret / retc in an inlined body. At the body's top level a ret ends it and a retc guards the
@@ -118,10 +123,8 @@ bool Driver::inline_body(std::uint32_t label) {
       ctx_.fail(inst, "register operand without its register index");
     else if (flags & (opflag::Decl | opflag::Phase))
       ctx_.fail(inst, "declaration or phase inside a subroutine or function body");
-    else if (inst.opcode == Opcode::Ret || inst.opcode == Opcode::Retc)
-      body_return(inst);
     else
-      instruction(inst);
+      instruction(inst); // ret and retc go to body_return() while inline_depth_ > 0
   }
   if (ctx_.ok() && impl_.flow.size() != body_base_)
     ctx_.fail("unterminated control flow in a subroutine or function body");

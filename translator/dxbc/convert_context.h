@@ -9,15 +9,9 @@
 // Resource operations that need IR vectors (coordinates, texels) build them with
 // make_vector() and take results apart with split_vector().
 //
-// Dispatch. Every opcode belongs to one half, decided once by opcode_half() from the opcode
-// table's flags (opcodes.h) plus the resource declarations and stores; the core walks
-// Program::instructions and hands the resource half its opcodes:
-//   declarations (dcl_resource*, dcl_uav_*, dcl_sampler, dcl_tgsm_*) -> declare_resource()
-//   everything else of theirs (sample*, gather4*, ld*, store_*, resinfo, bufinfo, lod,
-//     sampleinfo/samplepos, atomics, imm_atomic_*, sync, check_access_fully_mapped)
-//     -> convert_resource_instruction()
-// Both return false when the opcode is not theirs (the core then rejects it by name) and
-// true otherwise; an error goes to `status` (or ctx.fail()) and stops the conversion.
+// Dispatch. Driver::dispatch (convert_dispatch.cpp) sends every instruction and declaration
+// to the handler its opcode table row names (opcodes.h; the handlers: convert_dispatch.h).
+// Handlers report bad input with fail(inst, what) and return; nothing answers "not mine".
 //
 // Errors. Operand helpers never throw: on bad input they record the first error in the
 // context (fail()) and return null/zero values; the core checks ok() after each instruction.
@@ -39,45 +33,21 @@ namespace kiln::dxbc {
 class ConvertContext;
 struct ResourceState; // defined by the resource half (convert_resources.cpp)
 
-// Which half converts an opcode.
-enum class OpcodeHalf : std::uint8_t { Core, Resource };
+// ---- the resource half's state (translator/dxbc/convert_resources.cpp) ----------------------
 
-constexpr OpcodeHalf opcode_half(Opcode op) {
-  const std::uint16_t flags = opcode_info(op).flags;
-  if (flags & (opflag::Resource | opflag::Atomic)) return OpcodeHalf::Resource;
-  switch (op) {
-  case Opcode::DclResource:
-  case Opcode::DclResourceRaw:
-  case Opcode::DclResourceStructured:
-  case Opcode::DclUavTyped:
-  case Opcode::DclUavRaw:
-  case Opcode::DclUavStructured:
-  case Opcode::DclSampler:
-  case Opcode::DclTgsmRaw:
-  case Opcode::DclTgsmStructured:
-  case Opcode::StoreUavTyped:
-  case Opcode::StoreRaw:
-  case Opcode::StoreStructured:
-  case Opcode::Sync:
-  case Opcode::CheckAccessFullyMapped:
-    return OpcodeHalf::Resource;
-  default:
-    return OpcodeHalf::Core;
-  }
-}
-
-// ---- the resource half's hooks (translator/dxbc/convert_resources.cpp) ---------------------
-
-// A resource declaration. `decl` is program.declarations[inst.declaration].
-bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declaration& decl,
-                      Status& status);
-// A non-declaration instruction of the resource half.
-bool convert_resource_instruction(ConvertContext& ctx, const Instruction& inst, Status& status);
-// Their per-worker state (binding tables by register, ...): created once per Converter,
+// Its per-worker state (binding tables by register, ...): created once per Converter,
 // reset before every shader, destroyed with the Converter.
 ResourceState* create_resource_state();
 void reset_resource_state(ResourceState& state);
 void destroy_resource_state(ResourceState* state);
+
+// ---- debug names (convert_names.cpp) -------------------------------------------------------
+
+// With ConvertOptions::debug_names: a DebugName for the declaration `dcl` of a constant buffer
+// (cls Cbv) or resource from the name RDEF gives the register (SM5.0: `lower`) or range (SM5.1:
+// `id` in `space`). Nothing without the option, for TGSM, or when RDEF names none.
+void name_binding(ConvertContext& ctx, ir::SsaDef dcl, ResourceClass cls, std::uint32_t space,
+                  std::uint32_t lower, std::uint32_t id);
 
 // ---- values -------------------------------------------------------------------------------
 

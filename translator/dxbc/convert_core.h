@@ -1,7 +1,8 @@
 #pragma once
-// The core half's own state (ConvertContext::Impl) and the entry points of its files:
-// convert_context.cpp (operand API), convert_io.cpp (signatures, inputs, outputs, system
-// values), convert_alu.cpp (arithmetic), converter.cpp (driver, control flow, phases).
+// The core half's own state (ConvertContext::Impl) and the functions its files share:
+// convert_context.cpp (operand API), convert_io_declare.cpp / convert_io.cpp (signatures,
+// inputs, outputs, system values), convert_linkage.cpp (class linkage), convert_names.cpp
+// (debug names). The handlers the opcode table names are declared in convert_dispatch.h.
 //
 // What the IR it emits looks like (for the passes and the backend):
 // - r#: DclTmp per component, type Unknown, read through ConsumeAs; x#: DclScratch u32[n*c]
@@ -156,6 +157,12 @@ struct ConvertContext::Impl {
     IoSlot slot;
   };
   std::vector<StreamMirror> stream_mirrors;
+  // Stage modes gathered from declarations (convert_declarations.cpp); the driver's
+  // finish_declarations() turns them into Set* ops once all are known.
+  std::uint32_t tess_domain = 0, tess_partitioning = 0, tess_output = 0;
+  std::uint32_t gs_output_topology = 0, gs_stream_mask = 0;
+  std::uint32_t gs_input_primitive = 0, gs_max_vertices = 0;
+  bool debug_names = false; // ConvertOptions::debug_names (convert_names.cpp)
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;
@@ -177,6 +184,8 @@ struct ConvertContext::Impl {
     label = control_point_id = fork_instance = {};
     phase_calls.clear();
     stream_mirrors.clear();
+    tess_domain = tess_partitioning = tess_output = 0;
+    gs_output_topology = gs_stream_mask = gs_input_primitive = gs_max_vertices = 0;
     hull_patch_phase = precise_all = emitted_return = false;
     clip_count = cull_count = 0;
     clip_dcl_in = cull_dcl_in = clip_dcl_out = cull_dcl_out = tess_outer = tess_inner = {};
@@ -195,13 +204,18 @@ struct ConvertContext::Impl {
   }
 };
 
-// convert_io.cpp
+// convert_declarations.cpp: vertices per input primitive of dcl_inputprimitive.
+std::uint32_t vertices_of_primitive(std::uint32_t primitive);
+
+// convert_names.cpp (ConvertOptions::debug_names): a DebugName for an input/output variable
+// from its signature element's semantic (null: none).
+void name_io(ConvertContext& ctx, ir::SsaDef dcl, const SignatureElement* element);
+
+// convert_io_declare.cpp
 // Reads the signature chunks the stage uses into impl.isgn/osgn/pcsg.
 Status read_signatures(ConvertContext& ctx);
-// dcl_input*, dcl_output*, dcl_indexrange and the stage declarations that shape I/O.
-bool convert_io_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& decl);
-// Declares the outputs no dcl_output names but the hull shader needs (none yet) and finishes
-// stage-wide I/O. Called after the declarations, before code.
+// convert_io.cpp: the slot behind component `component` of an I/O operand (null: undeclared,
+// with ctx.fail() when `write`).
 IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, bool write);
 ir::SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ir::ScalarType type);
 void io_store(ConvertContext& ctx, const Operand& op, unsigned component, ir::SsaDef value,
@@ -216,9 +230,7 @@ ir::SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Op
 // output control point of the same register (into the current function).
 void io_hull_passthrough(ConvertContext& ctx);
 
-// convert_linkage.cpp: D3D11 class linkage.
-// dcl_function_body / dcl_function_table / dcl_interface; false for other opcodes.
-bool linkage_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& decl);
+// convert_linkage.cpp: D3D11 class linkage (its declarations: convert_dispatch.h).
 // fcall fp#[index][call site]: appends the ways it may go to `targets` (the interface's
 // distinct tables, in declaration order, after those already there) and returns the u32 function
 // table the selection names for the slot, emitted at the cursor; null (and an error) for a call the
@@ -230,9 +242,5 @@ ir::SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned compone
 // cb[register][vector] with the register chosen at run time (a `this` constant buffer): the
 // vec4<f32> of the declared constant buffer it names; zeros for any other register.
 ir::SsaDef linkage_cbv_vector(ConvertContext& ctx, const Operand& op);
-
-// convert_alu.cpp: arithmetic, conversions, bit operations, derivatives, eval_*. Returns
-// false when the opcode is not an ALU opcode.
-bool convert_alu(ConvertContext& ctx, const Instruction& inst);
 
 } // namespace kiln::dxbc

@@ -1,7 +1,9 @@
 #pragma once
-// Internal to the DXBC -> IR converter: the driver that walks Program::instructions
-// (converter.cpp: declarations, phases, scoped control flow; convert_calls.cpp: subroutines and
-// class-linkage function bodies, inlined where they are called).
+// Internal to the DXBC -> IR converter: the driver that walks Program::instructions and hands
+// each one to its handler (dispatch(), generated from the opcode table; convert_dispatch.h).
+// converter.cpp: the walk, declarations' stage checks, hull-shader phases; convert_flow.cpp:
+// scoped control flow; convert_calls.cpp: subroutines and class-linkage function bodies,
+// inlined where they are called.
 
 #include "translator/dxbc/convert_core.h"
 #include "translator/ir/ir.h"
@@ -22,22 +24,44 @@ class Driver {
 
   Status run();
 
+  // ---- handlers the opcode table names (convert_dispatch.h) ----------------------------------
+  // They take the context like the free handlers, so that one call form dispatches to both.
+  // convert_flow.cpp: scoped control flow.
+  void open_if(ConvertContext&, const Instruction& inst);
+  void else_branch(ConvertContext&, const Instruction& inst);
+  void close_if(ConvertContext&, const Instruction& inst);
+  void open_loop(ConvertContext&, const Instruction& inst);
+  void close_loop(ConvertContext&, const Instruction& inst);
+  void open_switch(ConvertContext&, const Instruction& inst);
+  void switch_label(ConvertContext&, const Instruction& inst); // case, default
+  void close_switch(ConvertContext&, const Instruction& inst);
+  void jump(ConvertContext&, const Instruction& inst); // break(c), continue(c)
+  void ret(ConvertContext&, const Instruction& inst);
+  void retc(ConvertContext&, const Instruction& inst);
+  void discard(ConvertContext&, const Instruction& inst);
+  // convert_calls.cpp: subroutines and class-linkage function bodies, inlined where called.
+  void label(ConvertContext&, const Instruction& inst);
+  void subroutine_call(ConvertContext&, const Instruction& inst); // call, callc
+  void interface_call(ConvertContext&, const Instruction& inst);  // fcall
+  // converter.cpp: hull-shader phases.
+  void begin_phase(ConvertContext&, const Instruction& inst);
+  void dcl_phase_instances(ConvertContext&, const Instruction& inst);
+
  private:
+  // convert_dispatch.cpp: the one switch over the opcode table's handler column.
+  void dispatch(const Instruction& inst);
   void read_array_sizes();
   void find_labels();
-  void interface_call(const Instruction& inst);
-  void subroutine_call(const Instruction& inst);
   bool inline_body(std::uint32_t label);
   void body_return(const Instruction& inst);
-  bool declaration(const Instruction& inst);
-  bool instruction(const Instruction& inst);
-  bool flow(const Instruction& inst);
+  void declaration(const Instruction& inst);
+  void instruction(const Instruction& inst);
+  void conditional(const Instruction& inst, const ir::Op& op);
   void open_function(ir::SsaDef param = {});
   void close_function();
   ir::SsaDef open_instance_loop(std::uint32_t instances, ir::SsaDef& counter);
   void close_instance_loop(ir::SsaDef counter, ir::SsaDef loop);
   void call_phases();
-  void begin_phase(const Instruction& inst);
   void end_phase();
   void open_phase_body();
   void finish_declarations();
@@ -76,10 +100,6 @@ class Driver {
   std::uint32_t phase_instances_ = 1;
   std::size_t phase_base_ = 0; // flow entries below this belong to the phase loop
   ir::SsaDef phase_counter_;
-  // Tessellation and GS state gathered from declarations.
-  std::uint32_t tess_domain_ = 0, tess_partitioning_ = 0, tess_output_ = 0;
-  std::uint32_t gs_output_topology_ = 0, gs_stream_mask_ = 0;
-  std::uint32_t gs_input_primitive_ = 0, gs_max_vertices_ = 0;
   // Subroutines and class-linkage function bodies, inlined where they are called
   // (labels: Linkage in convert_core.h).
   bool past_main_ = false; // the main program ended at a label

@@ -9,6 +9,7 @@
 #include "kiln/kiln_interface.h"
 #include "translator/common/shader_interface.h"
 #include "translator/dxbc/convert_core.h"
+#include "translator/dxbc/convert_dispatch.h"
 
 #include <string>
 
@@ -109,54 +110,43 @@ SsaDef slot_of(ConvertContext& ctx, const Operand& op, std::uint32_t base, unsig
 
 } // namespace
 
-bool linkage_declaration(ConvertContext& ctx, const Instruction& inst, const Declaration& d) {
+void dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
+  const Declaration& d = ctx.program().declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
+  if (d.value >= kMaxNumber) return ctx.fail(inst, "function body number out of range");
+  if (l.bodies.size() <= d.value) l.bodies.resize(d.value + 1, 0);
+  l.bodies[d.value] = 1;
+}
+
+void dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
-  switch (inst.opcode) {
-  case Opcode::DclFunctionBody:
-    if (d.value >= kMaxNumber) {
-      ctx.fail(inst, "function body number out of range");
-      return true;
-    }
-    if (l.bodies.size() <= d.value) l.bodies.resize(d.value + 1, 0);
-    l.bodies[d.value] = 1;
-    return true;
-  case Opcode::DclFunctionTable:
-    if (d.value >= kMaxNumber) {
-      ctx.fail(inst, "function table number out of range");
-      return true;
-    }
-    for (std::uint32_t i = 0; i < d.list_count; ++i) {
-      const std::uint32_t fb = p.lists[d.list_first + i];
-      if (fb >= l.bodies.size() || !l.bodies[fb]) {
-        ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
-                           std::to_string(fb) + ", which is not declared");
-        return true;
-      }
-    }
-    set_entry(l.tables, d.value, inst.declaration);
-    return true;
-  case Opcode::DclInterface: {
-    const std::uint32_t fp = d.value, size = d.value2;
-    if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp) {
-      ctx.fail(inst, "interface slots beyond D3D11's 253");
-      return true;
-    }
-    for (std::uint32_t i = 0; i < d.list_count; ++i) {
-      const std::uint32_t ft = p.lists[d.list_first + i];
-      if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone) {
-        ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
-                           ", which is not declared");
-        return true;
-      }
-    }
-    set_entry(l.interfaces, fp, inst.declaration);
-    if (fp + size > l.slot_count) l.slot_count = fp + size;
-    return true;
+  const Declaration& d = p.declarations[inst.declaration];
+  Linkage& l = ctx.impl().linkage;
+  if (d.value >= kMaxNumber) return ctx.fail(inst, "function table number out of range");
+  for (std::uint32_t i = 0; i < d.list_count; ++i) {
+    const std::uint32_t fb = p.lists[d.list_first + i];
+    if (fb >= l.bodies.size() || !l.bodies[fb])
+      return ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
+                                std::to_string(fb) + ", which is not declared");
   }
-  default:
-    return false;
+  set_entry(l.tables, d.value, inst.declaration);
+}
+
+void dcl_interface(ConvertContext& ctx, const Instruction& inst) {
+  const Program& p = ctx.program();
+  const Declaration& d = p.declarations[inst.declaration];
+  Linkage& l = ctx.impl().linkage;
+  const std::uint32_t fp = d.value, size = d.value2;
+  if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp)
+    return ctx.fail(inst, "interface slots beyond D3D11's 253");
+  for (std::uint32_t i = 0; i < d.list_count; ++i) {
+    const std::uint32_t ft = p.lists[d.list_first + i];
+    if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone)
+      return ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
+                                ", which is not declared");
   }
+  set_entry(l.interfaces, fp, inst.declaration);
+  if (fp + size > l.slot_count) l.slot_count = fp + size;
 }
 
 SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,

@@ -1,7 +1,9 @@
 // The resource half of the DXBC -> IR converter (convert_context.h, convert_resources.h):
-// declarations of t#/u#/s#/g#, descriptor access, and the dispatch to the image and buffer
-// files.
+// declarations of t#/u#/s#/g# (dcl_resource, for the rows of kResourceDeclarations in
+// opcodes.h), descriptor access and the helpers the image and buffer files share.
 #include "translator/dxbc/convert_resources.h"
+
+#include "translator/dxbc/convert_dispatch.h"
 
 #include <string>
 
@@ -147,48 +149,18 @@ void destroy_resource_state(ResourceState* state) {
 
 // ---- declarations ---------------------------------------------------------------------------
 
-bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declaration& decl,
-                      Status&) {
-  ResourceClass cls;
-  switch (inst.opcode) {
-  case Opcode::DclResource:
-  case Opcode::DclResourceRaw:
-  case Opcode::DclResourceStructured:
-    cls = ResourceClass::Srv;
-    break;
-  case Opcode::DclUavTyped:
-  case Opcode::DclUavRaw:
-  case Opcode::DclUavStructured:
-    cls = ResourceClass::Uav;
-    break;
-  case Opcode::DclSampler:
-    cls = ResourceClass::Sampler;
-    break;
-  case Opcode::DclTgsmRaw:
-  case Opcode::DclTgsmStructured:
-    cls = ResourceClass::Tgsm;
-    break;
-  default:
-    return false;
-  }
-  if (inst.operand_count < 1) {
-    ctx.fail(inst, "declaration without an operand");
-    return true;
-  }
-  if (!ctx.entry_point()) {
-    ctx.fail(inst, "resource declaration before the entry point");
-    return true;
-  }
+void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
+  const ResourceDeclaration& row = *resource_declaration(inst.opcode);
+  const ResourceClass cls = row.register_class;
+  const Declaration& decl = ctx.program().declarations[inst.declaration];
+  if (inst.operand_count < 1) return ctx.fail(inst, "declaration without an operand");
+  if (!ctx.entry_point()) return ctx.fail(inst, "resource declaration before the entry point");
   const Operand& op = ctx.program().operands_of(inst)[0];
-  if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2)) {
-    ctx.fail(inst, "declaration operand without an immediate register");
-    return true;
-  }
+  if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2))
+    return ctx.fail(inst, "declaration operand without an immediate register");
   ResourceClass operand_class;
-  if (!resource_class_of(op.type, operand_class) || operand_class != cls) {
-    ctx.fail(inst, "declares a register of the wrong type");
-    return true;
-  }
+  if (!resource_class_of(op.type, operand_class) || operand_class != cls)
+    return ctx.fail(inst, "declares a register of the wrong type");
 
   ResourceBinding b;
   std::uint32_t id = op.index[0];
@@ -197,83 +169,62 @@ bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declar
     b.space = decl.space;
     b.lower = op.index[1];
     const std::uint32_t upper = op.index[2];
-    if (upper != 0xffffffffu && upper < b.lower) {
-      ctx.fail(inst, "register range ends before it starts");
-      return true;
-    }
+    if (upper != 0xffffffffu && upper < b.lower)
+      return ctx.fail(inst, "register range ends before it starts");
     b.count = upper == 0xffffffffu ? 0 : upper - b.lower + 1;
   } else {
     b.lower = id;
   }
-  if (id >= kMaxRegister || b.lower >= kMaxRegister) {
-    ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
-    return true;
-  }
+  if (id >= kMaxRegister || b.lower >= kMaxRegister)
+    return ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
   std::vector<ResourceBinding>& table = ctx.resources().table(cls);
-  if (id < table.size() && table[id].decl) {
-    ctx.fail(inst, register_name(cls, id) + " declared twice");
-    return true;
-  }
+  if (id < table.size() && table[id].decl)
+    return ctx.fail(inst, register_name(cls, id) + " declared twice");
 
   ir::Builder& builder = ctx.builder();
   ir::TypeTable& types = builder.types();
   const ir::SsaDef entry = ctx.entry_point();
 
-  switch (inst.opcode) {
-  case Opcode::DclResource:
-  case Opcode::DclUavTyped:
-    if (!kind_of_dimension(decl.dimension, b.kind)) {
-      ctx.fail(inst, "unsupported resource dimension");
-      return true;
-    }
-    if (!sampled_type_of(decl.return_type[0], b.sampled)) {
-      ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
-                         ? "double-typed resources are not supported"
-                         : "unsupported resource return type");
-      return true;
-    }
+  const bool tgsm = cls == ResourceClass::Tgsm;
+  switch (row.layout) {
+  case ResourceLayout::Typed:
+    if (!kind_of_dimension(decl.dimension, b.kind))
+      return ctx.fail(inst, "unsupported resource dimension");
+    if (!sampled_type_of(decl.return_type[0], b.sampled))
+      return ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
+                                ? "double-typed resources are not supported"
+                                : "unsupported resource return type");
     b.type = ir::Type(b.sampled);
     break;
-  case Opcode::DclResourceRaw:
-  case Opcode::DclUavRaw:
+  case ResourceLayout::Raw:
     b.kind = ir::ResourceKind::RawBuffer;
     b.sampled = ir::ScalarType::U32;
-    b.type = types.make_array(ir::kU32, 0);
-    break;
-  case Opcode::DclResourceStructured:
-  case Opcode::DclUavStructured:
-    b.kind = ir::ResourceKind::Structured;
-    b.sampled = ir::ScalarType::U32;
-    b.stride = decl.value2;
-    if (b.stride == 0 || b.stride % 4 != 0 || b.stride > 2048) {
-      ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
-                         " is not a dword multiple in 4..2048");
-      return true;
+    if (!tgsm) {
+      b.type = types.make_array(ir::kU32, 0);
+      break;
     }
-    b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), 0);
-    break;
-  case Opcode::DclTgsmRaw:
-    b.kind = ir::ResourceKind::RawBuffer;
-    b.sampled = ir::ScalarType::U32;
-    if (decl.value == 0 || decl.value % 4 != 0 || decl.value > 65536) {
-      ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
-                         " is not a dword multiple in 4..65536");
-      return true;
-    }
+    if (decl.value == 0 || decl.value % 4 != 0 || decl.value > 65536)
+      return ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
+                                " is not a dword multiple in 4..65536");
     b.type = types.make_array(ir::kU32, decl.value / 4);
     break;
-  case Opcode::DclTgsmStructured:
+  case ResourceLayout::Structured:
     b.kind = ir::ResourceKind::Structured;
     b.sampled = ir::ScalarType::U32;
     b.stride = decl.value2;
-    if (b.stride == 0 || b.stride % 4 != 0 || decl.value == 0 ||
-        std::uint64_t(b.stride) * decl.value > 65536) {
-      ctx.fail(inst, "groupshared structure size out of range");
-      return true;
+    if (!tgsm) {
+      if (b.stride == 0 || b.stride % 4 != 0 || b.stride > 2048)
+        return ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
+                                  " is not a dword multiple in 4..2048");
+      b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), 0);
+      break;
     }
+    if (b.stride == 0 || b.stride % 4 != 0 || decl.value == 0 ||
+        std::uint64_t(b.stride) * decl.value > 65536)
+      return ctx.fail(inst, "groupshared structure size out of range");
     b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), decl.value);
     break;
-  default: // DclSampler
+  case ResourceLayout::Sampler:
     b.comparison = decl.value == 1;
     break;
   }
@@ -297,10 +248,12 @@ bool declare_resource(ConvertContext& ctx, const Instruction& inst, const Declar
   case ResourceClass::Tgsm:
     b.decl = builder.add(ir::Op::DclLds(b.type, entry));
     break;
+  case ResourceClass::Cbv: // dcl_constantbuffer (convert_declarations.cpp), never a row here
+    break;
   }
+  name_binding(ctx, b.decl, cls, b.space, b.lower, id);
   if (table.size() <= id) table.resize(id + 1);
   table[id] = b;
-  return true;
 }
 
 // ---- shared helpers -------------------------------------------------------------------------
@@ -489,12 +442,6 @@ ImageShape image_shape(ir::ResourceKind kind) {
     break;
   }
   return s;
-}
-
-// ---- dispatch -------------------------------------------------------------------------------
-
-bool convert_resource_instruction(ConvertContext& ctx, const Instruction& inst, Status&) {
-  return convert_image_instruction(ctx, inst) || convert_buffer_instruction(ctx, inst);
 }
 
 } // namespace kiln::dxbc

@@ -1,7 +1,8 @@
 #pragma once
-// Internal to the resource half of the DXBC -> IR converter (convert_context.h has the hooks the
-// core calls). The per-shader binding tables and the helpers the three resource files share:
-//   convert_resources.cpp         declarations, descriptor access, dispatch
+// Internal to the resource half of the DXBC -> IR converter (its handlers are declared in
+// convert_dispatch.h). The per-shader binding tables and the helpers the three resource files
+// share:
+//   convert_resources.cpp         declarations (dcl_resource), descriptor access, helpers
 //   convert_resources_image.cpp   sample*, gather4*, ld/ld_ms, typed UAVs, resinfo, lod,
 //                                 sampleinfo, samplepos
 //   convert_resources_buffer.cpp  raw/structured buffers and TGSM, bufinfo, atomics, append/
@@ -41,8 +42,6 @@
 #include <vector>
 
 namespace kiln::dxbc {
-
-enum class ResourceClass : std::uint8_t { Srv, Uav, Sampler, Tgsm };
 
 // What a UAV was used for so far (ResourceBinding::usage).
 namespace uav_usage {
@@ -174,11 +173,5 @@ struct ImageShape {
   bool buffer = false;
 };
 ImageShape image_shape(ir::ResourceKind kind);
-
-// ---- the two instruction files --------------------------------------------------------------
-
-// Return false when the opcode is not theirs.
-bool convert_image_instruction(ConvertContext& ctx, const Instruction& inst);
-bool convert_buffer_instruction(ConvertContext& ctx, const Instruction& inst);
 
 } // namespace kiln::dxbc

@@ -2,6 +2,7 @@
 // UAV, TGSM), store_raw/store_structured, bufinfo, atomic_* and imm_atomic_* (buffers, typed
 // UAVs, TGSM), imm_atomic_alloc/consume, sync, check_access_fully_mapped. See
 // convert_resources.h for the mapping decisions.
+#include "translator/dxbc/convert_dispatch.h"
 #include "translator/dxbc/convert_resources.h"
 
 namespace kiln::dxbc {
@@ -64,7 +65,12 @@ void load_address(ConvertContext& ctx, const Operands& ops, DwordAccess& a) {
   }
 }
 
-void convert_load(ConvertContext& ctx, const Instruction& inst, bool structured) {
+} // namespace
+
+// ld_raw, ld_structured (and _s) on SRVs, UAVs and TGSM.
+void load_dwords(ConvertContext& ctx, const Instruction& inst) {
+  const bool structured =
+      inst.opcode == Opcode::LdStructured || inst.opcode == Opcode::LdStructuredS;
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(structured ? 2 : 1);
   DwordAccess a;
@@ -96,7 +102,9 @@ void convert_load(ConvertContext& ctx, const Instruction& inst, bool structured)
   ctx.store_dst_raw(dst, out, ScalarType::U32);
 }
 
-void convert_store(ConvertContext& ctx, const Instruction& inst, bool structured) {
+// store_raw, store_structured on UAVs and TGSM.
+void store_dwords(ConvertContext& ctx, const Instruction& inst) {
+  const bool structured = inst.opcode == Opcode::StoreStructured;
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.dst(0);
   DwordAccess a;
@@ -121,7 +129,7 @@ void convert_store(ConvertContext& ctx, const Instruction& inst, bool structured
 }
 
 // bufinfo: element count (typed), structure count (structured) or byte size (raw).
-void convert_bufinfo(ConvertContext& ctx, const Instruction& inst) {
+void bufinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(0);
   ResourceBinding* res = find_binding(ctx, inst, res_op);
@@ -140,56 +148,44 @@ void convert_bufinfo(ConvertContext& ctx, const Instruction& inst) {
   ctx.store_dst(inst, dst, replicate(size, dst_mask(dst)), ScalarType::U32);
 }
 
-// The IR operation of an atomic opcode; false for other opcodes.
-bool atomic_op_of(Opcode op, ir::AtomicOp& out) {
-  switch (op) {
-  case Opcode::AtomicAnd:
-  case Opcode::ImmAtomicAnd:
-    out = ir::AtomicOp::And;
-    return true;
-  case Opcode::AtomicOr:
-  case Opcode::ImmAtomicOr:
-    out = ir::AtomicOp::Or;
-    return true;
-  case Opcode::AtomicXor:
-  case Opcode::ImmAtomicXor:
-    out = ir::AtomicOp::Xor;
-    return true;
-  case Opcode::AtomicCmpStore:
-  case Opcode::ImmAtomicCmpExch:
-    out = ir::AtomicOp::CompareExchange;
-    return true;
-  case Opcode::AtomicIAdd:
-  case Opcode::ImmAtomicIAdd:
-    out = ir::AtomicOp::Add;
-    return true;
-  case Opcode::AtomicIMax:
-  case Opcode::ImmAtomicIMax:
-    out = ir::AtomicOp::SMax;
-    return true;
-  case Opcode::AtomicIMin:
-  case Opcode::ImmAtomicIMin:
-    out = ir::AtomicOp::SMin;
-    return true;
-  case Opcode::AtomicUMax:
-  case Opcode::ImmAtomicUMax:
-    out = ir::AtomicOp::UMax;
-    return true;
-  case Opcode::AtomicUMin:
-  case Opcode::ImmAtomicUMin:
-    out = ir::AtomicOp::UMin;
-    return true;
-  case Opcode::ImmAtomicExch:
-    out = ir::AtomicOp::Exchange;
-    return true;
-  default:
-    return false;
-  }
-}
+namespace {
+
+// The IR operation of each atomic_* and imm_atomic_* (the opcodes whose handler is atomic).
+struct AtomicRow {
+  Opcode opcode = Opcode::AtomicAnd;
+  ir::AtomicOp op = ir::AtomicOp::And;
+};
+constexpr AtomicRow kAtomicRows[] = {
+    {Opcode::AtomicAnd, ir::AtomicOp::And},
+    {Opcode::AtomicOr, ir::AtomicOp::Or},
+    {Opcode::AtomicXor, ir::AtomicOp::Xor},
+    {Opcode::AtomicCmpStore, ir::AtomicOp::CompareExchange},
+    {Opcode::AtomicIAdd, ir::AtomicOp::Add},
+    {Opcode::AtomicIMax, ir::AtomicOp::SMax},
+    {Opcode::AtomicIMin, ir::AtomicOp::SMin},
+    {Opcode::AtomicUMax, ir::AtomicOp::UMax},
+    {Opcode::AtomicUMin, ir::AtomicOp::UMin},
+    {Opcode::ImmAtomicIAdd, ir::AtomicOp::Add},
+    {Opcode::ImmAtomicAnd, ir::AtomicOp::And},
+    {Opcode::ImmAtomicOr, ir::AtomicOp::Or},
+    {Opcode::ImmAtomicXor, ir::AtomicOp::Xor},
+    {Opcode::ImmAtomicExch, ir::AtomicOp::Exchange},
+    {Opcode::ImmAtomicCmpExch, ir::AtomicOp::CompareExchange},
+    {Opcode::ImmAtomicIMax, ir::AtomicOp::SMax},
+    {Opcode::ImmAtomicIMin, ir::AtomicOp::SMin},
+    {Opcode::ImmAtomicUMax, ir::AtomicOp::UMax},
+    {Opcode::ImmAtomicUMin, ir::AtomicOp::UMin},
+};
+constexpr OpcodeRows kAtomicOps(kAtomicRows);
+static_assert(kAtomicOps.covers({"atomic"}),
+              "kAtomicOps: one row per opcode whose handler is atomic, in opcode order");
+
+} // namespace
 
 // atomic_* (no result) and imm_atomic_* (old value to the first destination) on raw and
 // structured buffers, typed UAVs and TGSM.
-void convert_atomic(ConvertContext& ctx, const Instruction& inst, ir::AtomicOp atomic) {
+void atomic(ConvertContext& ctx, const Instruction& inst) {
+  const ir::AtomicOp atomic = kAtomicOps[inst.opcode].op;
   const Operands ops = operands_of(ctx, inst);
   const bool returns = ops.dsts == 2;
   const Operand& res_op = ops.dst(returns ? 1 : 0);
@@ -258,7 +254,8 @@ void convert_atomic(ConvertContext& ctx, const Instruction& inst, ir::AtomicOp a
 }
 
 // imm_atomic_alloc / imm_atomic_consume on the UAV's hidden counter.
-void convert_counter(ConvertContext& ctx, const Instruction& inst, bool increment) {
+void uav_counter(ConvertContext& ctx, const Instruction& inst) {
+  const bool increment = inst.opcode == Opcode::ImmAtomicAlloc;
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.src(0);
   if (uav_op.type != OperandType::Uav) {
@@ -277,7 +274,7 @@ void convert_counter(ConvertContext& ctx, const Instruction& inst, bool incremen
 }
 
 // sync: execution scope from _t, memory scope and kinds from _g / _ugroup / _uglobal.
-void convert_sync(ConvertContext& ctx, const Instruction& inst) {
+void sync(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t c = inst.controls;
   const bool threads = (c & control::kSyncThreadsInGroup) != 0;
   ir::MemoryTypeMask memory = ir::MemoryTypeMask(0);
@@ -303,7 +300,7 @@ void convert_sync(ConvertContext& ctx, const Instruction& inst) {
 
 // The status is kiln's (kStatusMapped or not, see emit_with_feedback), not a Vulkan residency
 // code: a compare, which folds away for the constant status of buffer loads.
-void convert_check_access(ConvertContext& ctx, const Instruction& inst) {
+void check_access_mapped(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& dst = ops.dst(0);
   const Vec4 status = ctx.load_src(ops.src(0), dst_mask(dst), ScalarType::U32);
@@ -316,49 +313,6 @@ void convert_check_access(ConvertContext& ctx, const Instruction& inst) {
     out[i] = ctx.emit(ir::Op::Select(ir::kU32, mapped, all, none));
   }
   ctx.store_dst_raw(dst, out, ScalarType::U32);
-}
-
-} // namespace
-
-bool convert_buffer_instruction(ConvertContext& ctx, const Instruction& inst) {
-  ir::AtomicOp atomic;
-  if (atomic_op_of(inst.opcode, atomic)) {
-    convert_atomic(ctx, inst, atomic);
-    return true;
-  }
-  switch (inst.opcode) {
-  case Opcode::LdRaw:
-  case Opcode::LdRawS:
-    convert_load(ctx, inst, false);
-    return true;
-  case Opcode::LdStructured:
-  case Opcode::LdStructuredS:
-    convert_load(ctx, inst, true);
-    return true;
-  case Opcode::StoreRaw:
-    convert_store(ctx, inst, false);
-    return true;
-  case Opcode::StoreStructured:
-    convert_store(ctx, inst, true);
-    return true;
-  case Opcode::BufInfo:
-    convert_bufinfo(ctx, inst);
-    return true;
-  case Opcode::ImmAtomicAlloc:
-    convert_counter(ctx, inst, true);
-    return true;
-  case Opcode::ImmAtomicConsume:
-    convert_counter(ctx, inst, false);
-    return true;
-  case Opcode::Sync:
-    convert_sync(ctx, inst);
-    return true;
-  case Opcode::CheckAccessFullyMapped:
-    convert_check_access(ctx, inst);
-    return true;
-  default:
-    return false;
-  }
 }
 
 } // namespace kiln::dxbc

@@ -1,6 +1,7 @@
 // Image-side resource instructions of the DXBC -> IR converter: sample*, gather4*, ld, ld_ms,
 // ld_uav_typed, store_uav_typed, resinfo, lod, sampleinfo, samplepos (and their sparse-feedback
 // forms). See convert_resources.h for the mapping decisions.
+#include "translator/dxbc/convert_dispatch.h"
 #include "translator/dxbc/convert_resources.h"
 
 namespace kiln::dxbc {
@@ -11,82 +12,50 @@ using ir::ScalarType;
 using ir::SsaDef;
 
 // Source operand positions (after the destinations) of the sample and gather families; -1 =
-// the instruction has no such operand.
+// the instruction has no such operand. One row per opcode whose handler is sample_image.
 struct SampleLayout {
+  Opcode opcode = Opcode::Sample;
   std::int8_t coord = 0, offset = -1, resource = 1, sampler = 2;
   std::int8_t ref = -1, lod = -1, bias = -1, dx = -1, dy = -1, clamp = -1;
   bool lod_zero = false; // sample_c_lz: explicit lod 0
   bool gather = false;
 };
 
-bool sample_layout(Opcode op, SampleLayout& l) {
-  switch (op) {
-  case Opcode::Sample:
-    break;
-  case Opcode::SampleB:
-    l.bias = 3;
-    break;
-  case Opcode::SampleL:
-  case Opcode::SampleLS:
-    l.lod = 3;
-    break;
-  case Opcode::SampleD:
-    l.dx = 3;
-    l.dy = 4;
-    break;
-  case Opcode::SampleC:
-    l.ref = 3;
-    break;
-  case Opcode::SampleCLz:
-  case Opcode::SampleCLzS:
-    l.ref = 3;
-    l.lod_zero = true;
-    break;
-  case Opcode::SampleClS:
-    l.clamp = 3;
-    break;
-  case Opcode::SampleBClS:
-    l.bias = 3;
-    l.clamp = 4;
-    break;
-  case Opcode::SampleDClS:
-    l.dx = 3;
-    l.dy = 4;
-    l.clamp = 5;
-    break;
-  case Opcode::SampleCClS:
-    l.ref = 3;
-    l.clamp = 4;
-    break;
-  case Opcode::Gather4:
-  case Opcode::Gather4S:
-    l.gather = true;
-    break;
-  case Opcode::Gather4C:
-  case Opcode::Gather4CS:
-    l.gather = true;
-    l.ref = 3;
-    break;
-  case Opcode::Gather4Po:
-  case Opcode::Gather4PoS:
-    l.gather = true;
-    l.offset = 1;
-    l.resource = 2;
-    l.sampler = 3;
-    break;
-  case Opcode::Gather4PoC:
-  case Opcode::Gather4PoCS:
-    l.gather = true;
-    l.offset = 1;
-    l.resource = 2;
-    l.sampler = 3;
-    l.ref = 4;
-    break;
-  default:
-    return false;
-  }
-  return true;
-}
+constexpr SampleLayout kSampleLayoutRows[] = {
+    {.opcode = Opcode::Sample},
+    {.opcode = Opcode::SampleC, .ref = 3},
+    {.opcode = Opcode::SampleCLz, .ref = 3, .lod_zero = true},
+    {.opcode = Opcode::SampleL, .lod = 3},
+    {.opcode = Opcode::SampleD, .dx = 3, .dy = 4},
+    {.opcode = Opcode::SampleB, .bias = 3},
+    {.opcode = Opcode::Gather4, .gather = true},
+    {.opcode = Opcode::Gather4C, .ref = 3, .gather = true},
+    {.opcode = Opcode::Gather4Po, .offset = 1, .resource = 2, .sampler = 3, .gather = true},
+    {.opcode = Opcode::Gather4PoC,
+     .offset = 1,
+     .resource = 2,
+     .sampler = 3,
+     .ref = 4,
+     .gather = true},
+    {.opcode = Opcode::Gather4S, .gather = true},
+    {.opcode = Opcode::Gather4CS, .ref = 3, .gather = true},
+    {.opcode = Opcode::Gather4PoS, .offset = 1, .resource = 2, .sampler = 3, .gather = true},
+    {.opcode = Opcode::Gather4PoCS,
+     .offset = 1,
+     .resource = 2,
+     .sampler = 3,
+     .ref = 4,
+     .gather = true},
+    {.opcode = Opcode::SampleLS, .lod = 3},
+    {.opcode = Opcode::SampleCLzS, .ref = 3, .lod_zero = true},
+    {.opcode = Opcode::SampleClS, .clamp = 3},
+    {.opcode = Opcode::SampleBClS, .bias = 3, .clamp = 4},
+    {.opcode = Opcode::SampleDClS, .dx = 3, .dy = 4, .clamp = 5},
+    {.opcode = Opcode::SampleCClS, .ref = 3, .clamp = 4},
+};
+constexpr OpcodeRows kSampleLayouts(kSampleLayoutRows);
+static_assert(kSampleLayouts.covers({"sample_image"}),
+              "kSampleLayouts: one row per opcode whose handler is sample_image, in opcode order");
 
 // The aoffimmi offsets as a constant vector, or null when there are none (or the image kind
 // takes none).
@@ -153,7 +122,11 @@ bool bind_sampled_image(ConvertContext& ctx, const Instruction& inst, const Oper
   return out.descriptor && out.sampler;
 }
 
-void convert_sample(ConvertContext& ctx, const Instruction& inst, const SampleLayout& l) {
+} // namespace
+
+// sample*, gather4* (and their sparse-feedback forms): operand roles from kSampleLayouts.
+void sample_image(ConvertContext& ctx, const Instruction& inst) {
+  const SampleLayout& l = kSampleLayouts[inst.opcode];
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(unsigned(l.resource));
   const Operand& smp_op = ops.src(unsigned(l.sampler));
@@ -222,7 +195,8 @@ void convert_sample(ConvertContext& ctx, const Instruction& inst, const SampleLa
 }
 
 // ld, ld_ms (and _s): texel fetch from a typed SRV.
-void convert_ld(ConvertContext& ctx, const Instruction& inst, bool multisample) {
+void load_texel(ConvertContext& ctx, const Instruction& inst) {
+  const bool multisample = inst.opcode == Opcode::LdMs || inst.opcode == Opcode::LdMsS;
   const Operands ops = operands_of(ctx, inst);
   const Operand& addr = ops.src(0);
   const Operand& res_op = ops.src(1);
@@ -258,6 +232,8 @@ void convert_ld(ConvertContext& ctx, const Instruction& inst, bool multisample) 
   store_texel(ctx, inst, ops, value, res->sampled, res_op);
 }
 
+namespace {
+
 // Resolves a typed UAV operand; null after ctx.fail().
 ResourceBinding* typed_uav(ConvertContext& ctx, const Instruction& inst, const Operand& op) {
   if (op.type != OperandType::Uav) {
@@ -274,7 +250,9 @@ ResourceBinding* typed_uav(ConvertContext& ctx, const Instruction& inst, const O
   return uav;
 }
 
-void convert_ld_uav_typed(ConvertContext& ctx, const Instruction& inst) {
+} // namespace
+
+void load_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.src(1);
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
@@ -299,7 +277,7 @@ void convert_ld_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   store_texel(ctx, inst, ops, value, uav->sampled, uav_op);
 }
 
-void convert_store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
+void store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.dst(0);
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
@@ -323,7 +301,7 @@ void convert_store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
 
 // resinfo: (width, height, depth or layers, mip count) laid out as D3D does per dimension, as
 // float, reciprocal float or uint.
-void convert_resinfo(ConvertContext& ctx, const Instruction& inst) {
+void resinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(1);
   ResourceBinding* res = find_binding(ctx, inst, res_op);
@@ -382,6 +360,8 @@ void convert_resinfo(ConvertContext& ctx, const Instruction& inst) {
   ctx.store_dst(inst, dst, swizzle_scalars(comps, res_op, dst_mask(dst)), out);
 }
 
+namespace {
+
 // The rasterizer's sample count (sampleinfo/samplepos on `rasterizer`).
 SsaDef rasterizer_sample_count(ConvertContext& ctx) {
   ResourceState& state = ctx.resources();
@@ -406,7 +386,9 @@ SsaDef sample_count_of(ConvertContext& ctx, const Instruction& inst, const Opera
   return ctx.emit(ir::Op::ImageQuerySamples(desc));
 }
 
-void convert_sampleinfo(ConvertContext& ctx, const Instruction& inst) {
+} // namespace
+
+void sampleinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   SsaDef count = sample_count_of(ctx, inst, ops.src(0));
   if (!count) return;
@@ -418,6 +400,8 @@ void convert_sampleinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, ops.src(0), dst_mask(dst)), out);
 }
+
+namespace {
 
 // The D3D standard sample patterns for 1, 2, 4, 8 and 16 samples, in 1/16 pixel from the
 // centre; the pattern of n samples starts at entry n - 1. Entry 31 is (0, 0) for anything else.
@@ -438,7 +422,9 @@ SsaDef sample_position_table(ConvertContext& ctx) {
   return ctx.builder().add(ir::Op::with_operands(ir::OpCode::Constant, type, literals, 0));
 }
 
-void convert_samplepos(ConvertContext& ctx, const Instruction& inst) {
+} // namespace
+
+void samplepos(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   SsaDef count = sample_count_of(ctx, inst, ops.src(0));
   if (!count) return;
@@ -460,7 +446,7 @@ void convert_samplepos(ConvertContext& ctx, const Instruction& inst) {
   ctx.store_dst(inst, dst, swizzle_scalars(comps, ops.src(0), dst_mask(dst)), ScalarType::F32);
 }
 
-void convert_lod(ConvertContext& ctx, const Instruction& inst) {
+void compute_lod(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(1);
   SampledImage image;
@@ -475,47 +461,6 @@ void convert_lod(ConvertContext& ctx, const Instruction& inst) {
                            fzero, fzero};
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, res_op, dst_mask(dst)), ScalarType::F32);
-}
-
-} // namespace
-
-bool convert_image_instruction(ConvertContext& ctx, const Instruction& inst) {
-  SampleLayout layout;
-  if (sample_layout(inst.opcode, layout)) {
-    convert_sample(ctx, inst, layout);
-    return true;
-  }
-  switch (inst.opcode) {
-  case Opcode::Ld:
-  case Opcode::LdS:
-    convert_ld(ctx, inst, false);
-    return true;
-  case Opcode::LdMs:
-  case Opcode::LdMsS:
-    convert_ld(ctx, inst, true);
-    return true;
-  case Opcode::LdUavTyped:
-  case Opcode::LdUavTypedS:
-    convert_ld_uav_typed(ctx, inst);
-    return true;
-  case Opcode::StoreUavTyped:
-    convert_store_uav_typed(ctx, inst);
-    return true;
-  case Opcode::ResInfo:
-    convert_resinfo(ctx, inst);
-    return true;
-  case Opcode::SampleInfo:
-    convert_sampleinfo(ctx, inst);
-    return true;
-  case Opcode::SamplePos:
-    convert_samplepos(ctx, inst);
-    return true;
-  case Opcode::Lod:
-    convert_lod(ctx, inst);
-    return true;
-  default:
-    return false;
-  }
 }
 
 } // namespace kiln::dxbc

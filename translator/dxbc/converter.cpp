@@ -1,8 +1,9 @@
 // DXBC (SM4.0-5.1) -> IR in scoped form: the driver (convert_driver.h). Parses the container,
-// decodes the program once, then walks Program::instructions: declarations, hull-shader
-// phases, scoped control flow here; subroutine and function-body calls in convert_calls.cpp;
-// arithmetic in convert_alu.cpp; inputs/outputs in convert_io.cpp; the resource half in
-// convert_resources.cpp (dispatch by opcode_half(), convert_context.h).
+// decodes the program once, then walks Program::instructions and hands each instruction and
+// declaration to the handler its opcode table row names (Driver::dispatch,
+// convert_dispatch.cpp). Here: the walk, the checks before a handler runs (register indices,
+// declarations in their stage, code inside a function), hull-shader phases and the stage modes
+// that follow from the declarations.
 #include "translator/dxbc/converter.h"
 
 #include "translator/dxbc/convert_driver.h"
@@ -80,41 +81,6 @@ bool operands_indexed(const Program& program, const Instruction& inst) {
 
 namespace {
 
-// Vertices per input primitive of dcl_inputprimitive (D3D10_SB_PRIMITIVE).
-std::uint32_t vertices_of_primitive(std::uint32_t p) {
-  switch (p) {
-  case 1:
-    return 1;
-  case 2:
-    return 2;
-  case 3:
-    return 3;
-  case 6:
-    return 4;
-  case 7:
-    return 6;
-  default:
-    return p >= 8 && p <= 39 ? p - 7 : 0;
-  }
-}
-
-ir::PrimitiveType input_primitive(std::uint32_t p) {
-  switch (p) {
-  case 1:
-    return ir::PrimitiveType::Point;
-  case 2:
-    return ir::PrimitiveType::Line;
-  case 6:
-    return ir::PrimitiveType::LineAdj;
-  case 7:
-    return ir::PrimitiveType::TriangleAdj;
-  case 3:
-    return ir::PrimitiveType::Triangle;
-  default:
-    return ir::PrimitiveType::Patch;
-  }
-}
-
 // Whether a hull shader's fork/join phases must be functions of their own: a `ret` inside a
 // phase's control flow (or a `retc`) leaves only that phase instance. Inlined into the
 // patch-constant function, a return there would also skip the later instances and phases, and
@@ -177,7 +143,7 @@ void Driver::close_function() {
   function_open_ = false;
 }
 
-void Driver::begin_phase(const Instruction& inst) {
+void Driver::begin_phase(ConvertContext&, const Instruction& inst) {
   if (inst.opcode == Opcode::HsDecls) return;
   end_phase();
   if (inst.opcode == Opcode::HsControlPointPhase) {
@@ -296,40 +262,41 @@ void Driver::finish_declarations() {
   // The execution modes a Vulkan stage cannot do without come from these declarations; a
   // program without them (damaged, or hand-written) is not a shader of its stage.
   if (t == ProgramType::Geometry) {
-    if (!gs_input_primitive_)
+    if (!impl_.gs_input_primitive)
       return ctx_.fail("geometry shader without dcl_inputprimitive (point, line, triangle or "
                        "their adjacency forms)");
-    if (gs_max_vertices_ == 0 || gs_max_vertices_ > 1024)
+    if (impl_.gs_max_vertices == 0 || impl_.gs_max_vertices > 1024)
       return ctx_.fail("geometry shader without a dcl_maxout of 1 to 1024 vertices");
   }
   if ((t == ProgramType::Hull || t == ProgramType::Domain) &&
-      !(tess_domain_ >= 1 && tess_domain_ <= 3))
+      !(impl_.tess_domain >= 1 && impl_.tess_domain <= 3))
     return ctx_.fail("tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
   if (t == ProgramType::Hull || t == ProgramType::Domain) {
     static constexpr ir::PrimitiveType kDomain[] = {
         ir::PrimitiveType::Triangle, ir::PrimitiveType::Line, ir::PrimitiveType::Triangle,
         ir::PrimitiveType::Quad};
-    if (tess_domain_ >= 1 && tess_domain_ <= 3) b_.add(Op::SetTessDomain(e, kDomain[tess_domain_]));
+    if (impl_.tess_domain >= 1 && impl_.tess_domain <= 3)
+      b_.add(Op::SetTessDomain(e, kDomain[impl_.tess_domain]));
     if (t == ProgramType::Hull) {
       b_.add(Op::SetTessControlPoints(e, impl_.input_vertices, impl_.output_control_points));
-      ir::PrimitiveType prim = tess_output_ == 1   ? ir::PrimitiveType::Point
-                               : tess_output_ == 2 ? ir::PrimitiveType::Line
-                                                   : ir::PrimitiveType::Triangle;
+      ir::PrimitiveType prim = impl_.tess_output == 1   ? ir::PrimitiveType::Point
+                               : impl_.tess_output == 2 ? ir::PrimitiveType::Line
+                                                        : ir::PrimitiveType::Triangle;
       ir::TessWindingOrder winding =
-          tess_output_ == 4 ? ir::TessWindingOrder::Ccw : ir::TessWindingOrder::Cw;
+          impl_.tess_output == 4 ? ir::TessWindingOrder::Ccw : ir::TessWindingOrder::Cw;
       static constexpr ir::TessPartitioning kPart[] = {
           ir::TessPartitioning::Integer, ir::TessPartitioning::Integer, ir::TessPartitioning::Pow2,
           ir::TessPartitioning::FractionalOdd, ir::TessPartitioning::FractionalEven};
-      b_.add(Op::SetTessPrimitive(e, prim, winding,
-                                  kPart[tess_partitioning_ <= 4 ? tess_partitioning_ : 0]));
+      b_.add(Op::SetTessPrimitive(
+          e, prim, winding, kPart[impl_.tess_partitioning <= 4 ? impl_.tess_partitioning : 0]));
     }
   }
   if (t == ProgramType::Geometry) {
     // A geometry shader that only writes UAVs declares no output topology: points.
-    ir::PrimitiveType prim = gs_output_topology_ <= 1   ? ir::PrimitiveType::Point
-                             : gs_output_topology_ == 3 ? ir::PrimitiveType::Line
-                                                        : ir::PrimitiveType::Triangle;
-    b_.add(Op::SetGsOutputPrimitive(e, prim, gs_stream_mask_ ? gs_stream_mask_ : 1u));
+    ir::PrimitiveType prim = impl_.gs_output_topology <= 1   ? ir::PrimitiveType::Point
+                             : impl_.gs_output_topology == 3 ? ir::PrimitiveType::Line
+                                                             : ir::PrimitiveType::Triangle;
+    b_.add(Op::SetGsOutputPrimitive(e, prim, impl_.gs_stream_mask ? impl_.gs_stream_mask : 1u));
   }
 }
 
@@ -370,342 +337,26 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
 
 } // namespace
 
-bool Driver::declaration(const Instruction& inst) {
-  const Declaration& d = p_.declarations[inst.declaration];
-  auto ops = p_.operands_of(inst);
-  SsaDef e = ctx_.entry_point();
-  if (!declaration_in_stage(inst.opcode, p_.type)) {
-    ctx_.fail(inst, "declaration not allowed in this shader stage");
-    return true;
-  }
-  switch (inst.opcode) {
-  case Opcode::DclTemps:
-    if (d.value > 4096) ctx_.fail(inst, "too many temporaries");
-    return true;
-  case Opcode::DclIndexableTemp: {
-    std::uint32_t reg = d.value2, size = d.value, comps = d.value3;
-    if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4) {
-      ctx_.fail(inst, "bad indexable temp declaration");
-      return true;
-    }
-    if (impl_.scratch.size() <= reg) impl_.scratch.resize(reg + 1);
-    Type t = b_.types().make_array(ir::kU32, size * comps);
-    impl_.scratch[reg] = {b_.add(Op::DclScratch(t, e)), size, comps};
-    return true;
-  }
-  case Opcode::DclConstantBuffer: {
-    const Operand& op = ops[0];
-    bool sm51 = p_.is_sm51();
-    std::uint32_t id = op.index[0];
-    std::uint32_t lower = sm51 ? op.index[1] : op.index[0];
-    std::uint32_t upper = sm51 ? op.index[2] : op.index[0];
-    std::uint32_t count = upper == 0xffffffffu ? 0 : upper - lower + 1;
-    std::uint32_t size = d.value ? d.value : 4096;
-    if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower) {
-      ctx_.fail(inst, "bad constant buffer declaration");
-      return true;
-    }
-    if (impl_.cbvs.size() <= id) impl_.cbvs.resize(id + 1);
-    Type t = b_.types().make_array(ir::vec(ScalarType::F32, 4), size);
-    auto& cb = impl_.cbvs[id];
-    cb.dcl = b_.add(Op::DclCbv(t, e, d.space, lower, count));
-    cb.descriptor = {};
-    cb.lower = lower;
-    cb.size = size;
-    return true;
-  }
-  case Opcode::DclGlobalFlags:
-    impl_.precise_all = (d.value & 1u) == 0;
-    // forceEarlyDepthStencil means something only to pixel shaders.
-    if ((d.value & 4u) && p_.type == ProgramType::Pixel) b_.add(Op::SetPsEarlyFragmentTest(e));
-    return true;
-  case Opcode::DclGsInputPrimitive:
-    // Vulkan geometry shaders take points, lines and triangles (with adjacency); D3D11 also
-    // allows patch lists (8-39), which have no Vulkan equivalent.
-    if (d.value != 1 && d.value != 2 && d.value != 3 && d.value != 6 && d.value != 7) {
-      ctx_.fail(inst, d.value >= 8 && d.value <= 39
-                          ? "geometry shader input of patch lists: not supported by Vulkan"
-                          : "geometry shader input primitive does not exist");
-      return true;
-    }
-    gs_input_primitive_ = d.value;
-    impl_.input_vertices = vertices_of_primitive(d.value);
-    b_.add(Op::SetGsInputPrimitive(e, input_primitive(d.value)));
-    return true;
-  case Opcode::DclGsOutputTopology:
-    gs_output_topology_ = d.value;
-    return true;
-  case Opcode::DclMaxOutputVertexCount:
-    gs_max_vertices_ = d.value;
-    b_.add(Op::SetGsOutputVertices(e, d.value));
-    return true;
-  case Opcode::DclGsInstanceCount:
-    b_.add(Op::SetGsInstances(e, d.value));
-    return true;
-  case Opcode::DclStream:
-    impl_.gs_stream = ops[0].index[0];
-    if (impl_.gs_stream >= 4) {
-      ctx_.fail(inst, "stream index out of range");
-      return true;
-    }
-    gs_stream_mask_ |= 1u << impl_.gs_stream;
-    return true;
-  case Opcode::DclInputControlPointCount:
-    impl_.input_vertices = d.value;
-    return true;
-  case Opcode::DclOutputControlPointCount:
-    impl_.output_control_points = d.value;
-    return true;
-  case Opcode::DclTessDomain:
-    tess_domain_ = d.value;
-    return true;
-  case Opcode::DclTessPartitioning:
-    tess_partitioning_ = d.value;
-    return true;
-  case Opcode::DclTessOutputPrimitive:
-    tess_output_ = d.value;
-    return true;
-  case Opcode::DclHsMaxTessFactor:
-    return true;
-  case Opcode::DclHsForkPhaseInstanceCount:
-  case Opcode::DclHsJoinPhaseInstanceCount:
-    phase_instances_ = d.value;
-    return true;
-  case Opcode::DclThreadGroup:
-    b_.add(Op::SetCsWorkgroupSize(e, d.thread_group[0], d.thread_group[1], d.thread_group[2]));
-    return true;
-  case Opcode::DclIndexRange:
-    return true; // dynamic indexing is rejected where it happens
-  case Opcode::DclFunctionBody:
-  case Opcode::DclFunctionTable:
-  case Opcode::DclInterface:
-    return linkage_declaration(ctx_, inst, d);
-  default:
-    break;
-  }
-  if (convert_io_declaration(ctx_, inst, d)) return true;
-  if (opcode_half(inst.opcode) == OpcodeHalf::Resource) {
-    Status status;
-    if (declare_resource(ctx_, inst, d, status)) {
-      if (!status) ctx_.fail(inst, status.message());
-      return true;
-    }
-    ctx_.fail(inst, std::string("unsupported declaration ") +
-                        std::string(opcode_info(inst.opcode).mnemonic));
-    return true;
-  }
-  ctx_.fail(inst, std::string("unsupported declaration ") +
-                      std::string(opcode_info(inst.opcode).mnemonic));
-  return true;
+// A declaration: the stage check, then its handler.
+void Driver::declaration(const Instruction& inst) {
+  if (!declaration_in_stage(inst.opcode, p_.type))
+    return ctx_.fail(inst, "declaration not allowed in this shader stage");
+  dispatch(inst);
 }
 
-bool Driver::flow(const Instruction& inst) {
-  auto ops = p_.operands_of(inst);
-  auto& stack = impl_.flow;
-  switch (inst.opcode) {
-  case Opcode::If: {
-    SsaDef c = condition(inst, ops[0]);
-    if (!c) return true;
-    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
-    stack.push_back({FlowEntry::Kind::If, false, false, sif});
-    return true;
-  }
-  case Opcode::Else:
-    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If ||
-        stack.back().has_else) {
-      ctx_.fail(inst, "else without if");
-      return true;
-    }
-    stack.back().has_else = true;
-    ctx_.emit(Op::ScopedElse(stack.back().op));
-    return true;
-  case Opcode::EndIf: {
-    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If) {
-      ctx_.fail(inst, "endif without if");
-      return true;
-    }
-    SsaDef sif = stack.back().op;
-    stack.pop_back();
-    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-    b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
-    return true;
-  }
-  case Opcode::Loop: {
-    SsaDef loop = ctx_.emit(Op::ScopedLoop(SsaDef()));
-    stack.push_back({FlowEntry::Kind::Loop, false, false, loop});
-    return true;
-  }
-  case Opcode::EndLoop: {
-    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Loop) {
-      ctx_.fail(inst, "endloop without loop");
-      return true;
-    }
-    SsaDef loop = stack.back().op;
-    stack.pop_back();
-    SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop));
-    b_.rewrite_op(loop, Op::ScopedLoop(end));
-    return true;
-  }
-  case Opcode::Switch: {
-    SsaDef v = ctx_.load_src_scalar(ops[0], ScalarType::U32);
-    if (!v) return true;
-    SsaDef sw = ctx_.emit(Op::ScopedSwitch(SsaDef(), v));
-    stack.push_back({FlowEntry::Kind::Switch, false, false, sw});
-    return true;
-  }
-  case Opcode::Case:
-  case Opcode::Default: {
-    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
-      ctx_.fail(inst, "case outside a switch");
-      return true;
-    }
-    SsaDef sw = stack.back().op;
-    if (inst.opcode == Opcode::Default) {
-      ctx_.emit(Op::ScopedSwitchDefault(sw));
-    } else {
-      if (ops[0].type != OperandType::Immediate32) {
-        ctx_.fail(inst, "case label is not an immediate");
-        return true;
-      }
-      ctx_.emit(Op::ScopedSwitchCase(sw, ops[0].value[0]));
-    }
-    return true;
-  }
-  case Opcode::EndSwitch: {
-    if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
-      ctx_.fail(inst, "endswitch without switch");
-      return true;
-    }
-    SsaDef sw = stack.back().op;
-    stack.pop_back();
-    SsaDef end = ctx_.emit(Op::ScopedEndSwitch(sw));
-    b_.rewrite_op(sw, Op::ScopedSwitch(end, b_.op(sw).operand(1).def()));
-    return true;
-  }
-  case Opcode::Break:
-  case Opcode::Breakc:
-  case Opcode::Continue:
-  case Opcode::Continuec: {
-    bool is_break = inst.opcode == Opcode::Break || inst.opcode == Opcode::Breakc;
-    const FlowEntry* target = innermost(!is_break);
-    if (!target) {
-      ctx_.fail(inst, is_break ? "break outside a loop or switch" : "continue outside a loop");
-      return true;
-    }
-    SsaDef target_op = target->op;
-    bool in_switch = target->kind == FlowEntry::Kind::Switch;
-    bool conditional = inst.opcode == Opcode::Breakc || inst.opcode == Opcode::Continuec;
-    SsaDef sif, c;
-    if (conditional) {
-      c = condition(inst, ops[0]);
-      if (!c) return true;
-      sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
-    }
-    if (!is_break)
-      ctx_.emit(Op::ScopedLoopContinue(target_op));
-    else if (in_switch)
-      ctx_.emit(Op::ScopedSwitchBreak(target_op));
-    else
-      ctx_.emit(Op::ScopedLoopBreak(target_op));
-    if (conditional) {
-      SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-      b_.rewrite_op(sif, Op::ScopedIf(end, c));
-    }
-    return true;
-  }
-  case Opcode::Ret:
-    if (stack.size() == phase_base_) {
-      if (in_patch_phase_ && !phase_functions_) {
-        end_phase();
-        phase_done_ = true; // the rest of this phase is unreachable
-        return true;
-      }
-      b_.add(Op::Return(ir::kVoid, SsaDef()));
-      returned_ = true;
-      return true;
-    }
-    if (in_patch_phase_ && !phase_functions_) { // phases_need_functions() said otherwise
-      ctx_.fail(inst, "return from inside control flow of a hull shader fork/join phase");
-      return true;
-    }
-    ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
-    return true;
-  case Opcode::Retc:
-  case Opcode::Discard: {
-    if (inst.opcode == Opcode::Retc && in_patch_phase_ && !phase_functions_) {
-      ctx_.fail(inst, "conditional return in a hull shader fork/join phase");
-      return true;
-    }
-    SsaDef c = condition(inst, ops[0]);
-    if (!c) return true;
-    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
-    if (inst.opcode == Opcode::Retc)
-      ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
-    else
-      ctx_.emit(Op::Demote());
-    SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-    b_.rewrite_op(sif, Op::ScopedIf(end, c));
-    return true;
-  }
-  case Opcode::Emit:
-  case Opcode::Cut:
-  case Opcode::EmitThenCut:
-  case Opcode::EmitStream:
-  case Opcode::CutStream:
-  case Opcode::EmitThenCutStream: {
-    std::uint32_t stream = ops.empty() ? 0 : ops[0].index[0];
-    if (stream >= 4) {
-      ctx_.fail(inst, "stream index out of range");
-      return true;
-    }
-    bool emit = inst.opcode == Opcode::Emit || inst.opcode == Opcode::EmitThenCut ||
-                inst.opcode == Opcode::EmitStream || inst.opcode == Opcode::EmitThenCutStream;
-    bool cut = inst.opcode == Opcode::Cut || inst.opcode == Opcode::EmitThenCut ||
-               inst.opcode == Opcode::CutStream || inst.opcode == Opcode::EmitThenCutStream;
-    if (emit) ctx_.emit(Op::EmitVertex(stream));
-    if (cut) ctx_.emit(Op::EmitPrimitive(stream));
-    return true;
-  }
-  case Opcode::Nop:
-  case Opcode::DebugBreak:
-  case Opcode::Abort:
-    return true;
-  case Opcode::Label:
-    // The main program (or a body being inlined) ends here; bodies run where called.
-    past_main_ = true;
-    return true;
-  case Opcode::Call:
-  case Opcode::Callc:
-    subroutine_call(inst);
-    return true;
-  case Opcode::InterfaceCall:
-    interface_call(inst);
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool Driver::instruction(const Instruction& inst) {
+// An executable instruction: declarations end before the first one; hull-shader phase bodies
+// open at their first.
+void Driver::instruction(const Instruction& inst) {
   if (!declarations_done_) finish_declarations();
   // Code after the top-level ret: only subroutine bodies live there (inlined where called).
-  if (returned_ || phase_done_ || past_main_) return true;
+  if (returned_ || phase_done_ || past_main_) return;
   if (in_patch_phase_ && !phase_body_open_) open_phase_body();
-  if (flow(inst)) return true;
-  if (opcode_half(inst.opcode) == OpcodeHalf::Resource) {
-    Status status;
-    if (convert_resource_instruction(ctx_, inst, status)) {
-      if (!status) ctx_.fail(inst, status.message());
-      return true;
-    }
-    ctx_.fail(inst, std::string("unsupported instruction ") +
-                        std::string(opcode_info(inst.opcode).mnemonic));
-    return true;
-  }
-  if (convert_alu(ctx_, inst)) return true;
-  ctx_.fail(inst, std::string("unsupported instruction ") +
-                      std::string(opcode_info(inst.opcode).mnemonic));
-  return true;
+  dispatch(inst);
+}
+
+// dcl_hs_fork_phase_instance_count / dcl_hs_join_phase_instance_count: the current phase's.
+void Driver::dcl_phase_instances(ConvertContext&, const Instruction& inst) {
+  phase_instances_ = p_.declarations[inst.declaration].value;
 }
 
 void Driver::read_array_sizes() {
@@ -733,7 +384,10 @@ void Driver::read_array_sizes() {
 
 Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
-  if (p_.type > ProgramType::Compute) return Status::error("DXBC: unknown program type");
+  if (p_.type > ProgramType::Compute) {
+    ctx_.fail("DXBC: unknown program type");
+    return ctx_.take_status();
+  }
   phase_functions_ = hull_ && phases_need_functions(p_);
   if (hull_) {
     // Hull shaders: the functions are made by the phases; the entry point names them at the end.
@@ -753,8 +407,10 @@ Status Driver::run() {
       return ctx_.take_status();
     }
     if (flags & opflag::Phase) {
-      if (!hull_) return Status::error("hull shader phase marker in a non-hull shader");
-      begin_phase(inst);
+      if (hull_)
+        dispatch(inst); // begin_phase
+      else
+        ctx_.fail(inst, "hull shader phase marker in a non-hull shader");
     } else if (flags & opflag::Decl) {
       if (inst.declaration == kNoOperand)
         ctx_.fail(inst, "declaration without payload");
@@ -771,7 +427,8 @@ Status Driver::run() {
   if (!declarations_done_) finish_declarations();
   end_phase();
   if (!ctx_.ok()) return ctx_.take_status();
-  if (impl_.flow.size() != 0 && !returned_) return Status::error("DXBC: unterminated control flow");
+  if (impl_.flow.size() != 0 && !returned_) ctx_.fail("DXBC: unterminated control flow");
+  if (!ctx_.ok()) return ctx_.take_status();
   close_function();
   if (hull_) {
     if (phase_functions_) call_phases();
@@ -806,6 +463,7 @@ Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertO
   if (Status st = decode_program(s.container.program, s.program); !st) return st;
   s.ctx.reset(builder, s.program, s.container);
   s.ctx.impl().linkage.options = options.class_linkage;
+  s.ctx.impl().debug_names = options.debug_names;
   if (Status st = read_signatures(s.ctx); !st) return st;
   Driver driver(s.ctx, s.program);
   return driver.run();

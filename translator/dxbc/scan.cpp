@@ -84,26 +84,16 @@ Status scan_program(const Container& container, const Program& program, SourceRe
   for (const Instruction& inst : program.instructions) {
     if (inst.declaration == kNoOperand) continue;
     Descriptor d;
-    switch (inst.opcode) {
-    case Opcode::DclConstantBuffer:
+    const ResourceDeclaration* row = resource_declaration(inst.opcode);
+    if (inst.opcode == Opcode::DclConstantBuffer) {
       d.register_class = Descriptor::Class::Cbv;
       d.dimension = Dimension::Buffer;
-      break;
-    case Opcode::DclSampler:
-      d.register_class = Descriptor::Class::Sampler;
-      break;
-    case Opcode::DclResource:
-    case Opcode::DclResourceRaw:
-    case Opcode::DclResourceStructured:
-      d.register_class = Descriptor::Class::Srv;
-      break;
-    case Opcode::DclUavTyped:
-    case Opcode::DclUavRaw:
-    case Opcode::DclUavStructured:
-      d.register_class = Descriptor::Class::Uav;
-      break;
-    default:
-      continue;
+    } else if (!row || row->register_class == ResourceClass::Tgsm) {
+      continue; // not a descriptor
+    } else {
+      d.register_class = row->register_class == ResourceClass::Srv   ? Descriptor::Class::Srv
+                         : row->register_class == ResourceClass::Uav ? Descriptor::Class::Uav
+                                                                     : Descriptor::Class::Sampler;
     }
     const Declaration& decl = program.declarations[inst.declaration];
     if (inst.operand_count < 1) return Status::error("a resource declaration without operand");
@@ -119,32 +109,21 @@ Status scan_program(const Container& container, const Program& program, SourceRe
     } else {
       d.register_index = id;
     }
-    switch (inst.opcode) {
-    case Opcode::DclSampler:
-      if (decl.value == 1) d.flags |= Descriptor::ComparisonSampler;
-      break;
-    case Opcode::DclResource:
-    case Opcode::DclUavTyped:
+    const ResourceLayout layout = row ? row->layout : ResourceLayout::Typed;
+    if (layout == ResourceLayout::Sampler && decl.value == 1)
+      d.flags |= Descriptor::ComparisonSampler;
+    if (row && layout == ResourceLayout::Typed) {
       d.dimension = std::uint32_t(decl.dimension) <= std::uint32_t(Dimension::TextureCubeArray)
                         ? Dimension(decl.dimension)
                         : Dimension::None;
       d.data_type = data_type_of(decl.return_type[0]);
-      break;
-    case Opcode::DclResourceRaw:
-    case Opcode::DclUavRaw:
+    }
+    if (layout == ResourceLayout::Raw || layout == ResourceLayout::Structured) {
       d.dimension = Dimension::Buffer;
       d.data_type = DataType::UInt;
-      d.flags |= Descriptor::RawBuffer;
-      break;
-    case Opcode::DclResourceStructured:
-    case Opcode::DclUavStructured:
-      d.dimension = Dimension::Buffer;
-      d.data_type = DataType::UInt;
-      d.flags |= Descriptor::StructuredBuffer;
-      d.structure_stride = decl.value2;
-      break;
-    default:
-      break;
+      d.flags |=
+          layout == ResourceLayout::Raw ? Descriptor::RawBuffer : Descriptor::StructuredBuffer;
+      if (layout == ResourceLayout::Structured) d.structure_stride = decl.value2;
     }
     if (d.register_class == Descriptor::Class::Uav)
       uav_ids.emplace_back(id, out.descriptors.size());
