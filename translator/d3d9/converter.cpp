@@ -147,14 +147,11 @@ bool State::scan() {
       if (label_pos.size() < kMaxLabels) label_pos.resize(kMaxLabels, 0);
       label_pos[ins.src[0].index] = i + 1;
     }
-    if (ins.info().layout == Layout::Plain || ins.info().layout == Layout::Compare ||
-        ins.info().layout == Layout::Sample) {
-      for (const SourceParam& s : ins.sources()) {
-        if (!is_float_const(s.type)) continue;
-        any_float = true;
-        max_float = std::max(max_float, float_register(s));
-        relative_float |= s.relative;
-      }
+    for (const SourceParam& s : ins.sources()) { // none for dcl/def*, whose payload is not sources
+      if (!is_float_const(s.type)) continue;
+      any_float = true;
+      max_float = std::max(max_float, float_register(s));
+      relative_float |= s.relative;
     }
     // m4x4 and friends read `rows` consecutive registers from src1 on.
     const unsigned rows = matrix_shape(ins.opcode).rows;
@@ -216,13 +213,12 @@ bool State::check_register_ranges(const Instruction& ins) {
   auto in_range = [&](RegisterType type, unsigned index) {
     return index < register_limit(type, pixel);
   };
-  const Layout layout = ins.info().layout;
-  if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && layout != Layout::Def)
+  // def names c# of every bank (scan() checks it against the flat c# file).
+  if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && ins.info().layout != Layout::Def)
     return fail(ins, "destination register number out of range for its register file");
-  if (layout == Layout::Plain || layout == Layout::Compare || layout == Layout::Sample)
-    for (const SourceParam& s : ins.sources())
-      if (!in_range(s.type, s.index))
-        return fail(ins, "source register number out of range for its register file");
+  for (const SourceParam& s : ins.sources())
+    if (!in_range(s.type, s.index))
+      return fail(ins, "source register number out of range for its register file");
   if (ins.predicated() && !in_range(ins.predicate.type, ins.predicate.index))
     return fail(ins, "predicate register number out of range");
   return true;
