@@ -213,7 +213,7 @@ bool State::check_register_ranges(const Instruction& ins) {
   auto in_range = [&](RegisterType type, unsigned index) {
     return index < register_limit(type, pixel);
   };
-  // def names c# of every bank (scan() checks it against the flat c# file).
+  // def's destination is checked by scan(), against the flat c# file of all four banks.
   if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && ins.info().layout != Layout::Def)
     return fail(ins, "destination register number out of range for its register file");
   for (const SourceParam& s : ins.sources())
