@@ -1,6 +1,6 @@
 #include "tests/d3d9/listing.h"
 
-#include "translator/d3d9/opcodes.h"
+#include "translator/d3d9/program.h"
 
 #include <cctype>
 #include <charconv>
@@ -23,8 +23,15 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+constexpr std::string_view kSampleVariantNames[] = {
+#define KILN_X(name, value, text) text,
+    KILN_D3D9_SAMPLE_VARIANTS(KILN_X)
+#undef KILN_X
+};
+
 bool is_mnemonic(std::string_view word) {
-  if (word == "texldp" || word == "texldb") return true;
+  for (std::string_view variant : kSampleVariantNames) // texldp, texldb
+    if (variant == word) return true;
   for (const OpcodeInfo& info : kOpcodeInfo)
     if (info.mnemonic == word) return true;
   return false;

@@ -1,6 +1,6 @@
-// D3D9 -> IR: the driver (decode, pre-scan of def/label/constant use, the entry function) and
-// the declarations (constant buffers, inputs, outputs). The mapping is documented in
-// docs/pipeline.md, "D3D9 front end".
+// D3D9 -> IR: the driver (decode, pre-scan of def/label/constant use, the entry function), the
+// declarations (constant buffers, inputs, outputs) and the dispatch of each instruction to its
+// handler (emit_instruction). The mapping is documented in docs/pipeline.md, "D3D9 front end".
 #include "translator/d3d9/converter.h"
 
 #include "translator/d3d9/converter_state.h"
@@ -82,6 +82,7 @@ std::uint32_t model_float_registers(Model m) {
 void State::reset() {
   error.clear();
   missing_operand = false;
+  range_done = false;
   entry = function = first_label = {};
   desc_float = desc_int = desc_bool = desc_bump = {};
   float_count = 0;
@@ -97,12 +98,11 @@ void State::reset() {
   addr.fill({});
   pred.fill({});
   for (auto& t : out_temps) t.fill({});
-  out_written.fill(0);
   for (auto& t : out_dcl) t.fill({});
   for (auto& t : in_dcl) t.fill({});
   out_location.fill({});
   in_location.fill({});
-  out_position = frag_coord = front_face = after_decls = {};
+  out_position = frag_coord = front_face = {};
   tex_row_count = 0;
   pending = {};
   call_depth = 0;
@@ -120,15 +120,9 @@ bool State::scan() {
   for (std::uint32_t i = 0; i < list.size(); ++i) {
     const Instruction& ins = list[i];
     if (!check_register_ranges(ins)) return false;
-    switch (ins.opcode) {
-    case Opcode::Def: {
-      unsigned reg = ins.dst.index;
-      if (ins.dst.type == RegisterType::Const2)
-        reg += 2048;
-      else if (ins.dst.type == RegisterType::Const3)
-        reg += 4096;
-      else if (ins.dst.type == RegisterType::Const4)
-        reg += 6144;
+    switch (ins.info().layout) {
+    case Layout::Def: {
+      const unsigned reg = float_register(ins.dst.type, ins.dst.index);
       if (reg >= 8192) return fail(ins, "def register out of range");
       if (float_defs.size() <= reg) float_defs.resize(reg + 1);
       std::memcpy(float_defs[reg].data(), ins.value, 16);
@@ -136,59 +130,36 @@ bool State::scan() {
       def_limit = std::max(def_limit, reg + 1);
       break;
     }
-    case Opcode::DefI:
+    case Layout::DefI:
       if (ins.dst.index >= 32) return fail(ins, "defi register out of range");
       std::memcpy(int_defs[ins.dst.index].data(), ins.value, 16);
       int_defined |= 1u << ins.dst.index;
       break;
-    case Opcode::DefB:
+    case Layout::DefB:
       if (ins.dst.index >= 32) return fail(ins, "defb register out of range");
       bool_defined |= 1u << ins.dst.index;
       if (ins.value[0]) bool_values |= 1u << ins.dst.index;
       break;
-    case Opcode::Label:
-      if (ins.src_count && ins.src[0].index < kMaxLabels) {
-        if (label_pos.size() < kMaxLabels) label_pos.resize(kMaxLabels, 0);
-        label_pos[ins.src[0].index] = i + 1;
-      }
-      break;
     default:
       break;
     }
-    if (ins.info().layout == Layout::Plain || ins.info().layout == Layout::Compare ||
-        ins.info().layout == Layout::Sample) {
-      for (const SourceParam& s : ins.sources()) {
-        if (!is_float_const(s.type)) continue;
-        any_float = true;
-        max_float = std::max(max_float, float_register(s));
-        relative_float |= s.relative;
-      }
+    if (ins.opcode == Opcode::Label && ins.src_count && ins.src[0].index < kMaxLabels) {
+      if (label_pos.size() < kMaxLabels) label_pos.resize(kMaxLabels, 0);
+      label_pos[ins.src[0].index] = i + 1;
     }
-    // m4x4 and friends read consecutive registers after src1.
-    unsigned extra_rows = 0;
-    switch (ins.opcode) {
-    case Opcode::M4x4:
-    case Opcode::M3x4:
-      extra_rows = 3;
-      break;
-    case Opcode::M4x3:
-    case Opcode::M3x3:
-      extra_rows = 2;
-      break;
-    case Opcode::M3x2:
-      extra_rows = 1;
-      break;
-    default:
-      break;
-    }
-    if (extra_rows && is_float_const(ins.src[1].type))
-      max_float = std::max(max_float, float_register(ins.src[1]) + extra_rows);
-    if (ins.opcode == Opcode::TexKill && is_float_const(ins.dst.type)) { // texkill c#
-      SourceParam d{};
-      d.index = ins.dst.index;
-      d.type = ins.dst.type;
+    for (const SourceParam& s : ins.sources()) { // none for dcl/def*, whose payload is not sources
+      if (!is_float_const(s.type)) continue;
       any_float = true;
-      max_float = std::max(max_float, float_register(d));
+      max_float = std::max(max_float, float_register(s));
+      relative_float |= s.relative;
+    }
+    // m4x4 and friends read `rows` consecutive registers from src1 on.
+    const unsigned rows = matrix_shape(ins.opcode).rows;
+    if (rows && is_float_const(ins.src[1].type))
+      max_float = std::max(max_float, float_register(ins.src[1]) + rows - 1);
+    if (ins.opcode == Opcode::TexKill && is_float_const(ins.dst.type)) { // texkill c#
+      any_float = true;
+      max_float = std::max(max_float, float_register(ins.dst.type, ins.dst.index));
     }
   }
   if (any_float) {
@@ -242,13 +213,12 @@ bool State::check_register_ranges(const Instruction& ins) {
   auto in_range = [&](RegisterType type, unsigned index) {
     return index < register_limit(type, pixel);
   };
-  const Layout layout = ins.info().layout;
-  if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && layout != Layout::Def)
+  // def's destination is checked by scan(), against the flat c# file of all four banks.
+  if (ins.has_dst() && !in_range(ins.dst.type, ins.dst.index) && ins.info().layout != Layout::Def)
     return fail(ins, "destination register number out of range for its register file");
-  if (layout == Layout::Plain || layout == Layout::Compare || layout == Layout::Sample)
-    for (const SourceParam& s : ins.sources())
-      if (!in_range(s.type, s.index))
-        return fail(ins, "source register number out of range for its register file");
+  for (const SourceParam& s : ins.sources())
+    if (!in_range(s.type, s.index))
+      return fail(ins, "source register number out of range for its register file");
   if (ins.predicated() && !in_range(ins.predicate.type, ins.predicate.index))
     return fail(ins, "predicate register number out of range");
   return true;
@@ -270,7 +240,7 @@ SsaDef State::bank(SsaDef& desc, std::uint32_t reg, ir::ScalarType scalar, std::
   return desc;
 }
 
-bool State::declare_constants() {
+void State::declare_constants() {
   const ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
   // Relative reads that land on def'd registers return the def (as D3D9 does): a constant copy
   // of the def'd range and a flag per register.
@@ -289,7 +259,6 @@ bool State::declare_constants() {
     def_flags = b->add(ir::Op::with_operands(ir::OpCode::Constant,
                                              b->types().make_array(ir::kU32, n), flag_operands, 0));
   }
-  return true;
 }
 
 // An input or output declaration by semantic; one per location.
@@ -300,10 +269,9 @@ SsaDef State::varying(bool output, Usage usage, unsigned index, bool centroid,
     // The layer's varying map decides the linkage (kiln_varying_location).
     loc = options.interface->varying_location(std::uint32_t(usage), index);
     if (loc < 0 || loc >= int(kVaryingSlots)) {
-      const std::string what = std::string(loc < 0 ? "not in the interface's varying map: "
-                                                   : "varying map location out of range: ") +
-                               usage_semantic(usage) + std::to_string(index);
-      fail(ins, what.c_str());
+      fail(ins, std::string(loc < 0 ? "not in the interface's varying map: "
+                                    : "varying map location out of range: ") +
+                    usage_semantic(usage) + std::to_string(index));
       return {};
     }
   }
@@ -475,16 +443,53 @@ bool State::finish_main() {
   return true;
 }
 
-bool State::emit_range(std::uint32_t begin, std::uint32_t end, bool subroutine) {
-  std::uint32_t i = begin;
-  while (i < end) {
-    std::uint32_t next = i + 1;
-    if (!emit_instruction(i, subroutine, next)) return false;
-    if (missing_operand) return fail(program->instructions[i], "an operand could not be read");
-    if (next == kStop) return flush_pending();
-    i = next;
+bool State::emit_range(std::uint32_t begin, std::uint32_t end) {
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Instruction& ins = program->instructions[i];
+    if (!ins.coissued() && !flush_pending()) return false;
+    if (!emit_instruction(ins)) return false;
+    if (missing_operand) return fail(ins, "an operand could not be read");
+    if (range_done) { // main (or the subroutine) ends here
+      range_done = false;
+      break;
+    }
   }
   return flush_pending();
+}
+
+// The one hop from an opcode to its code: the handler column of KILN_D3D9_OPCODES.
+bool State::emit_instruction(const Instruction& ins) {
+  switch (ins.opcode) {
+#define KILN_X(name, mnemonic, number, dst, src, layout, models, handler, doc)                     \
+  case Opcode::name:                                                                               \
+    return handler(ins);
+    KILN_D3D9_OPCODES(KILN_X)
+#undef KILN_X
+  case Opcode::Count: // not an opcode: the reader never decodes it
+    break;
+  }
+  return fail(ins, "not an instruction");
+}
+
+// nop; ps_1_4's phase marker: registers keep their values across it, so it needs no code.
+bool State::emit_nothing(const Instruction&) {
+  return true;
+}
+
+// dcl, def, defi, defb: converted before the walk (declare_io, scan), nothing left to emit.
+bool State::emit_declaration(const Instruction&) {
+  return true;
+}
+
+bool State::fail(std::string message) {
+  if (error.empty()) error = std::move(message);
+  return false;
+}
+
+bool State::fail(const Instruction& ins, std::string_view what) {
+  if (!error.empty()) return false;
+  return fail("token " + std::to_string(ins.offset) + ": " + std::string(ins.info().mnemonic) +
+              ": " + std::string(what));
 }
 
 Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
@@ -497,23 +502,27 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
   program = &decoded;
   model = decoded.version.model;
   pixel = decoded.version.stage == ShaderStage::Pixel;
+  return convert_program() ? Status::ok() : Status::error(error);
+}
 
+bool State::convert_program() {
   function = b->add(ir::Op::Function(ir::kVoid));
   entry = b->add(ir::Op::EntryPoint(function, decoded.version.stage));
   first_label = b->add(ir::Op::Label(ir::Construct::None));
-  if (!scan() || !declare_constants()) return Status::error(error);
+  if (!scan()) return false;
+  declare_constants();
 
   // Declarations first (dcl may follow def; SM3 declares outputs that the code writes).
   const auto& list = decoded.instructions;
   for (const Instruction& ins : list)
-    if (ins.opcode == Opcode::Dcl && !declare_io(ins)) return Status::error(error);
+    if (ins.opcode == Opcode::Dcl && !declare_io(ins)) return false;
 
   // Every output register written anywhere gets its declaration and temps now, so a `ret`
   // inside flow control stores all of them.
   for (const Instruction& ins : list) {
     unsigned slot;
     if (!ins.has_dst() || ins.dst.relative || !output_slot(ins.dst, slot)) continue;
-    if (model != Model::Vs3 && !bind_implicit_output(ins, slot)) return Status::error(error);
+    if (model != Model::Vs3 && !bind_implicit_output(ins, slot)) return false;
     for (unsigned c = 0; c < 4; ++c)
       if ((ins.dst.write_mask & (1u << c)) && (slot != kSlotDepth || c == 0)) out_reg(slot, c);
   }
@@ -522,7 +531,7 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
   if (!pixel && model != Model::Vs3) {
     for (unsigned slot : {unsigned(kSlotColor0), unsigned(kSlotColor0) + 1}) {
       static const Instruction none{};
-      if (!bind_implicit_output(none, slot)) return Status::error(error);
+      if (!bind_implicit_output(none, slot)) return false;
       for (unsigned c = 0; c < 4; ++c) out_reg(slot, c);
     }
   }
@@ -535,19 +544,16 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
         pixel && mode &&
         (mode->type != ShaderParameter::Type::Immediate || mode->value[0] != KILN_FOG_NONE);
     const bool fog_out = !pixel && in->parameter(ParameterName::FOG_SOURCE);
-    if ((fog_in || fog_out) && !varying(fog_out, Usage::Fog, 0, false, none))
-      return Status::error(error);
+    if ((fog_in || fog_out) && !varying(fog_out, Usage::Fog, 0, false, none)) return false;
   }
-  std::uint32_t main_end = std::uint32_t(list.size());
-  if (!emit_range(0, main_end, false)) return Status::error(error);
+  if (!emit_range(0, std::uint32_t(list.size()))) return false;
   if (!control.empty())
-    return Status::error(
-        "D3D9: " + std::string(control.back().kind == ControlFrame::If ? "if" : "loop") +
-        " without its end at the end of the shader");
-  if (!finish_main()) return Status::error(error);
+    return fail("D3D9: " + std::string(control.back().kind == ControlFrame::If ? "if" : "loop") +
+                " without its end at the end of the shader");
+  if (!finish_main()) return false;
   b->add(ir::Op::Return(SsaDef()));
   b->add(ir::Op::FunctionEnd());
-  return Status::ok();
+  return true;
 }
 
 } // namespace detail

@@ -22,19 +22,6 @@ const char* register_name(RegisterType t) {
 
 } // namespace
 
-bool State::fail_at(std::uint32_t offset, std::string message) {
-  if (error.empty()) error = "token " + std::to_string(offset) + ": " + message;
-  return false;
-}
-
-bool State::fail(const Instruction& ins, const char* what) {
-  if (!error.empty()) return false;
-  char text[200];
-  std::snprintf(text, sizeof text, "%.*s: %s", int(ins.info().mnemonic.size()),
-                ins.info().mnemonic.data(), what);
-  return fail_at(ins.offset, text);
-}
-
 SsaDef State::temp_reg(unsigned index, unsigned c) {
   SsaDef& t = temps[index][c];
   if (!t) t = tmp(ir::kF32);
@@ -53,9 +40,9 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
   return t;
 }
 
-SsaDef State::texcoord(unsigned index, unsigned c) {
+SsaDef State::texcoord(const Instruction& ins, unsigned index, unsigned c) {
   if (index >= kMaxTexRegs) { // scan() checks operands; stages also come from state
-    fail_at(0, "texture coordinate register out of range");
+    fail(ins, "texture coordinate register out of range");
     return {};
   }
   SsaDef& dcl = in_dcl[kMaxInputs + index][c];
@@ -203,7 +190,7 @@ SsaDef State::read_raw(const Instruction& ins, const SourceParam& s, unsigned c)
       if (!t) t = tmp(ir::kF32);
       return emit(ir::Op::TmpLoad(ir::kF32, t));
     }
-    if (in_dcl[kMaxInputs + s.index][c] || model != Model::Ps3) return texcoord(s.index, c);
+    if (in_dcl[kMaxInputs + s.index][c] || model != Model::Ps3) return texcoord(ins, s.index, c);
     break;
   case RegisterType::MiscType:
     if (s.index == 0) {

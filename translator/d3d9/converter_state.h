@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::d3d9::detail {
@@ -44,8 +45,21 @@ enum OutputSlot : std::uint8_t {
   kSlotCount = 26,
 };
 
-constexpr std::uint32_t kStop = 0xFFFFFFFFu; // emit_instruction: end of the range (ret)
 constexpr unsigned kVaryingSlots = 32 + kUsageCount * 16;
+
+// m<C>x<R> (m4x4, m4x3, m3x4, m3x3, m3x2): the mnemonic is the shape, a C-component vector
+// times R consecutive registers from src1 on. {0, 0} for every other opcode.
+struct MatrixShape {
+  unsigned columns = 0, rows = 0;
+};
+constexpr MatrixShape matrix_shape(Opcode op) {
+  const std::string_view m = opcode_info(op).mnemonic;
+  if (m.size() != 4 || m[0] != 'm' || m[2] != 'x') return {};
+  return {unsigned(m[1] - '0'), unsigned(m[3] - '0')};
+}
+static_assert(matrix_shape(Opcode::M4x3).columns == 4 && matrix_shape(Opcode::M4x3).rows == 3);
+static_assert(matrix_shape(Opcode::M3x2).columns == 3 && matrix_shape(Opcode::M3x2).rows == 2);
+static_assert(matrix_shape(Opcode::MovA).rows == 0 && matrix_shape(Opcode::Max).rows == 0);
 
 struct ControlFrame {
   enum Kind : std::uint8_t { If, Loop, Rep } kind;
@@ -94,7 +108,6 @@ struct State {
   std::array<SsaDef, 4> addr{};                               // a0 (i32)
   std::array<SsaDef, 4> pred{};                               // p0 (bool)
   std::array<std::array<SsaDef, 4>, kSlotCount> out_temps{};
-  std::array<std::uint8_t, kSlotCount> out_written{};
   // Per register component, the declaration that carries it (vs_3_0 packs several semantics
   // into one o#, ps_3_0 several into one v#); component c of the register is component c of
   // the declaration's vec4 (or the scalar for f32 declarations).
@@ -102,12 +115,11 @@ struct State {
   std::array<std::array<SsaDef, 4>, kMaxInputs + kMaxTexRegs> in_dcl{}; // v#, then ps t#
   std::array<SsaDef, kVaryingSlots> out_location{}, in_location{};
   SsaDef out_position, frag_coord, front_face;
-  SsaDef after_decls;
   std::vector<ir::Operand> def_operands, flag_operands;
 
-  // ps_1_x texture-matrix rows computed by texm3x*pad, consumed by the last row.
-  SsaDef tex_rows[3];
-  std::uint8_t tex_row_stage[3] = {};
+  // ps_1_x texture-matrix rows computed by texm3x*pad (two at most), consumed by the last row.
+  SsaDef tex_rows[2];
+  std::uint8_t tex_row_stage[2] = {};
   unsigned tex_row_count = 0;
 
   // Co-issue: a pending destination write of the previous instruction.
@@ -117,28 +129,36 @@ struct State {
   } pending;
 
   std::array<SsaDef, 16> small_u32{};
-  unsigned call_depth = 0;
+  unsigned call_depth = 0;    // subroutines being inlined (0: main)
   std::size_t frame_base = 0; // control.size() when the current subroutine was entered
+  bool range_done = false;    // set by ret/label: emit_range stops after this instruction
 
-  // ---- converter.cpp: driver and declarations
+  // ---- converter.cpp: driver, declarations and the instruction dispatch
   Status run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
              ir::Builder& builder);
+  bool convert_program();
   void reset();
   bool scan();
   bool check_register_ranges(const Instruction& ins);
   bool declare_io(const Instruction& ins);
-  bool declare_constants();
+  void declare_constants();
   SsaDef bank(SsaDef& desc, std::uint32_t reg, ir::ScalarType scalar, std::uint32_t count);
   SsaDef varying(bool output, Usage usage, unsigned index, bool centroid, const Instruction& ins);
   SsaDef position_output();
   bool bind_implicit_output(const Instruction& ins, unsigned slot);
-  bool emit_range(std::uint32_t begin, std::uint32_t end, bool subroutine);
+  bool emit_range(std::uint32_t begin, std::uint32_t end);
+  // One instruction to its handler: a switch generated from the handler column of opcodes.h.
+  bool emit_instruction(const Instruction& ins);
   void emit_output_stores();
   bool finish_main();
 
+  // The front end's one way to report an error: the first report wins and becomes the status
+  // of convert(); every caller returns false (or a null SsaDef) right after. The first form
+  // names the instruction ("token 12: texld: ..."), the second is the whole message.
+  bool fail(const Instruction& ins, std::string_view what);
+  bool fail(std::string message);
+
   // ---- converter_operands.cpp: registers, modifiers, destinations
-  bool fail(const Instruction& ins, const char* what);
-  bool fail_at(std::uint32_t offset, std::string message);
   SsaDef f32(float v) { return b->constant_f32(v); }
   SsaDef u32(std::uint32_t v) {
     // Component and register indices: small and frequent, cached per shader.
@@ -160,6 +180,8 @@ struct State {
   SsaDef temp_reg(unsigned index, unsigned c);
   SsaDef out_reg(unsigned slot, unsigned c);
   bool output_slot(const DestParam& d, unsigned& slot) const;
+  // Component c of texture coordinate t<index> (ps_1_x texture stages, ps_2_0+ t#).
+  SsaDef texcoord(const Instruction& ins, unsigned index, unsigned c);
   // One raw register component (no modifier), or null after fail().
   SsaDef read_raw(const Instruction& ins, const SourceParam& s, unsigned c);
   // Source positions `mask` (bit i = swizzle position i) with swizzle and modifier applied.
@@ -176,33 +198,109 @@ struct State {
   bool commit_relative(const Instruction& ins, const Vec4& value);
   bool flush_pending();
 
-  // ---- converter_ops.cpp: instructions
-  bool emit_instruction(std::uint32_t index, bool subroutine, std::uint32_t& next);
-  bool emit_arith(const Instruction& ins);
-  bool emit_matrix(const Instruction& ins, unsigned rows, unsigned columns);
-  bool emit_sample(const Instruction& ins);
-  bool emit_flow(const Instruction& ins, std::uint32_t index, std::uint32_t& next);
+  // ---- Instruction handlers: the handler column of opcodes.h names one of these for every
+  // opcode; each takes the decoded instruction and returns false after fail().
+
+  // converter.cpp: instructions with no code of their own.
+  bool emit_nothing(const Instruction& ins);
+  bool emit_declaration(const Instruction& ins);
+
+  // converter_alu.cpp: arithmetic. Component-wise ops read their sources under the write mask
+  // and apply one function per component.
+  bool emit_mov(const Instruction& ins);
+  bool emit_add(const Instruction& ins);
+  bool emit_sub(const Instruction& ins);
+  bool emit_mul(const Instruction& ins);
+  bool emit_min(const Instruction& ins);
+  bool emit_max(const Instruction& ins);
+  bool emit_slt(const Instruction& ins);
+  bool emit_sge(const Instruction& ins);
+  bool emit_mad(const Instruction& ins);
+  bool emit_lrp(const Instruction& ins);
+  bool emit_cmp(const Instruction& ins);
+  bool emit_cnd(const Instruction& ins);
+  bool emit_abs(const Instruction& ins);
+  bool emit_frc(const Instruction& ins);
+  bool emit_dsx(const Instruction& ins);
+  bool emit_dsy(const Instruction& ins);
+  bool emit_sgn(const Instruction& ins);
+  bool emit_setp(const Instruction& ins);
+  bool emit_dp(const Instruction& ins);
+  bool emit_dp2add(const Instruction& ins);
+  bool emit_rcp(const Instruction& ins);
+  bool emit_rsq(const Instruction& ins);
+  bool emit_exp(const Instruction& ins);
+  bool emit_expp(const Instruction& ins);
+  bool emit_log(const Instruction& ins);
+  bool emit_logp(const Instruction& ins);
+  bool emit_pow(const Instruction& ins);
+  bool emit_sincos(const Instruction& ins);
+  bool emit_nrm(const Instruction& ins);
+  bool emit_crs(const Instruction& ins);
+  bool emit_lit(const Instruction& ins);
+  bool emit_dst(const Instruction& ins);
+  bool emit_matrix(const Instruction& ins);
+  // Helpers of the handlers above.
+  template <class PerComponent>
+  bool componentwise(const Instruction& ins, unsigned sources, PerComponent per_component);
+  bool read_pair(const Instruction& ins, std::uint8_t mask0, Vec4& a, std::uint8_t mask1, Vec4& c);
+  template <class Result>
+  bool scalar(const Instruction& ins, Result result);
   bool needs_legacy(SsaDef a, SsaDef c) const;
   SsaDef mul(SsaDef a, SsaDef c);
   SsaDef mad(SsaDef a, SsaDef c, SsaDef d);
   SsaDef dot(const Vec4& a, const Vec4& c, unsigned n);
   SsaDef compare(Comparison cmp, SsaDef a, SsaDef c);
+
+  // converter_flow.cpp: flow control (subroutines are inlined) and texkill.
+  bool emit_if(const Instruction& ins);
+  bool emit_else(const Instruction& ins);
+  bool emit_endif(const Instruction& ins);
+  bool emit_loop(const Instruction& ins);
+  bool emit_end_loop(const Instruction& ins);
+  bool emit_break(const Instruction& ins);
+  bool emit_call(const Instruction& ins);
+  bool emit_ret(const Instruction& ins);
+  bool emit_label(const Instruction& ins);
+  bool emit_texkill(const Instruction& ins);
+  ControlFrame* innermost_loop();
+  SsaDef condition_of(const Instruction& ins, const SourceParam& s);
+  SsaDef comparison_of(const Instruction& ins);
+  void emit_break_if(SsaDef cond, SsaDef loop);
+
+  // converter_sample.cpp: samplers and sampling (texld/texldp/texldb, texldl, texldd).
+  bool emit_texld(const Instruction& ins);
+  bool use_sampler(const Instruction& ins, unsigned stage, TextureType type);
   // A vec4 sample of texture stage / sampler `stage`; null after fail().
   SsaDef sample(const Instruction& ins, unsigned stage, TextureType type, const SsaDef* coord,
                 SsaDef lod, SsaDef bias, const SsaDef* dx, const SsaDef* dy);
   bool write_sample(const Instruction& ins, SsaDef texel, std::uint8_t swizzle);
-  void emit_break_if(SsaDef cond, SsaDef loop);
-  bool emit_texkill(const Instruction& ins);
-  bool use_sampler(const Instruction& ins, unsigned stage, TextureType type);
+  // D3D9_TEXTURE_TYPES: what a sampler without dcl samples (2D without the parameter).
+  TextureType undeclared_texture_type(unsigned stage) const;
 
-  // ---- converter_ps1.cpp: the ps_1_x texture-address instructions
-  bool emit_ps1_texture(const Instruction& ins);
-  SsaDef texcoord(unsigned index, unsigned c);
+  // converter_ps1.cpp: the ps_1_x texture-address instructions.
+  bool emit_tex(const Instruction& ins);
+  bool emit_texcoord(const Instruction& ins);
+  bool emit_texcrd(const Instruction& ins);
+  bool emit_texld_ps14(const Instruction& ins);
+  bool emit_bump(const Instruction& ins);
+  bool emit_texreg2(const Instruction& ins);
+  bool emit_texm_pad(const Instruction& ins);
+  bool emit_texm3x2(const Instruction& ins);
+  bool emit_texm3x3(const Instruction& ins);
+  bool emit_texdp3(const Instruction& ins);
+  bool emit_texdepth(const Instruction& ins);
+  // The texture stage of a ps_1_x texture instruction (its destination register), checked.
+  bool texture_stage(const Instruction& ins, unsigned& stage);
+  bool stage_coords(const Instruction& ins, unsigned stage, unsigned n, SsaDef* out);
+  // dot(texcoord[stage].xyz, src0.xyz): one row of a texture matrix; null after fail().
+  SsaDef texture_row(const Instruction& ins, unsigned stage);
+  // Bump-environment matrix (i = 0) or luminance (i = 1) of `stage`.
+  SsaDef bump_state(unsigned stage, unsigned i);
+  bool write_depth(const Instruction& ins, SsaDef depth);
   // Render-state parameters of the interface (docs/abi.md, "Parameters"): a Constant for an
   // immediate (or absent) one, a DclSpecConstant with the layer's SpecId otherwise.
   SsaDef parameter(ParameterName name, unsigned component);
-  // D3D9_TEXTURE_TYPES: what a sampler without dcl samples (2D without the parameter).
-  TextureType undeclared_texture_type(unsigned stage) const;
   // D3D9_PROJECTED_TEXTURES: ps_1_1-1_3 `tex` divides by the coordinate's w on this stage.
   bool projected_texture(unsigned stage) const;
 };

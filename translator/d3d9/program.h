@@ -10,12 +10,24 @@
 #include "translator/d3d9/opcodes.h"
 
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 namespace kiln::d3d9 {
+
+namespace detail {
+// The value tables below number their rows 0, 1, 2... in order, so a decoded value below the row
+// count names a row (what the reader checks).
+template <std::size_t N>
+constexpr bool numbered_in_order(const std::uint32_t (&values)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (values[i] != i) return false;
+  return true;
+}
+} // namespace detail
 
 // Register files, D3DSPR_* values. Columns: X(Name, value, vertex prefix, pixel prefix).
 // The number is split across parameter-token bits 28-30 (low) and 11-12 (high).
@@ -46,7 +58,13 @@ enum class RegisterType : std::uint8_t {
   KILN_D3D9_REGISTER_TYPES(KILN_X)
 #undef KILN_X
 };
-constexpr std::uint32_t kRegisterTypeCount = 20;
+inline constexpr std::uint32_t kRegisterTypeValues[] = {
+#define KILN_X(name, value, ...) value,
+    KILN_D3D9_REGISTER_TYPES(KILN_X)
+#undef KILN_X
+};
+constexpr std::uint32_t kRegisterTypeCount = std::uint32_t(std::size(kRegisterTypeValues));
+static_assert(detail::numbered_in_order(kRegisterTypeValues));
 
 // Source modifiers, bits 24-27. Columns: X(Name, value, prefix, suffix) as written in assembly.
 #define KILN_D3D9_SOURCE_MODIFIERS(X)                                                              \
@@ -70,7 +88,13 @@ enum class SourceModifier : std::uint8_t {
   KILN_D3D9_SOURCE_MODIFIERS(KILN_X)
 #undef KILN_X
 };
-constexpr std::uint32_t kSourceModifierCount = 14;
+inline constexpr std::uint32_t kSourceModifierValues[] = {
+#define KILN_X(name, value, ...) value,
+    KILN_D3D9_SOURCE_MODIFIERS(KILN_X)
+#undef KILN_X
+};
+constexpr std::uint32_t kSourceModifierCount = std::uint32_t(std::size(kSourceModifierValues));
+static_assert(detail::numbered_in_order(kSourceModifierValues));
 
 // Declaration usages (D3DDECLUSAGE_*), dcl token bits 0-4.
 #define KILN_D3D9_USAGES(X)                                                                        \
@@ -94,7 +118,13 @@ enum class Usage : std::uint8_t {
   KILN_D3D9_USAGES(KILN_X)
 #undef KILN_X
 };
-constexpr std::uint32_t kUsageCount = 14;
+inline constexpr std::uint32_t kUsageValues[] = {
+#define KILN_X(name, value, ...) value,
+    KILN_D3D9_USAGES(KILN_X)
+#undef KILN_X
+};
+constexpr std::uint32_t kUsageCount = std::uint32_t(std::size(kUsageValues));
+static_assert(detail::numbered_in_order(kUsageValues));
 
 // Sampler texture types (D3DSTT_*), dcl token bits 27-30.
 #define KILN_D3D9_TEXTURE_TYPES(X)                                                                 \
@@ -109,7 +139,13 @@ enum class TextureType : std::uint8_t {
   KILN_D3D9_TEXTURE_TYPES(KILN_X)
 #undef KILN_X
 };
-constexpr std::uint32_t kTextureTypeCount = 5;
+inline constexpr std::uint32_t kTextureTypeValues[] = {
+#define KILN_X(name, value, ...) value,
+    KILN_D3D9_TEXTURE_TYPES(KILN_X)
+#undef KILN_X
+};
+constexpr std::uint32_t kTextureTypeCount = std::uint32_t(std::size(kTextureTypeValues));
+static_assert(detail::numbered_in_order(kTextureTypeValues));
 
 // Comparisons of ifc/breakc/setp (instruction control bits 16-18).
 #define KILN_D3D9_COMPARISONS(X)                                                                   \
@@ -171,17 +207,20 @@ constexpr bool is_float_const(RegisterType t) {
 }
 
 // A float constant operand's index in the one flat c# file the banks make up.
-constexpr unsigned float_register(const SourceParam& s) {
-  switch (s.type) {
+constexpr unsigned float_register(RegisterType type, unsigned index) {
+  switch (type) {
   case RegisterType::Const2:
-    return s.index + 2048u;
+    return index + 2048u;
   case RegisterType::Const3:
-    return s.index + 4096u;
+    return index + 4096u;
   case RegisterType::Const4:
-    return s.index + 6144u;
+    return index + 6144u;
   default:
-    return s.index;
+    return index;
   }
+}
+constexpr unsigned float_register(const SourceParam& s) {
+  return float_register(s.type, s.index);
 }
 
 struct DestParam {
