@@ -197,7 +197,7 @@ class Op {
   // Op::DebugName(def, "name"). Arguments: SsaDef -> reference; integers, enums -> literal;
   // float/double -> literal bits; string -> string literal. Without a leading Type the op gets
   // the type its return class fixes (void where it is not fixed).
-#define KILN_X(name, category, ret, shape)                                                         \
+#define KILN_X(name, ...)                                                                          \
   template <typename... A>                                                                         \
   static Op name(Type type, A... args) {                                                           \
     Op op(OpCode::name, type);                                                                     \
@@ -206,7 +206,7 @@ class Op {
   }                                                                                                \
   template <typename... A>                                                                         \
   static Op name(A... args) {                                                                      \
-    return name(default_type(ReturnClass::ret), args...);                                          \
+    return name(default_type(op_info(OpCode::name).return_class), args...);                        \
   }
   KILN_IR_OPCODES(KILN_X)
 #undef KILN_X

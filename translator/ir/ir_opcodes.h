@@ -18,6 +18,9 @@
 //   upper case: an enum literal, the letter of KILN_IR_ENUMS (P, W, T, R, N, I, B, M, K, F, A,
 //   V, Y, O, S, C, G)
 // `[..]` repeats a group of references zero or more times (Phi: `[ld]`).
+//
+// Expanding the table: write `#define X(Name, ...)` and read every other fact through
+// op_info(OpCode::Name), so that adding a column changes kOpInfo alone, not the expansions.
 
 #include <cstdint>
 #include <string_view>
@@ -271,7 +274,7 @@ enum class ReturnClass : std::uint8_t {
   X(UMulExtended, Code, Vec2U32, "dd")
 
 enum class OpCode : std::uint16_t {
-#define KILN_X(name, category, ret, shape) name,
+#define KILN_X(name, ...) name,
   KILN_IR_OPCODES(KILN_X)
 #undef KILN_X
       Count,
