@@ -109,13 +109,7 @@ std::string check_dominance(const ir::Builder& b) {
 
 std::string check_final_form(const ir::Builder& b) {
   for (ir::OpView op : b.ops()) {
-    ir::OpCode c = op.code();
-    bool scoped = c >= ir::OpCode::ScopedIf && c <= ir::OpCode::ScopedEndSwitch;
-    if (scoped || c == ir::OpCode::TmpLoad || c == ir::OpCode::TmpStore ||
-        c == ir::OpCode::DclTmp || c == ir::OpCode::ConsumeAs || c == ir::OpCode::MinValue ||
-        c == ir::OpCode::MaxValue || c == ir::OpCode::FDot || c == ir::OpCode::FDotLegacy ||
-        c == ir::OpCode::FMulLegacy || c == ir::OpCode::FMadLegacy || c == ir::OpCode::FPowLegacy ||
-        c == ir::OpCode::Drain)
+    if (ir::has_trait(op.code(), ir::OpTraits::NotFinal))
       return "left: " + ir::print_op(b, op.def());
     if (is_unknown(op.type())) return "unknown type: " + ir::print_op(b, op.def());
   }

@@ -1,5 +1,5 @@
 #pragma once
-// kiln's SSA IR (../shared/docs/ir-reference.md): SSA ids, operands, ops and the Builder that
+// kiln's SSA IR (docs/ir.md): SSA ids, operands, ops and the Builder that
 // owns a program. See docs/ir.md for the design.
 //
 //   ir::Builder b;                        // per worker; b.reset() between shaders
@@ -9,7 +9,9 @@
 
 #include "translator/ir/ir_enums.h"
 #include "translator/ir/ir_opcodes.h"
+#include "translator/ir/ir_operand.h"
 #include "translator/ir/ir_type.h"
+#include "translator/ir/pod_buffer.h"
 #include "translator/ir/pool_span.h"
 
 #include <algorithm>
@@ -22,131 +24,7 @@
 
 namespace kiln::ir {
 
-// An op's id: an index into the Builder's dense arrays. 0 is null.
-class SsaDef {
- public:
-  constexpr SsaDef() = default;
-  constexpr explicit SsaDef(std::uint32_t id) : id_(id) {}
-  constexpr std::uint32_t id() const { return id_; }
-  constexpr explicit operator bool() const { return id_ != 0; }
-  friend constexpr bool operator==(SsaDef a, SsaDef b) { return a.id_ == b.id_; }
-
- private:
-  std::uint32_t id_ = 0;
-};
-
-// One operand: a reference (an SsaDef) or a literal of up to 64 bits. Which one it is follows
-// from its position (Op::ref_count()); the operand itself is just the bits.
-class Operand {
- public:
-  // Uninitialised by default so that Op's inline storage costs nothing to construct; value-
-  // initialise (Operand{}) for a zero.
-  Operand() = default;
-  constexpr explicit Operand(SsaDef def) : bits_(def.id()) {}
-  static constexpr Operand literal(std::uint64_t bits) {
-    Operand o{};
-    o.bits_ = bits;
-    return o;
-  }
-  static Operand literal_f32(float value) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, 4);
-    return literal(bits);
-  }
-  static Operand literal_f64(double value) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &value, 8);
-    return literal(bits);
-  }
-
-  constexpr SsaDef def() const { return SsaDef(std::uint32_t(bits_)); }
-  constexpr std::uint64_t bits() const { return bits_; }
-  constexpr std::uint32_t literal_u32() const { return std::uint32_t(bits_); }
-  constexpr std::int32_t literal_i32() const { return std::int32_t(std::uint32_t(bits_)); }
-  constexpr std::uint64_t literal_u64() const { return bits_; }
-  float literal_f32() const {
-    float f;
-    std::uint32_t b = std::uint32_t(bits_);
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
-  double literal_f64() const {
-    double d;
-    std::memcpy(&d, &bits_, 8);
-    return d;
-  }
-  template <typename E>
-  constexpr E literal_enum() const {
-    return E(std::uint32_t(bits_));
-  }
-  friend constexpr bool operator==(Operand a, Operand b) { return a.bits_ == b.bits_; }
-
- private:
-  std::uint64_t bits_;
-};
-
-// Number of literals a string takes (8 bytes each, null-terminated) and the packing itself.
-constexpr std::size_t string_literal_count(std::string_view s) {
-  return s.size() / 8 + 1;
-}
-void pack_string(std::string_view s, Operand* out);
-// Reads a string from literals; stops at the terminator or the end of `literals`.
-std::size_t unpack_string(std::span<const Operand> literals, char* out, std::size_t capacity);
-
 class Builder;
-
-namespace detail {
-// A growable array of trivially copyable records that, unlike std::vector, does not
-// initialise what append() hands out. Capacity is kept by clear().
-template <typename T>
-class PodBuffer {
-  static_assert(std::is_trivially_copyable_v<T>);
-
- public:
-  PodBuffer() = default;
-  PodBuffer(const PodBuffer&) = delete;
-  PodBuffer& operator=(const PodBuffer&) = delete;
-  ~PodBuffer() { ::operator delete(data_); }
-
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  std::size_t size() const { return size_; }
-  std::size_t capacity() const { return capacity_; }
-  bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
-  T& operator[](std::size_t i) { return data_[i]; }
-  const T& operator[](std::size_t i) const { return data_[i]; }
-
-  // `n` more elements, uninitialised.
-  T* append(std::size_t n) {
-    if (size_ + n > capacity_) [[unlikely]]
-      grow(size_ + n);
-    T* p = data_ + size_;
-    size_ += n;
-    return p;
-  }
-  // Grows to `n` elements, the new ones value-initialised.
-  void resize(std::size_t n) {
-    while (size_ < n) *append(1) = T{};
-    size_ = n;
-  }
-
- private:
-  void grow(std::size_t need) {
-    std::size_t cap = capacity_ ? capacity_ * 2 : 16;
-    while (cap < need) cap *= 2;
-    T* fresh = static_cast<T*>(::operator new(cap * sizeof(T)));
-    if (size_) std::memcpy(static_cast<void*>(fresh), data_, size_ * sizeof(T));
-    ::operator delete(data_);
-    data_ = fresh;
-    capacity_ = cap;
-  }
-
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = 0;
-};
-} // namespace detail
 
 // An op to add: opcode, flags, type and operands (references first, then literals). Small ops
 // keep their operands inline; bigger ones spill to a vector or point at caller storage
@@ -197,7 +75,7 @@ class Op {
   // Op::DebugName(def, "name"). Arguments: SsaDef -> reference; integers, enums -> literal;
   // float/double -> literal bits; string -> string literal. Without a leading Type the op gets
   // the type its return class fixes (void where it is not fixed).
-#define KILN_X(name, category, ret, shape)                                                         \
+#define KILN_X(name, ...)                                                                          \
   template <typename... A>                                                                         \
   static Op name(Type type, A... args) {                                                           \
     Op op(OpCode::name, type);                                                                     \
@@ -206,7 +84,7 @@ class Op {
   }                                                                                                \
   template <typename... A>                                                                         \
   static Op name(A... args) {                                                                      \
-    return name(default_type(ReturnClass::ret), args...);                                          \
+    return name(default_type(op_info(OpCode::name).return_class), args...);                        \
   }
   KILN_IR_OPCODES(KILN_X)
 #undef KILN_X
@@ -516,6 +394,8 @@ class Builder {
   SsaDef add_declaration(const Op& op);
   SsaDef create_at(SsaDef id, const Op& op);
   void store_operands(OpRecord& r, const Op& op);
+  // Fills a fresh record (operand_count 0, unlinked) with the op; counts it live.
+  void fill_record(OpRecord& r, const Op& op);
   void link_after(SsaDef def, SsaDef after); // after null = at the head
   void unlink(SsaDef def);
   bool dedupable(const Op& op) const {
@@ -626,13 +506,17 @@ inline SsaDef Builder::create(const Op& op) {
   OpRecord& r = *ops_.append(1);
   r.operand_count = 0;
   r.prev = r.next = SsaDef();
+  fill_record(r, op);
+  return id;
+}
+
+inline void Builder::fill_record(OpRecord& r, const Op& op) {
   r.code = op.code();
   r.flags = std::uint8_t(op.flags());
   r.type = op.type();
   store_operands(r, op);
   ++live_count_;
   uses_valid_ = false;
-  return id;
 }
 
 inline void Builder::link_after(SsaDef def, SsaDef after) {

@@ -140,12 +140,7 @@ SsaDef Builder::create_at(SsaDef id, const Op& op) {
   if (id.id() >= ops_.size()) ops_.resize(id.id() + 1);
   OpRecord& r = ops_[id.id()];
   r = OpRecord();
-  r.code = op.code();
-  r.flags = std::uint8_t(op.flags());
-  r.type = op.type();
-  store_operands(r, op);
-  ++live_count_;
-  uses_valid_ = false;
+  fill_record(r, op);
   return id;
 }
 

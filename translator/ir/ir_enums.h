@@ -1,10 +1,11 @@
 #pragma once
-// The IR's literal enums (ir-reference.md), each declared once as an X-macro list from which
+// The IR's literal enums (docs/ir.md), each declared once as an X-macro list from which
 // the enum, its printable names and its parser derive. Bit masks are marked so the printer
 // writes them as `A|B` and the parser accepts that form.
 
 #include "translator/common/shader_stage.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -40,6 +41,7 @@ enum class ScalarType : std::uint8_t {
 #undef KILN_X
       Count,
 };
+static_assert(std::size_t(ScalarType::Count) <= 32, "5 bits in a Type and in the binary form");
 
 // Enum lists: X(Name, value).
 #define KILN_IR_PRIMITIVE_TYPES(X)                                                                 \
@@ -120,6 +122,10 @@ enum class ScalarType : std::uint8_t {
 #define KILN_IR_OP_FLAGS(X)                                                                        \
   X(Precise, 1)                                                                                    \
   X(NonUniform, 2) X(SparseFeedback, 4) X(NoNan, 8) X(NoInf, 16) X(NoSz, 32) X(ClassInstances, 64)
+// Op flags take 8 bits (OpRecord::flags, bits 10-17 of the binary form's opcode token).
+#define KILN_X(name, value) | value
+static_assert((0 KILN_IR_OP_FLAGS(KILN_X)) < 256, "KILN_IR_OP_FLAGS: more than 8 bits");
+#undef KILN_X
 
 // Every literal enum: X(Type, LIST, is_mask, shape letter used in the opcode table).
 // ShaderStage is kiln::ShaderStage; its list is adapted below.

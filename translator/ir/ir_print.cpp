@@ -90,36 +90,34 @@ void append_enum(std::string& out, const EnumTable& table, std::uint64_t value) 
   append_u64(out, value);
 }
 
-// A constant scalar, typed by its flattened scalar type; exact bits always survive parsing.
-void append_constant(std::string& out, ScalarType type, std::uint64_t bits) {
-  char buf[40];
-  if (type == ScalarType::F32 || type == ScalarType::MinF16 || type == ScalarType::MinF10) {
-    if (bits <= 0xffffffffu) {
-      float f;
-      std::uint32_t b = std::uint32_t(bits);
-      std::memcpy(&f, &b, 4);
-      if (std::isfinite(f)) {
-        auto r = std::to_chars(buf, buf + sizeof(buf), f);
-        std::string_view text(buf, std::size_t(r.ptr - buf));
-        out += text;
-        if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
-        return;
-      }
-    }
+// A float in shortest round-trip form (always with a `.` or an exponent, so it reads back as a
+// float), or its bits in hex when it is not finite.
+template <typename Float, typename Bits>
+void append_float(std::string& out, Bits bits) {
+  Float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  if (!std::isfinite(value)) {
     append_hex(out, bits);
     return;
   }
+  char buf[40];
+  auto r = std::to_chars(buf, buf + sizeof(buf), value);
+  std::string_view text(buf, std::size_t(r.ptr - buf));
+  out += text;
+  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+}
+
+// A constant scalar, typed by its flattened scalar type; exact bits always survive parsing.
+void append_constant(std::string& out, ScalarType type, std::uint64_t bits) {
+  if (type == ScalarType::F32 || type == ScalarType::MinF16 || type == ScalarType::MinF10) {
+    if (bits <= 0xffffffffu)
+      append_float<float>(out, std::uint32_t(bits));
+    else
+      append_hex(out, bits);
+    return;
+  }
   if (type == ScalarType::F64) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    if (std::isfinite(d)) {
-      auto r = std::to_chars(buf, buf + sizeof(buf), d);
-      std::string_view text(buf, std::size_t(r.ptr - buf));
-      out += text;
-      if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
-      return;
-    }
-    append_hex(out, bits);
+    append_float<double>(out, bits);
     return;
   }
   if (type == ScalarType::Bool && bits <= 1) {

@@ -1,5 +1,5 @@
 #pragma once
-// The binary form of ir-reference.md "Serialization": per op an opcode token (opcode in the
+// The binary form of docs/ir.md "Binary form": per op an opcode token (opcode in the
 // low 10 bits, flags in the next 8), the operand count, the type tokens and the operands;
 // references relative to the op's own id (current - referenced; 0 = null), literals as
 // tokens. Tokens are big-endian, sign-extended, and the number of leading 1-bits of the first

@@ -1,5 +1,5 @@
 #pragma once
-// IR types (ir-reference.md "Types"): a 32-bit handle. Scalars and vectors are encoded in the
+// IR types (docs/ir.md, "Ops"): a 32-bit handle. Scalars and vectors are encoded in the
 // handle itself, so the common case needs no table; structs and arrays are interned in the
 // TypeTable of the Builder that owns the program, so two handles from one table are equal
 // exactly when the types are.

@@ -105,7 +105,7 @@ const char* ref_kind_error(char letter, const Builder& b, OpView target) {
   case 'q':
     return c == OpCode::DclUav ? nullptr : "a DclUav";
   case 'k':
-    return op_name(c).starts_with("Scoped") ? nullptr : "a Scoped* op";
+    return has_trait(c, OpTraits::Scoped) ? nullptr : "a Scoped* op";
   case 'b':
   case 'd':
   case 'n': {

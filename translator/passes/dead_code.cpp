@@ -9,52 +9,14 @@ using ir::SsaDef;
 
 namespace {
 
-constexpr bool compute_pure(OpCode code) {
-  ir::OpCategory cat = ir::op_info(code).category;
-  if (cat == ir::OpCategory::Anywhere) return true;
-  if (cat == ir::OpCategory::Constant) return code != OpCode::DclSpecConstant;
-  if (cat != ir::OpCategory::Code) return false;
-  switch (code) {
-  // Effects: memory writes, atomics, synchronisation, geometry output, fragment control, calls,
-  // debugging aids and scoped markers.
-  case OpCode::Drain:
-  case OpCode::TmpStore:
-  case OpCode::ScratchStore:
-  case OpCode::LdsStore:
-  case OpCode::OutputStore:
-  case OpCode::BufferStore:
-  case OpCode::MemoryStore:
-  case OpCode::ImageStore:
-  case OpCode::LdsAtomic:
-  case OpCode::BufferAtomic:
-  case OpCode::ImageAtomic:
-  case OpCode::CounterAtomic:
-  case OpCode::MemoryAtomic:
-  case OpCode::FunctionCall:
-  case OpCode::Barrier:
-  case OpCode::EmitVertex:
-  case OpCode::EmitPrimitive:
-  case OpCode::Demote:
-  case OpCode::RovScopedLockBegin:
-  case OpCode::RovScopedLockEnd:
-    return false;
-  default:
-    return !(code >= OpCode::ScopedIf && code <= OpCode::ScopedEndSwitch);
-  }
-}
-
 // Derived from the opcode table once, at compile time.
 constexpr auto kPure = [] {
   std::array<bool, std::size_t(OpCode::Count)> table{};
-  for (std::size_t i = 0; i < table.size(); ++i) table[i] = compute_pure(OpCode(i));
+  for (std::size_t i = 0; i < table.size(); ++i) table[i] = ir::is_pure(OpCode(i));
   return table;
 }();
 
 } // namespace
-
-bool is_pure(OpCode code) {
-  return kPure[std::size_t(code)];
-}
 
 Status DeadCode::run(ir::Builder& b) {
   live_.assign(b.id_limit(), 0);

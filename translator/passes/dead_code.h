@@ -1,6 +1,7 @@
 #pragma once
-// Pass 5b: dead code elimination by marking. Roots are every op with an effect (stores,
-// atomics, barriers, emits, Demote, calls, control flow, declarations other than constants);
+// Pass 5b: dead code elimination by marking. Roots are every op that is not ir::is_pure: the
+// opcode table's Effects ops (stores, atomics, barriers, emits, Demote, calls, scoped markers,
+// DclSpecConstant), control flow and declarations other than constants;
 // liveness flows to operands through a worklist; unmarked pure values (arithmetic, loads,
 // samples, phis, constants, Undef) are removed, together with debug names of removed ops.
 // Dead phi cycles in loops go too.
@@ -20,8 +21,5 @@ class DeadCode {
   std::vector<std::uint8_t> live_;
   std::vector<ir::SsaDef> worklist_;
 };
-
-// Whether removing an unused op of this opcode changes nothing observable.
-bool is_pure(ir::OpCode code);
 
 } // namespace kiln::passes

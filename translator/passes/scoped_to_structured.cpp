@@ -22,7 +22,7 @@ bool opens_construct(OpCode c) {
 }
 
 bool is_scoped_marker(OpCode c) {
-  return c >= OpCode::ScopedIf && c <= OpCode::ScopedEndSwitch;
+  return ir::has_trait(c, ir::OpTraits::Scoped);
 }
 
 } // namespace
