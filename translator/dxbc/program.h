@@ -65,7 +65,20 @@ enum class OperandType : std::uint8_t {
   KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_ENUM)
 #undef KILN_DXBC_OT_ENUM
 };
-constexpr std::uint32_t kOperandTypeCount = 43;
+// The rows are numbered 0..N-1 in order: the reader's range check relies on it.
+constexpr std::uint32_t kOperandTypeCount = 0
+#define KILN_DXBC_OT_COUNT(name, number, prefix) +1
+    KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_COUNT);
+#undef KILN_DXBC_OT_COUNT
+constexpr bool operand_types_numbered_in_order() {
+  std::uint32_t row = 0;
+  bool in_order = true;
+#define KILN_DXBC_OT_ORDER(name, number, prefix) in_order = in_order && (number) == row++;
+  KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_ORDER)
+#undef KILN_DXBC_OT_ORDER
+  return in_order;
+}
+static_assert(operand_types_numbered_in_order(), "KILN_DXBC_OPERAND_TYPES rows out of order");
 
 enum class ProgramType : std::uint8_t { Pixel = 0, Vertex, Geometry, Hull, Domain, Compute };
 
