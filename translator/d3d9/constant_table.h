@@ -25,7 +25,12 @@ enum class RegisterSet : std::uint8_t {
   KILN_D3D9_REGISTER_SETS(KILN_X)
 #undef KILN_X
 };
-constexpr std::uint32_t kRegisterSetCount = 4;
+constexpr std::uint32_t kRegisterSetCount = 0
+#define KILN_X(name, value, prefix) +1
+    KILN_D3D9_REGISTER_SETS(KILN_X);
+#undef KILN_X
+static_assert(std::uint32_t(RegisterSet::Sampler) + 1 == kRegisterSetCount,
+              "KILN_D3D9_REGISTER_SETS: values are 0..N-1 (the reader range-checks by count)");
 std::string_view register_set_prefix(RegisterSet set);
 
 struct Constant {
