@@ -8,12 +8,6 @@
 
 namespace kiln::dxbc {
 
-using ir::BuiltIn;
-using ir::Op;
-using ir::ScalarType;
-using ir::SsaDef;
-using ir::Type;
-
 namespace {
 
 // The slot of a special register (vPrim, vThreadID, oDepth, ...), declared on first use.

@@ -8,6 +8,13 @@
 
 namespace kiln::dxbc {
 
+// The IR names both halves (convert_io.cpp, convert_io_declare.cpp) spell unqualified.
+using ir::BuiltIn;
+using ir::Op;
+using ir::ScalarType;
+using ir::SsaDef;
+using ir::Type;
+
 struct BuiltInInfo {
   ir::BuiltIn builtin;
   ir::ScalarType type;

@@ -8,12 +8,6 @@
 
 namespace kiln::dxbc {
 
-using ir::BuiltIn;
-using ir::Op;
-using ir::ScalarType;
-using ir::SsaDef;
-using ir::Type;
-
 namespace {
 
 // D3D10_SB_NAME values used by dcl_*_siv/sgv and signature elements.
