@@ -1,5 +1,7 @@
 #include "translator/passes/constant_fold.h"
 
+#include "translator/passes/pass_util.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -8,11 +10,6 @@
 namespace kiln::passes {
 
 using ir::FoldRule;
-using ir::Op;
-using ir::OpCode;
-using ir::ScalarType;
-using ir::SsaDef;
-using ir::Type;
 
 namespace {
 

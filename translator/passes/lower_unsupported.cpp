@@ -10,12 +10,6 @@
 
 namespace kiln::passes {
 
-using ir::Op;
-using ir::OpCode;
-using ir::ScalarType;
-using ir::SsaDef;
-using ir::Type;
-
 namespace {
 
 SsaDef float_constant(ir::Builder& b, Type scalar, double value) {

@@ -11,6 +11,13 @@
 
 namespace kiln::passes {
 
+// The IR names the passes spell unqualified.
+using ir::Op;
+using ir::OpCode;
+using ir::ScalarType;
+using ir::SsaDef;
+using ir::Type;
+
 // Bits of one scalar; min-precision types live in 32-bit registers, bool counts as 32.
 constexpr unsigned scalar_bits(ir::ScalarType s) {
   switch (s) {

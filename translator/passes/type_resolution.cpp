@@ -1,14 +1,10 @@
 #include "translator/passes/type_resolution.h"
 
+#include "translator/passes/pass_util.h"
+
 #include <numeric>
 
 namespace kiln::passes {
-
-using ir::Op;
-using ir::OpCode;
-using ir::ScalarType;
-using ir::SsaDef;
-using ir::Type;
 
 namespace {
 
