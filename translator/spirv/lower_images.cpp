@@ -25,6 +25,21 @@ struct ImageOperands {
   }
 };
 
+// The offset of a sample or gather (null: none): ConstOffset when it is a constant, else Offset,
+// which needs ImageGatherExtended.
+void set_offset(Lowering::State& s, ImageOperands& ops, ir::SsaDef offset) {
+  if (!offset) return;
+  const ir::Type type = s.type_of(offset).with_scalar_type(ir::ScalarType::I32);
+  if (s.op(offset).code() == ir::OpCode::Constant) {
+    ops.mask |= spv::ImageOperandsConstOffsetMask;
+    ops.const_offset = s.value_as(offset, type);
+  } else {
+    s.mb.require_capability(spv::CapabilityImageGatherExtended);
+    ops.mask |= spv::ImageOperandsOffsetMask;
+    ops.offset = s.value_as(offset, type);
+  }
+}
+
 unsigned coord_components(ir::ResourceKind k) {
   switch (k) {
   case ir::ResourceKind::TypedBuffer:
@@ -322,16 +337,7 @@ Status Lowering::State::lower_image_sample(ir::OpView o) {
     ops.dx = value(dx);
     ops.dy = value(dy);
   }
-  if (offset) {
-    if (op(offset).code() == ir::OpCode::Constant) {
-      ops.mask |= spv::ImageOperandsConstOffsetMask;
-      ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-    } else {
-      mb.require_capability(spv::CapabilityImageGatherExtended);
-      ops.mask |= spv::ImageOperandsOffsetMask;
-      ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-    }
-  }
+  set_offset(*this, ops, offset);
   if (clamp) {
     mb.require_capability(spv::CapabilityMinLod);
     ops.mask |= spv::ImageOperandsMinLodMask;
@@ -380,16 +386,7 @@ Status Lowering::State::lower_image_gather(ir::OpView o) {
   Id si = sampled_image(a, o.operand(1).def());
   Id c = sampled_coord(coord, layer, true);
   ImageOperands ops;
-  if (offset) {
-    if (op(offset).code() == ir::OpCode::Constant) {
-      ops.mask |= spv::ImageOperandsConstOffsetMask;
-      ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-    } else {
-      mb.require_capability(spv::CapabilityImageGatherExtended);
-      ops.mask |= spv::ImageOperandsOffsetMask;
-      ops.offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
-    }
-  }
+  set_offset(*this, ops, offset);
   w.clear();
   w.push_back(si);
   w.push_back(c);
