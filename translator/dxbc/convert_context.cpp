@@ -30,6 +30,7 @@ void ConvertContext::reset(ir::Builder& builder, const Program& program,
   status_ = Status::ok();
   impl_->reset();
   reset_resource_state(*resources_);
+  temps_known_.reset();
 }
 
 SsaDef ConvertContext::constant_bits(ScalarType type, std::uint32_t bits) {
@@ -49,6 +50,25 @@ SsaDef ConvertContext::bitcast(SsaDef value, ScalarType from, ScalarType to) {
     return emit(Op::INe(u, constant_u32(0)));
   }
   return emit(Op::Cast(Type(to), value));
+}
+
+SsaDef ConvertContext::load_temp(std::uint32_t reg, unsigned c, SsaDef tmp, ScalarType type) {
+  const std::uint32_t slot = reg * 4 + c;
+  if (ir::TempForwarding::Known known = temps_known_.known(slot, tmp); known.value)
+    return bitcast(known.value, known.type, type);
+  SsaDef v = bitcast(emit(Op::TmpLoad(Type(ScalarType::Unknown), tmp)), ScalarType::Unknown, type);
+  temps_known_.loaded(slot, tmp, v, type);
+  return v;
+}
+
+void ConvertContext::store_temp(std::uint32_t reg, unsigned c, SsaDef tmp, SsaDef value) {
+  SsaDef store = emit(Op::TmpStore(tmp, value));
+  // Only scalars are forwarded (temps hold 32-bit scalars; anything else is loaded back).
+  const Type t = builder_->op(value).type();
+  const bool scalar = t.is_scalar();
+  SsaDef dead = temps_known_.stored(reg * 4 + c, tmp, store, scalar ? value : SsaDef(),
+                                    scalar ? t.scalar_type() : ScalarType::Unknown);
+  if (dead) builder_->remove(dead);
 }
 
 void ConvertContext::fail(const Instruction& inst, std::string_view what) {
@@ -285,7 +305,7 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
         fail("temp register r" + std::to_string(op.index[0]) + " out of range");
         return out;
       }
-      v = bitcast(emit(Op::TmpLoad(Type(ScalarType::Unknown), tmp)), ScalarType::Unknown, type);
+      v = load_temp(op.index[0], c, tmp, type);
       break;
     }
     case OperandType::IndexableTemp: {
@@ -364,7 +384,7 @@ void ConvertContext::store_dst_raw(const Operand& dst, const Vec4& value, Scalar
     case OperandType::Temp: {
       SsaDef tmp = temp_slot(*this, dst.index[0], i);
       if (!tmp) return fail("temp register out of range");
-      emit(Op::TmpStore(tmp, value[i]));
+      store_temp(dst.index[0], i, tmp, value[i]);
       break;
     }
     case OperandType::IndexableTemp: {

@@ -23,6 +23,7 @@
 #include "translator/dxbc/opcodes.h"
 #include "translator/dxbc/program.h"
 #include "translator/ir/ir.h"
+#include "translator/ir/temp_forwarding.h"
 
 #include <cstdint>
 #include <string_view>
@@ -102,6 +103,7 @@ class ConvertContext {
   ir::SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
       fail("an operand could not be read");
+    if (ir::ends_straight_line(op.code())) temps_known_.boundary();
     return builder_->add(op);
   }
   ir::SsaDef constant_u32(std::uint32_t v) { return builder_->constant_u32(v); }
@@ -150,6 +152,12 @@ class ConvertContext {
   // Converts a scalar between 32-bit types by bit pattern (Cast), or returns it unchanged.
   ir::SsaDef bitcast(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to);
 
+  // r<reg>.<c> read as `type` / written with a scalar `value` (DclTmp `tmp`): a value stored
+  // earlier in the same straight-line stretch is forwarded instead of loaded, and a store the
+  // stretch overwrites is dropped (ir::TempForwarding).
+  ir::SsaDef load_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::ScalarType type);
+  void store_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value);
+
   // ---- errors -------------------------------------------------------------------------------
 
   // Records the first error: "SHDR token N (mnemonic): what".
@@ -175,6 +183,7 @@ class ConvertContext {
   Status status_;
   ResourceState* resources_ = nullptr;
   Impl* impl_ = nullptr;
+  ir::TempForwarding temps_known_; // r# values of the current straight-line stretch
 };
 
 } // namespace kiln::dxbc

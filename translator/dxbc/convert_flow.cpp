@@ -117,7 +117,7 @@ void Driver::ret(ConvertContext&, const Instruction& inst) {
       phase_done_ = true; // the rest of this phase is unreachable
       return;
     }
-    b_.add(Op::Return(ir::kVoid, SsaDef()));
+    ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
     returned_ = true;
     return;
   }

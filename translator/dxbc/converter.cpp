@@ -125,8 +125,9 @@ bool phases_need_functions(const Program& program) {
 } // namespace
 
 void Driver::open_function(SsaDef param) {
-  SsaDef fn = b_.add(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
-  impl_.label = b_.add(Op::Label(ir::Construct::None));
+  // Through emit(): function boundaries end the straight-line stretch temps are forwarded in.
+  SsaDef fn = ctx_.emit(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
+  impl_.label = ctx_.emit(Op::Label(ir::Construct::None));
   ctx_.set_function(fn);
   function_open_ = true;
   returned_ = false;
@@ -138,8 +139,8 @@ void Driver::open_function(SsaDef param) {
 
 void Driver::close_function() {
   if (!function_open_) return;
-  if (!returned_) b_.add(Op::Return(ir::kVoid, SsaDef()));
-  b_.add(Op::FunctionEnd());
+  if (!returned_) ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
+  ctx_.emit(Op::FunctionEnd());
   function_open_ = false;
 }
 

@@ -482,6 +482,15 @@ constexpr bool has_trait(OpCode code, OpTraits t) {
   return has_trait(op_info(code).traits, t);
 }
 
+// Whether an op ends a straight-line stretch of scoped-form code: a Scoped* marker (a block
+// boundary once structured), a function boundary, a label or a terminator. Between two such ops
+// the code is one block, so a value computed there is available to everything after it there.
+constexpr bool ends_straight_line(OpCode code) {
+  OpCategory c = op_info(code).category;
+  return has_trait(code, OpTraits::Scoped) || c == OpCategory::Function ||
+         c == OpCategory::FunctionEnd || c == OpCategory::Label || c == OpCategory::Terminator;
+}
+
 // Whether an op may go when nothing uses its value: a value (code, a constant, MinValue /
 // MaxValue) without Effects. Declarations, functions, labels and terminators stay; debug ops go
 // with their target.
