@@ -108,6 +108,7 @@ void State::reset() {
   call_depth = 0;
   small_u32.fill({});
   control.clear();
+  temps_known.reset();
 }
 
 // One linear pass before emitting: def immediates, label positions, the float constant range.
@@ -116,7 +117,7 @@ bool State::scan() {
   std::uint32_t max_float = 0;
   bool any_float = false;
   relative_float = false;
-  std::fill(label_pos.begin(), label_pos.end(), 0u);
+  label_pos.clear(); // grown (zeroed) by the first label: most shaders have none
   for (std::uint32_t i = 0; i < list.size(); ++i) {
     const Instruction& ins = list[i];
     if (!check_register_ranges(ins)) return false;

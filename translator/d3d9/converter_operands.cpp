@@ -40,6 +40,28 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
   return t;
 }
 
+// Every register file (r#, o#, a0, p0, t#, aL and loop counters) is a DclTmp of one type,
+// keyed here by the DclTmp's id.
+SsaDef State::emit_temp_access(const ir::Op& op) {
+  const SsaDef t = op.operand(0).def();
+  if (!t) return b->add(op);
+  if (op.code() == ir::OpCode::TmpLoad) {
+    const ir::TempForwarding::Known known = temps_known.known(t.id(), t);
+    if (known.value && ir::Type(known.type) == op.type()) return known.value;
+    const SsaDef load = b->add(op);
+    if (op.type().is_scalar()) temps_known.loaded(t.id(), t, load, op.type().scalar_type());
+    return load;
+  }
+  const SsaDef store = b->add(op);
+  const SsaDef value = op.operand(1).def();
+  const ir::Type type = value ? b->op(value).type() : ir::Type();
+  const bool scalar = type.is_scalar();
+  if (SsaDef dead = temps_known.stored(t.id(), t, store, scalar ? value : SsaDef(),
+                                       scalar ? type.scalar_type() : ir::ScalarType::Unknown))
+    b->remove(dead);
+  return store;
+}
+
 SsaDef State::texcoord(const Instruction& ins, unsigned index, unsigned c) {
   if (index >= kMaxTexRegs) { // scan() checks operands; stages also come from state
     fail(ins, "texture coordinate register out of range");

@@ -10,6 +10,7 @@
 #include "translator/d3d9/converter.h"
 #include "translator/d3d9/program.h"
 #include "translator/ir/ir.h"
+#include "translator/ir/temp_forwarding.h"
 
 #include <array>
 #include <cstdint>
@@ -128,6 +129,7 @@ struct State {
     Vec4 value;
   } pending;
 
+  ir::TempForwarding temps_known; // register values of the current straight-line stretch
   std::array<SsaDef, 16> small_u32{};
   unsigned call_depth = 0;    // subroutines being inlined (0: main)
   std::size_t frame_base = 0; // control.size() when the current subroutine was entered
@@ -171,11 +173,17 @@ struct State {
   SsaDef i32(std::int32_t v) { return b->constant_i32(v); }
   // Adds a code op. One missing a value it needs (a source that could not be read) fails the
   // instruction being emitted (emit_range checks the flag).
+  // Temporaries are forwarded within a straight-line stretch (ir::TempForwarding): a TmpLoad
+  // of a value stored there returns that value, a store the stretch overwrites is dropped.
   SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
       missing_operand = true;
+    if (op.code() == ir::OpCode::TmpLoad || op.code() == ir::OpCode::TmpStore)
+      return emit_temp_access(op);
+    if (ir::ends_straight_line(op.code())) temps_known.boundary();
     return b->add(op);
   }
+  SsaDef emit_temp_access(const ir::Op& op);
   SsaDef tmp(ir::Type type);
   SsaDef temp_reg(unsigned index, unsigned c);
   SsaDef out_reg(unsigned slot, unsigned c);

@@ -9,8 +9,8 @@
 // reads in between were forwarded). SSA construction and type resolution are then left only
 // the loads and stores that cross blocks, and the front end builds far fewer ops.
 //
-// The front end names each temporary by a dense slot number of its own (register * 4 +
-// component) together with its DclTmp, calls boundary() for every op that ends a stretch, and
+// The front end names each temporary by a slot number of its own (register * 4 + component, or
+// the DclTmp's id) together with its DclTmp, calls boundary() for every op that ends a stretch, and
 // reports every TmpLoad and TmpStore of the temporaries it forwards; a TmpLoad of such a
 // temporary emitted behind the table's back would read a store the table may call dead.
 // Per worker: reset() between shaders keeps the storage.
@@ -32,12 +32,16 @@ class TempForwarding {
     ScalarType type = ScalarType::Unknown;
   };
 
-  void reset() {
-    slots_.clear();
-    stretch_ = 1;
-  }
+  // A new shader. Slots are stamped with their stretch, so nothing is cleared: an entry of an
+  // earlier shader or stretch never matches (the storage is reused, at no cost per shader).
+  void reset() { boundary(); }
   // An op that ends a straight-line stretch was emitted: nothing known survives it.
-  void boundary() { ++stretch_; }
+  void boundary() {
+    if (++stretch_ == 0) { // wrapped: old stamps could match again
+      slots_.clear();
+      stretch_ = 1;
+    }
+  }
 
   Known known(std::uint32_t slot, SsaDef tmp) const {
     if (slot >= slots_.size()) return {};

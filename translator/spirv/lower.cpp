@@ -121,8 +121,8 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
         if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
         s.build_push_block();
       }
-      if (Status st = s.check_final_types(op); !st) return st;
     }
+    if (Status st = s.check_final_type(op); !st) return st;
     if (Status st = s.lower_op(op); !st) return st;
   }
   if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
@@ -153,16 +153,12 @@ Status Lowering::State::lower_op(ir::OpView o) {
   return fail(o.def(), "opcode out of range");
 }
 
-Status Lowering::State::check_final_types(ir::OpView o) {
-  for (std::uint32_t i = 0; i < o.ref_count(); ++i) {
-    // Final form has no Unknown left; a value of that type cannot be expressed.
-    ir::SsaDef r = o.operand(i).def();
-    if (r && r.id() < ids.size() && ir->op(r).type().is_basic() &&
-        ir->op(r).type().scalar_type() == ir::ScalarType::Unknown)
-      return fail(o.def(), "operand of Unknown type (not final form)");
-  }
-  if (o.type().is_basic() && o.type().scalar_type() == ir::ScalarType::Unknown)
-    return fail(o.def(), "result of Unknown type (not final form)");
+// Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
+// result is checked as it is lowered, so an operand of Unknown type fails the translation
+// when its own op comes by (before or after its use): operands need no check of their own.
+Status Lowering::State::check_final_type(ir::OpView o) {
+  if (o.type().is_basic() && o.type().scalar_type() == ir::ScalarType::Unknown) [[unlikely]]
+    return fail(o.def(), "value of Unknown type (not final form)");
   return Status::ok();
 }
 

@@ -202,7 +202,7 @@ struct Lowering::State {
   // The dispatch (lower.cpp): the switch generated from KILN_SPIRV_LOWERINGS (lower_table.h).
   Status lower_op(ir::OpView op);
   // Code ops: no operand or result of Unknown type.
-  Status check_final_types(ir::OpView op);
+  Status check_final_type(ir::OpView op);
 
   // The handlers KILN_SPIRV_LOWERINGS names, one per op or per group of ops that differ only in
   // the instruction emitted. Declarations (lower_declarations.cpp, lower_io.cpp,

@@ -236,7 +236,7 @@ Id Lowering::State::constant(ir::SsaDef def) {
 }
 
 Id Lowering::State::bitcast_id(Id id, ir::Type from, ir::Type to) {
-  if (!from.is_basic() || !to.is_basic()) return id;
+  if (from == to || !from.is_basic() || !to.is_basic()) return id;
   Id want = basic(to);
   if (basic(from) == want) return id;
   if (from.vector_size() != to.vector_size() ||

@@ -602,18 +602,12 @@ void ModuleBuilder::finish(std::vector<std::uint32_t>& out) {
   if (in_function_) end_function();
   std::size_t total = kHeaderWords + locals_.size();
   for (const auto& s : sections_) total += s.size();
-  out.resize(total);
-  std::uint32_t* w = out.data();
-  w[0] = kMagic;
-  w[1] = spirv_version_word(target_);
-  w[2] = kGeneratorWord;
-  w[3] = next_id_;
-  w[4] = 0;
-  w += kHeaderWords;
-  auto copy = [&w](const std::uint32_t* from, std::size_t count) {
-    if (count == 0) return;
-    std::memcpy(w, from, count * sizeof(std::uint32_t));
-    w += count;
+  // Appended, not resized and overwritten: the words are written once.
+  out.clear();
+  out.reserve(total);
+  out.insert(out.end(), {kMagic, spirv_version_word(target_), kGeneratorWord, next_id_, 0u});
+  auto copy = [&out](const std::uint32_t* from, std::size_t count) {
+    out.insert(out.end(), from, from + count);
   };
   for (std::size_t i = 0; i < index(Section::Functions); ++i)
     copy(sections_[i].data(), sections_[i].size());
