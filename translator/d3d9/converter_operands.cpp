@@ -48,18 +48,19 @@ SsaDef State::emit_temp_access(const ir::Op& op) {
   if (op.code() == ir::OpCode::TmpLoad) {
     const ir::TempForwarding::Known known = temps_known.known(t.id(), t);
     if (known.value && ir::Type(known.type) == op.type()) return known.value;
+    if (SsaDef pending = temps_known.take_pending(t.id(), t)) b->add(ir::Op::TmpStore(t, pending));
     const SsaDef load = b->add(op);
     if (op.type().is_scalar()) temps_known.loaded(t.id(), t, load, op.type().scalar_type());
     return load;
   }
-  const SsaDef store = b->add(op);
   const SsaDef value = op.operand(1).def();
   const ir::Type type = value ? b->op(value).type() : ir::Type();
-  const bool scalar = type.is_scalar();
-  if (SsaDef dead = temps_known.stored(t.id(), t, store, scalar ? value : SsaDef(),
-                                       scalar ? type.scalar_type() : ir::ScalarType::Unknown))
-    b->remove(dead);
-  return store;
+  if (type.is_scalar()) {
+    temps_known.stored(t.id(), t, value, type.scalar_type());
+    return {};
+  }
+  temps_known.forget(t.id(), t);
+  return b->add(op);
 }
 
 SsaDef State::texcoord(const Instruction& ins, unsigned index, unsigned c) {

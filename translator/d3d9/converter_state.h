@@ -174,13 +174,15 @@ struct State {
   // Adds a code op. One missing a value it needs (a source that could not be read) fails the
   // instruction being emitted (emit_range checks the flag).
   // Temporaries are forwarded within a straight-line stretch (ir::TempForwarding): a TmpLoad
-  // of a value stored there returns that value, a store the stretch overwrites is dropped.
+  // of a value written there returns that value; the stretch's last writes are stored at its
+  // end. A TmpStore returns no value.
   SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
       missing_operand = true;
     if (op.code() == ir::OpCode::TmpLoad || op.code() == ir::OpCode::TmpStore)
       return emit_temp_access(op);
-    if (ir::ends_straight_line(op.code())) temps_known.boundary();
+    temps_known.before(op.code(),
+                       [this](SsaDef tmp, SsaDef value) { b->add(ir::Op::TmpStore(tmp, value)); });
     return b->add(op);
   }
   SsaDef emit_temp_access(const ir::Op& op);

@@ -62,13 +62,12 @@ SsaDef ConvertContext::load_temp(std::uint32_t reg, unsigned c, SsaDef tmp, Scal
 }
 
 void ConvertContext::store_temp(std::uint32_t reg, unsigned c, SsaDef tmp, SsaDef value) {
-  SsaDef store = emit(Op::TmpStore(tmp, value));
-  // Only scalars are forwarded (temps hold 32-bit scalars; anything else is loaded back).
+  const std::uint32_t slot = reg * 4 + c;
+  // Temps hold 32-bit scalars; anything else is stored at once and loaded back.
   const Type t = builder_->op(value).type();
-  const bool scalar = t.is_scalar();
-  SsaDef dead = temps_known_.stored(reg * 4 + c, tmp, store, scalar ? value : SsaDef(),
-                                    scalar ? t.scalar_type() : ScalarType::Unknown);
-  if (dead) builder_->remove(dead);
+  if (t.is_scalar()) return temps_known_.stored(slot, tmp, value, t.scalar_type());
+  temps_known_.forget(slot, tmp);
+  emit(Op::TmpStore(tmp, value));
 }
 
 void ConvertContext::fail(const Instruction& inst, std::string_view what) {

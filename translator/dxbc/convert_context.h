@@ -103,7 +103,9 @@ class ConvertContext {
   ir::SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
       fail("an operand could not be read");
-    if (ir::ends_straight_line(op.code())) temps_known_.boundary();
+    temps_known_.before(op.code(), [this](ir::SsaDef tmp, ir::SsaDef value) {
+      builder_->add(ir::Op::TmpStore(tmp, value));
+    });
     return builder_->add(op);
   }
   ir::SsaDef constant_u32(std::uint32_t v) { return builder_->constant_u32(v); }
@@ -152,9 +154,9 @@ class ConvertContext {
   // Converts a scalar between 32-bit types by bit pattern (Cast), or returns it unchanged.
   ir::SsaDef bitcast(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to);
 
-  // r<reg>.<c> read as `type` / written with a scalar `value` (DclTmp `tmp`): a value stored
-  // earlier in the same straight-line stretch is forwarded instead of loaded, and a store the
-  // stretch overwrites is dropped (ir::TempForwarding).
+  // r<reg>.<c> read as `type` / written with `value` (DclTmp `tmp`): a value written earlier in
+  // the same straight-line stretch is forwarded instead of loaded, and the stretch's last write
+  // is stored at its end (ir::TempForwarding).
   ir::SsaDef load_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::ScalarType type);
   void store_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value);
 

@@ -3,18 +3,21 @@
 //
 // Front ends write D3D registers as DclTmp/TmpLoad/TmpStore and leave SSA to the passes. Most
 // reads of a register follow a write in the same straight-line stretch of code (no scoped
-// marker, label or terminator between: ir::ends_straight_line), where the value is known. A
-// front end that asks this table before emitting a TmpLoad gets that value instead, and a store
-// that a later store of the same stretch overwrites is reported dead (nothing can read it: the
-// reads in between were forwarded). SSA construction and type resolution are then left only
-// the loads and stores that cross blocks, and the front end builds far fewer ops.
+// marker, label or terminator between: ir::ends_straight_line), where the value is known. The
+// table keeps, per temporary, the value it holds in the current stretch: a read there takes
+// that value instead of emitting a TmpLoad, and a write only records it. The TmpStores are
+// emitted at the end of the stretch, one per temporary written in it, with its last value; at a
+// Return or FunctionEnd none is (the function's temporaries die there). SSA construction and
+// type resolution are then left only the loads and stores that cross blocks, and the front end
+// builds far fewer ops.
 //
 // The front end names each temporary by a slot number of its own (register * 4 + component, or
-// the DclTmp's id) together with its DclTmp, calls boundary() for every op that ends a stretch, and
-// reports every TmpLoad and TmpStore of the temporaries it forwards; a TmpLoad of such a
-// temporary emitted behind the table's back would read a store the table may call dead.
-// Per worker: reset() between shaders keeps the storage.
+// the DclTmp's id) together with its DclTmp, and routes every TmpLoad and TmpStore of the
+// temporaries it forwards through the table: before it emits a TmpLoad of a temporary, the
+// store still pending for it (take_pending) must be emitted first. Per worker: reset() between
+// shaders; the slots are stamped with their stretch, so nothing is cleared per shader.
 
+#include "translator/ir/ir_opcodes.h"
 #include "translator/ir/ir_operand.h"
 #include "translator/ir/ir_type.h"
 
@@ -32,15 +35,10 @@ class TempForwarding {
     ScalarType type = ScalarType::Unknown;
   };
 
-  // A new shader. Slots are stamped with their stretch, so nothing is cleared: an entry of an
-  // earlier shader or stretch never matches (the storage is reused, at no cost per shader).
-  void reset() { boundary(); }
-  // An op that ends a straight-line stretch was emitted: nothing known survives it.
-  void boundary() {
-    if (++stretch_ == 0) { // wrapped: old stamps could match again
-      slots_.clear();
-      stretch_ = 1;
-    }
+  // A new shader: whatever an unfinished one left is dropped.
+  void reset() {
+    written_.clear();
+    next_stretch();
   }
 
   Known known(std::uint32_t slot, SsaDef tmp) const {
@@ -49,17 +47,42 @@ class TempForwarding {
     if (s.stretch != stretch_ || s.tmp != tmp) return {};
     return {s.value, s.type};
   }
-  // A TmpLoad (or a value read through it) of `tmp`: later reads in the stretch reuse it.
-  void loaded(std::uint32_t slot, SsaDef tmp, SsaDef value, ScalarType type) {
-    at(slot) = {stretch_, tmp, value, type, SsaDef()};
+  // The value of the store to `tmp` that this stretch has not emitted yet, handed over so that
+  // the caller emits it now (before a TmpLoad of `tmp`); null when there is none.
+  SsaDef take_pending(std::uint32_t slot, SsaDef tmp) {
+    if (slot >= slots_.size()) return {};
+    Slot& s = slots_[slot];
+    if (s.stretch != stretch_ || s.tmp != tmp || !s.pending) return {};
+    s.pending = false;
+    return s.value;
   }
-  // A TmpStore `store` of `value` to `tmp`. Returns the store it overwrites when that one is
-  // of this stretch (dead: the caller removes it), else null.
-  SsaDef stored(std::uint32_t slot, SsaDef tmp, SsaDef store, SsaDef value, ScalarType type) {
+  // A TmpLoad of `tmp` (or a value read through it): later reads in the stretch reuse it.
+  void loaded(std::uint32_t slot, SsaDef tmp, SsaDef value, ScalarType type) {
+    at(slot) = {stretch_, tmp, value, type, false};
+  }
+  // A write of `value` to `tmp`: its TmpStore is left to the end of the stretch.
+  void stored(std::uint32_t slot, SsaDef tmp, SsaDef value, ScalarType type) {
     Slot& s = at(slot);
-    SsaDef dead = s.stretch == stretch_ && s.tmp == tmp ? s.store : SsaDef();
-    s = {stretch_, tmp, value, type, store};
-    return dead;
+    if (!(s.stretch == stretch_ && s.pending)) written_.push_back(slot);
+    s = {stretch_, tmp, value, type, true};
+  }
+  // A write the caller emitted itself (a value the table does not forward): nothing is known
+  // of `tmp` any more, and a store still pending for it is dead.
+  void forget(std::uint32_t slot, SsaDef tmp) { at(slot) = {stretch_, tmp, SsaDef(), {}, false}; }
+
+  // `op` is about to be emitted. When it ends the stretch, `emit_store(tmp, value)` is called for
+  // each temporary written in the stretch and not yet stored (unless `op` leaves the function),
+  // and nothing known survives.
+  template <typename EmitStore>
+  void before(OpCode op, EmitStore&& emit_store) {
+    if (!ends_straight_line(op)) return;
+    if (op != OpCode::Return && op != OpCode::FunctionEnd)
+      for (std::uint32_t slot : written_) {
+        Slot& s = slots_[slot];
+        if (s.stretch == stretch_ && s.pending) emit_store(s.tmp, s.value);
+      }
+    written_.clear();
+    next_stretch();
   }
 
  private:
@@ -68,14 +91,21 @@ class TempForwarding {
     SsaDef tmp;
     SsaDef value;
     ScalarType type = ScalarType::Unknown;
-    SsaDef store; // this stretch's last TmpStore to the slot, if any
+    bool pending = false; // `value` is written in this stretch and its TmpStore not emitted
   };
   Slot& at(std::uint32_t slot) {
     if (slot >= slots_.size()) slots_.resize(std::size_t(slot) + 1);
     return slots_[slot];
   }
+  void next_stretch() {
+    if (++stretch_ == 0) { // wrapped: old stamps could match again
+      slots_.clear();
+      stretch_ = 1;
+    }
+  }
 
   std::vector<Slot> slots_;
+  std::vector<std::uint32_t> written_; // slots written in this stretch, in first-write order
   std::uint32_t stretch_ = 1;
 };
 
