@@ -45,6 +45,13 @@ class ProgramBuilder {
     tokens_.insert(tokens_.end(), rest);
     return *this;
   }
+  // An empty loop (loop; break; endloop): a construct boundary. The converter forwards what the
+  // code writes to r# within a straight-line stretch and stores only the stretch's last writes,
+  // at its end (ir::TempForwarding), and none before a ret: tests that inspect those TmpStores
+  // end the stretch with this first.
+  ProgramBuilder& end_stretch() {
+    return inst(Opcode::Loop, {}).inst(Opcode::Break, {}).inst(Opcode::EndLoop, {});
+  }
   ProgramBuilder& raw(std::initializer_list<std::uint32_t> words) {
     tokens_.insert(tokens_.end(), words);
     return *this;

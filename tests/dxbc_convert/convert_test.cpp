@@ -126,6 +126,7 @@ TEST(DxbcConvert, FloatArithmeticThroughTemporaries) {
                 {dst(OT::Temp, 0xf), 0, src(OT::Input), 0, imm4(), f(1), f(2), f(3), f(4)})
           .inst(Opcode::Mul,
                 {dst(OT::Output, 0xf), 0, src(OT::Temp), 0, src(OT::Input, 0, 0, 0, 0), 0}, kSat)
+          .end_stretch()
           .inst(Opcode::Ret, {})
           .finish();
   Result r;
@@ -136,10 +137,21 @@ TEST(DxbcConvert, FloatArithmeticThroughTemporaries) {
   EXPECT_EQ(r.count(OpCode::FAdd), 4u);
   EXPECT_EQ(r.count(OpCode::FMul), 4u);
   EXPECT_EQ(r.count(OpCode::FClamp), 4u); // _sat
-  EXPECT_EQ(r.count(OpCode::TmpStore), 4u);
   EXPECT_EQ(r.count(OpCode::OutputStore), 4u);
-  // r0 is untyped: each read goes through ConsumeAs f32.
-  EXPECT_EQ(r.count(OpCode::ConsumeAs), r.count(OpCode::TmpLoad));
+  // The mul reads r0 where the add wrote it (one straight-line stretch): the values are
+  // forwarded, not loaded, and r0 is stored once, at the end of the stretch, with the sums.
+  EXPECT_EQ(r.count(OpCode::TmpLoad), 0u);
+  EXPECT_EQ(r.count(OpCode::ConsumeAs), 0u);
+  for (ir::OpView mul : r.of(OpCode::FMul))
+    EXPECT_EQ(r.b.op(mul.operand(0).def()).code(), OpCode::FAdd) << r.text();
+  auto stores = r.of(OpCode::TmpStore);
+  ASSERT_EQ(stores.size(), 4u);
+  for (ir::OpView st : stores) {
+    EXPECT_EQ(r.b.op(st.operand(1).def()).code(), OpCode::FAdd) << r.text();
+    const OpCode next = r.b.op(r.b.next(st.def())).code();
+    EXPECT_TRUE(next == OpCode::TmpStore || next == OpCode::ScopedLoop) << r.text();
+  }
+  EXPECT_EQ(r.b.op(r.b.next(stores.back().def())).code(), OpCode::ScopedLoop) << r.text();
   for (ir::OpView t : r.of(OpCode::DclTmp)) EXPECT_EQ(t.type(), ir::Type(ir::ScalarType::Unknown));
   // Each input component is loaded once per function, at its start (v0.x is read by both
   // instructions), right after the Label.
@@ -271,7 +283,7 @@ TEST(DxbcConvert, ConstantBuffersAndImmediateConstantBuffer) {
   p.inst(Opcode::Mov, {dst(OT::Temp, 4), 0,
                        operand_token(OT::ImmediateConstantBuffer, kComp4, select1(3), 1), 1});
   p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, src(OT::Temp), 0});
-  p.inst(Opcode::Ret, {});
+  p.end_stretch().inst(Opcode::Ret, {});
   Result r;
   CONVERT_OK(p.finish(), r);
   EXPECT_TRUE(ir::validate(r.b)) << r.text();
@@ -439,6 +451,7 @@ TEST(DxbcConvert, DoublesUseTwoComponentsPerValue) {
   auto w = pixel()
                .inst(Opcode::DAdd, {dst(OT::Temp, 0xf), 0, src(OT::Temp), 1, src(OT::Temp), 2})
                .inst(Opcode::Dtof, {dst(OT::Output, 0x3), 0, src(OT::Temp), 0})
+               .end_stretch()
                .inst(Opcode::Ret, {})
                .finish();
   Result r;

@@ -201,6 +201,7 @@ TEST(DxbcResources, SampleWithOffsetsAndTheResourceSwizzle) {
           .raw({std::uint32_t(Opcode::Sample) | 1u << 31 | 10u << 24, 1u | (1u << 9) | (14u << 13),
                 reg1(OT::Temp, mask(kXyzw)), 0, reg1(OT::Temp, swz(0, 1, 0, 0)), 1,
                 reg1(OT::Resource, swz(3, 2, 1, 0)), 0, decl_reg(OT::Sampler), 0})
+          .end_stretch()
           .inst(Opcode::Ret, {})
           .finish();
   Result r;
@@ -237,6 +238,7 @@ TEST(DxbcResources, SampleCompareLevelZeroReturnsAReplicatedScalar) {
           .inst(Opcode::SampleCLz, {reg1(OT::Temp, mask(3)), 0, reg1(OT::Temp, swz(0, 1, 2, 0)), 1,
                                     reg1(OT::Resource, swz(0, 0, 0, 0)), 0, decl_reg(OT::Sampler),
                                     1, reg1(OT::Temp, select1(3)), 1})
+          .end_stretch()
           .inst(Opcode::Ret, {})
           .finish();
   Result r;
@@ -340,6 +342,7 @@ TEST(DxbcResources, SparseFeedbackOnBuffersIsAPlainLoadWithAMappedStatus) {
                // check_access_fully_mapped r3.xyzw, r1.xyzw
                .inst(Opcode::CheckAccessFullyMapped,
                      {reg1(OT::Temp, mask(kXyzw)), 3, reg1(OT::Temp, swz(0, 1, 2, 3)), 1})
+               .end_stretch()
                .inst(Opcode::Ret, {})
                .finish();
   Result r;
@@ -408,6 +411,7 @@ TEST(DxbcResources, ResinfoLaysOutArraySizeAndMipCountAsD3DDoes) {
           .inst(Opcode::ResInfo,
                 {reg1(OT::Temp, mask(kXyzw)), 0, imm1(), 0, reg1(OT::Resource, swz(0, 1, 2, 3)), 0},
                 2u << 11)
+          .end_stretch()
           .inst(Opcode::Ret, {})
           .finish();
   Result r;
@@ -437,6 +441,7 @@ TEST(DxbcResources, ResinfoFloatAndRcpConvertAndGuardDynamicMips) {
                      {reg1(OT::Temp, mask(kXyzw)), 0, reg1(OT::Temp, select1(0)), 1,
                       reg1(OT::Resource, swz(0, 1, 2, 3)), 0},
                      1u << 11)
+               .end_stretch()
                .inst(Opcode::Ret, {})
                .finish();
   Result r;

@@ -496,6 +496,31 @@ TEST(SpirvLower, RejectsWhatItCannotExpress) {
                   SpirvTarget::Vulkan13, out);
   ASSERT_FALSE(st);
   EXPECT_NE(st.message().find("Demote"), std::string::npos) << st.message();
+
+  // A value of Unknown type (not final form), used before or after its own op: refused once
+  // its op comes by, whichever way round.
+  for (const char* ir : {R"(
+%1 = EntryPoint void %20 Pixel
+%2 = Undef unknown
+%20 = Function void
+  %21 = Label void None
+    %22 = Return void null
+%23 = FunctionEnd void
+)",
+                         R"(
+%1 = EntryPoint void %20 Pixel
+%2 = Constant u32 1
+%20 = Function void
+  %21 = Label void None
+    %22 = IAdd unknown %2 %2
+    %23 = IAdd u32 %22 %2
+    %24 = Return void null
+%25 = FunctionEnd void
+)"}) {
+    st = lower_only(ir, SpirvTarget::Vulkan13, out);
+    ASSERT_FALSE(st) << ir;
+    EXPECT_NE(st.message().find("Unknown type"), std::string::npos) << st.message();
+  }
 }
 
 // The rows of KILN_SPIRV_LOWERINGS that emit no code: an op the passes remove, or one the
