@@ -38,7 +38,8 @@ SsaDef ConvertContext::constant_bits(ScalarType type, std::uint32_t bits) {
 }
 
 SsaDef ConvertContext::bitcast(SsaDef value, ScalarType from, ScalarType to) {
-  if (from == to || !value) return value;
+  // An untyped consumer (a move between temporaries) takes the value as it is.
+  if (from == to || to == ScalarType::Unknown || !value) return value;
   if (from == ScalarType::Unknown) return emit(Op::ConsumeAs(Type(to), value));
   if (from == ScalarType::Bool) {
     SsaDef all = constant_u32(~0u), none = constant_u32(0);

@@ -15,6 +15,7 @@
 #include "translator/ir/pool_span.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -293,7 +294,11 @@ class Builder {
   void rewrite_op(SsaDef def, const Op& op);
   // In-place edits that keep the operand slice: the type, or one operand (a reference stays a
   // reference). Cheaper than rewrite_op for passes that retype or patch many ops.
-  void set_type(SsaDef def, Type type) { record(def).type = type; }
+  void set_type(SsaDef def, Type type) {
+    OpRecord& r = record(def);
+    r.type = type;
+    note(r.code, type);
+  }
   void set_operand(SsaDef def, std::uint32_t index, Operand operand) {
     KILN_IR_CHECK(index < record(def).operand_count, "Builder::set_operand past the op's operands");
     operands_[record(def).first_operand + index] = operand;
@@ -309,6 +314,9 @@ class Builder {
   // non-null becomes `forward[i]` (chains are followed). For passes that retire many values
   // (SSA construction): collect, then call this once.
   void replace_uses(std::span<const SsaDef> forward);
+  // The same for the references of one op: for passes that walk the program in order and patch
+  // each op as they reach it, instead of a walk of their own at the end.
+  inline void forward_operands(SsaDef def, std::span<const SsaDef> forward);
   // Unlinks the op; its id is never reused until reset().
   void remove(SsaDef def);
 
@@ -353,6 +361,23 @@ class Builder {
 
   TypeTable& types() { return types_; }
   const TypeTable& types() const { return types_; }
+
+  // What the program has held since reset(), removed ops included: whether an op of `code` was
+  // added (or rewritten to), and whether a value of Unknown type was (outside declarations).
+  // Passes skip themselves when the ops they work on never existed.
+  bool ever_added(OpCode code) const {
+    const auto i = std::size_t(code);
+    return (added_[i / 64] >> (i % 64)) & 1u;
+  }
+  bool ever_unknown_value() const { return unknown_values_; }
+  // Whether an op with trait `T` (the opcode table's Traits column) was added since reset().
+  template <OpTraits T>
+  bool ever_added_with() const {
+    static constexpr auto kMask = opcodes_with<T>();
+    std::uint64_t any = 0;
+    for (std::size_t i = 0; i < std::size(kMask); ++i) any |= added_[i] & kMask[i];
+    return any != 0;
+  }
 
   // Shorthands for constants (deduplicated).
   SsaDef constant_u32(std::uint32_t v) { return add(Op::Constant(kU32, v)); }
@@ -406,6 +431,21 @@ class Builder {
   void insert_constant(SsaDef def, std::uint64_t hash);
   void grow_constant_table();
   void build_use_index();
+  static constexpr std::size_t kOpcodeWords = (std::size_t(OpCode::Count) + 63) / 64;
+  template <OpTraits T>
+  static constexpr std::array<std::uint64_t, kOpcodeWords> opcodes_with() {
+    std::array<std::uint64_t, kOpcodeWords> mask{};
+    for (const OpInfo& info : kOpInfo)
+      if (has_trait(info.traits, T))
+        mask[std::size_t(info.code) / 64] |= std::uint64_t(1) << (std::size_t(info.code) % 64);
+    return mask;
+  }
+  void note(OpCode code, Type type) {
+    const auto i = std::size_t(code);
+    added_[i / 64] |= std::uint64_t(1) << (i % 64);
+    if (type.is_basic() && type.scalar_type() == ScalarType::Unknown) [[unlikely]]
+      unknown_values_ = unknown_values_ || op_info(code).category != OpCategory::Declaration;
+  }
 
   detail::PodBuffer<OpRecord> ops_; // by id; [0] is the null id
   detail::PodBuffer<Operand> operands_;
@@ -418,6 +458,9 @@ class Builder {
   std::vector<std::uint64_t> constant_table_;
   std::size_t constant_mask_ = 0;
   std::size_t constant_used_ = 0;
+
+  std::uint64_t added_[kOpcodeWords] = {};
+  bool unknown_values_ = false;
 
   bool uses_valid_ = false;
   std::vector<std::uint32_t> use_offsets_; // CSR: users of id i are use_list_[off[i]..off[i+1])
@@ -514,6 +557,7 @@ inline void Builder::fill_record(OpRecord& r, const Op& op) {
   r.code = op.code();
   r.flags = std::uint8_t(op.flags());
   r.type = op.type();
+  note(r.code, r.type);
   store_operands(r, op);
   ++live_count_;
   uses_valid_ = false;
@@ -531,6 +575,21 @@ inline void Builder::link_after(SsaDef def, SsaDef after) {
     ops_[after.id()].next = def;
   else
     head_ = def;
+}
+
+inline void Builder::forward_operands(SsaDef def, std::span<const SsaDef> forward) {
+  const OpRecord& r = ops_[def.id()];
+  Operand* ops = operands_.data() + r.first_operand;
+  const std::size_t n = forward.size();
+  for (std::uint32_t i = 0; i < r.ref_count; ++i) {
+    SsaDef target = ops[i].def();
+    if (target.id() >= n || !forward[target.id()]) continue;
+    // Follow chains (a -> b -> c); the bound stops a cycle from hanging.
+    for (std::size_t hops = 0; hops < n && target.id() < n && forward[target.id()]; ++hops)
+      target = forward[target.id()];
+    ops[i] = Operand(target);
+  }
+  uses_valid_ = false;
 }
 
 inline SsaDef Builder::add(const Op& op) {

@@ -123,6 +123,8 @@ void Builder::reset() {
   live_count_ = 0;
   constant_mask_ = 0;
   constant_used_ = 0;
+  std::fill(std::begin(added_), std::end(added_), 0);
+  unknown_values_ = false;
   uses_valid_ = false;
   operands_changed();
   use_index_changed();
@@ -221,6 +223,7 @@ void Builder::rewrite_op(SsaDef def, const Op& op) {
   r.code = op.code();
   r.flags = std::uint8_t(op.flags());
   r.type = op.type();
+  note(r.code, r.type);
   store_operands(r, op);
   uses_valid_ = false;
 }
@@ -246,19 +249,7 @@ void Builder::rewrite_def(SsaDef old_def, SsaDef new_def) {
 }
 
 void Builder::replace_uses(std::span<const SsaDef> forward) {
-  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
-    OpRecord& r = ops_[d.id()];
-    Operand* ops = operands_.data() + r.first_operand;
-    for (std::uint32_t i = 0; i < r.ref_count; ++i) {
-      SsaDef target = ops[i].def();
-      // Follow chains (a -> b -> c); the bound stops a cycle from hanging.
-      for (std::size_t hops = 0;
-           hops < forward.size() && target.id() < forward.size() && forward[target.id()]; ++hops)
-        target = forward[target.id()];
-      ops[i] = Operand(target);
-    }
-  }
-  uses_valid_ = false;
+  for (SsaDef d = head_; d; d = ops_[d.id()].next) forward_operands(d, forward);
 }
 
 void Builder::remove(SsaDef def) {

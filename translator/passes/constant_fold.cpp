@@ -211,8 +211,14 @@ Status ConstantFold::run(ir::Builder& b) {
   auto resolve = [&](SsaDef d) {
     return d.id() < forward_.size() && forward_[d.id()] ? forward_[d.id()] : d;
   };
+  phis_.clear();
   for (ir::OpView op : b.code()) {
     OpCode code = op.code();
+    // Uses follow their definitions in program order, except phis' back edges: an op's operands
+    // are patched as the walk reaches it, phis once more at the end, so no walk of its own
+    // replaces the folded values' uses.
+    if (code == OpCode::Phi) phis_.push_back(op.def());
+    if (!removed_.empty()) b.forward_operands(op.def(), forward_);
     FoldRule fold = op.info().fold;
     if (fold == FoldRule::NoFold || op.info().category != ir::OpCategory::Code ||
         op.ref_count() == 0)
@@ -278,7 +284,9 @@ Status ConstantFold::run(ir::Builder& b) {
     removed_.push_back(op.def());
   }
   if (removed_.empty()) return Status::ok();
-  b.replace_uses(forward_);
+  for (SsaDef phi : phis_) b.forward_operands(phi, forward_);
+  for (ir::OpView op : b.declarations()) // debug names may name a folded value
+    if (op.info().category == ir::OpCategory::Debug) b.forward_operands(op.def(), forward_);
   for (SsaDef d : removed_) b.remove(d);
   return Status::ok();
 }

@@ -22,6 +22,7 @@ class ConstantFold {
  private:
   std::vector<ir::SsaDef> forward_;
   std::vector<ir::SsaDef> removed_;
+  std::vector<ir::SsaDef> phis_; // passed before a later fold could reach their back edges
 };
 
 } // namespace kiln::passes

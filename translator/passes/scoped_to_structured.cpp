@@ -29,6 +29,9 @@ bool is_scoped_marker(OpCode c) {
 
 Status ScopedToStructured::run(ir::Builder& b) {
   dropped_.clear();
+  // Without a Scoped* marker every function is one block already, ending in its Return (the
+  // front ends emit nothing after a top-level return): nothing to do, and no walk.
+  if (!b.ever_added_with<ir::OpTraits::Scoped>()) return Status::ok();
   // Functions follow the declarations; each one's FunctionEnd leads to the next.
   for (SsaDef fn = first_code_op(b); fn; fn = b.next(fn)) {
     if (b.op(fn).code() != OpCode::Function) continue;

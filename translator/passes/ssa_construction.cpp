@@ -16,6 +16,19 @@ constexpr SsaDef kMarker(0xffffffffu);
 } // namespace
 
 Status SsaConstruction::run(ir::Builder& b) {
+  phi_count_ = 0;
+  // No temporary was ever read or written (the front ends forward values within straight-line
+  // code): only the declarations go, with their debug names; the code needs no walk.
+  if (!b.ever_added(OpCode::TmpLoad) && !b.ever_added(OpCode::TmpStore)) {
+    for (ir::OpView op : b.declarations()) {
+      const OpCode code = op.code();
+      if (code == OpCode::DclTmp ||
+          (op.info().category == ir::OpCategory::Debug && op.operand_count() > 0 && op.is_ref(0) &&
+           op.operand(0).def() && b.op(op.operand(0).def()).code() == OpCode::DclTmp))
+        b.remove(op.def());
+    }
+    return Status::ok();
+  }
   std::uint32_t limit = b.id_limit();
   var_of_.assign(limit, 0);
   var_type_.clear();
@@ -29,6 +42,7 @@ Status SsaConstruction::run(ir::Builder& b) {
   forward_.assign(limit, SsaDef());
   removed_.clear();
   phi_count_ = 0;
+  phis_forwarded_ = false;
   written_in_.assign(var_type_.size(), 0);
   entry_read_in_.assign(var_type_.size(), 0);
   function_bit_ = 1;
@@ -53,9 +67,16 @@ Status SsaConstruction::run(ir::Builder& b) {
     SsaDef t = op.operand(0).def();
     if (t.id() < limit && var_of_[t.id()]) b.remove(op.def());
   }
+  // The walk patched every op it passed (run_function); uses of trivial phis, found at the end
+  // of each function, and debug names still need theirs.
+  if (phis_forwarded_) {
+    b.replace_uses(forward_);
+  } else if (!removed_.empty()) {
+    for (ir::OpView op : b.declarations())
+      if (op.info().category == ir::OpCategory::Debug) b.forward_operands(op.def(), forward_);
+  }
   for (SsaDef d : removed_) b.remove(d);
   for (SsaDef d : tmps_) b.remove(d);
-  if (!removed_.empty()) b.replace_uses(forward_);
   return Status::ok();
 }
 
@@ -122,6 +143,8 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       ir::OpView op = b.op(d);
       OpCode code = op.code();
       if (code != OpCode::TmpLoad && code != OpCode::TmpStore) {
+        // Uses follow their definitions in program order: patched as the walk reaches them.
+        if (!removed_.empty()) b.forward_operands(d, forward_);
         if (code == OpCode::FunctionCall) {
           saw_call_ = true;
         } else if (code == OpCode::ConsumeAs) {
@@ -175,6 +198,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
         b.rewrite_op(d, Op::ConsumeAs(want, value));
       }
     }
+    if (!removed_.empty()) b.forward_operands(term, forward_);
     // Block done: successors waiting for it (loop headers) may now be complete.
     for_each_successor(b.op(term), [&](SsaDef t) {
       std::uint32_t s = blocks_.index_of(t);
@@ -205,8 +229,10 @@ void SsaConstruction::remove_trivial_phis(ir::Builder& b) {
   const auto edge_unreachable = [&](std::size_t i, std::uint32_t edge) {
     return unreachable_[blocks_.preds(phis_[i].block)[edge]] != 0;
   };
-  phi_count_ -= std::uint32_t(
-      forward_trivial_phis(b, phis_.size(), phi_at, edge_unreachable, forward_, removed_));
+  const std::size_t trivial =
+      forward_trivial_phis(b, phis_.size(), phi_at, edge_unreachable, forward_, removed_);
+  phi_count_ -= std::uint32_t(trivial);
+  phis_forwarded_ = phis_forwarded_ || trivial > 0;
   phis_.clear();
 }
 

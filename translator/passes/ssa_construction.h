@@ -55,6 +55,7 @@ class SsaConstruction {
   };
   std::vector<CreatedPhi> phis_;
   std::uint32_t phi_count_ = 0;
+  bool phis_forwarded_ = false; // trivial phis removed: their uses need a walk of their own
   std::vector<std::uint8_t> unreachable_; // by block
   std::vector<ir::SsaDef> forward_;       // removed TmpLoad -> value
   std::vector<ir::SsaDef> removed_;

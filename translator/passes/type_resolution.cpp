@@ -97,6 +97,9 @@ void TypeResolution::unite(std::uint32_t a, std::uint32_t b) {
 }
 
 Status TypeResolution::run(ir::Builder& b) {
+  // Nothing to type: no value of Unknown type, no ConsumeAs and no phi was ever made.
+  if (!b.ever_unknown_value() && !b.ever_added(OpCode::ConsumeAs) && !b.ever_added(OpCode::Phi))
+    return Status::ok();
   std::uint32_t limit = b.id_limit();
   unknown_.clear();
   phis_.clear();
