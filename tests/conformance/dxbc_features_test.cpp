@@ -7,6 +7,7 @@
 
 #include "tests/conformance/executor.h"
 #include "tests/dxbc/control_flow_cases.h"
+#include "tests/dxbc/flow_call_program.h"
 #include "tests/dxbc/random_flow.h"
 #include "tests/dxbc/token_builder.h"
 #include "tests/support/shared_data.h"
@@ -170,6 +171,32 @@ TEST_F(DxbcFeatures, AWrongControlFlowResultFails) {
                            "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 8)\n0 0 0 0 0 0 0 0\n",
                            {"dispatch 1 1 1", u32_probe(0, 3, c.expected(3) + 1)});
   EXPECT_EQ(r.outcome, Outcome::Fail);
+}
+
+// The table and random nestings as inlined bodies (tests/dxbc/flow_call_program.h): a
+// subroutine, a subroutine called from a loop of another, and a class-linkage function body
+// (fcall; the runner's zero-filled selection buffer selects ft0). Their returns from inside
+// loops, switches and ifs leave only the body; the value each thread stores is r0.x at that
+// point, from the CPU interpreter.
+TEST_F(DxbcFeatures, ReturnsFromInsideInlinedBodiesLeaveOnlyTheBody) {
+  const std::string state = "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 8)\n"
+                            "0 0 0 0 0 0 0 0\n";
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 100; ++seed) bodies.push_back(RandomFlow(seed).make());
+  for (FlowCall form : kFlowCalls) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      SCOPED_TRACE(std::string(flow_call_name(form)) + ", body " + std::to_string(i));
+      std::vector<std::string> commands = {"dispatch 1 1 1"};
+      for (std::uint32_t t = 0; t < kFlowThreads; ++t) {
+        std::uint32_t value = 0;
+        ASSERT_TRUE(flow_call_expected(bodies[i], form, t, value));
+        commands.push_back(u32_probe(0, t, value));
+      }
+      EXPECT_PASSES(
+          run({{"cs", shader_container(flow_call_program(bodies[i], form))}}, state, commands));
+    }
+  }
 }
 
 // ---- sparse feedback on buffers ---------------------------------------------------------------

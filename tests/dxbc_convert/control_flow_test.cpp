@@ -4,6 +4,7 @@
 // vulkan1.3. (tests/conformance/dxbc_features_test.cpp runs the same table on lavapipe.)
 
 #include "tests/dxbc/control_flow_cases.h"
+#include "tests/dxbc/flow_call_program.h"
 #include "tests/dxbc/random_flow.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
@@ -89,6 +90,35 @@ TEST(DxbcControlFlow, NestingsInAHullForkPhaseTranslateToValidSpirv) {
     ASSERT_TRUE(translated) << "body " << i << ": " << translated.message();
     Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
     ASSERT_TRUE(valid) << "body " << i << ": " << valid.message();
+  }
+}
+
+// Every table case and a few hundred random nestings as an inlined subroutine, a subroutine
+// called from a loop of another, and a class-linkage function body: returns from any depth of
+// the body's control flow leave only the body.
+TEST(DxbcControlFlow, NestingsInInlinedBodiesTranslateToValidSpirv) {
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  Translator translator;
+  Converter converter;
+  ir::Builder b;
+  passes::Pipeline pipeline;
+  TranslateResult out;
+  for (FlowCall form : kFlowCalls) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      SCOPED_TRACE(std::string(flow_call_name(form)) + ", body " + std::to_string(i));
+      const std::vector<std::uint8_t> bytes = shader_container(flow_call_program(bodies[i], form));
+      b.reset();
+      Status converted = converter.convert(bytes, {}, b);
+      ASSERT_TRUE(converted) << converted.message();
+      Status passed = pipeline.run(b, {.validate_each_pass = true});
+      ASSERT_TRUE(passed) << passed.message() << "\n" << ir::print(b);
+      Status translated = translator.translate(bytes, {}, out);
+      ASSERT_TRUE(translated) << translated.message();
+      Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
+      ASSERT_TRUE(valid) << valid.message();
+    }
   }
 }
 
