@@ -50,6 +50,9 @@ class Driver {
  private:
   // convert_dispatch.cpp: the one switch over the opcode table's handler column.
   void dispatch(const Instruction& inst);
+  static void dispatch_once(void* driver, const Instruction& inst) {
+    static_cast<Driver*>(driver)->dispatch(inst);
+  }
   void read_array_sizes();
   void find_labels();
   bool inline_body(std::uint32_t label);
