@@ -7,6 +7,8 @@
 
 #include "tests/conformance/executor.h"
 #include "tests/dxbc/control_flow_cases.h"
+#include "tests/dxbc/flow_call_program.h"
+#include "tests/dxbc/linkage_program.h"
 #include "tests/dxbc/random_flow.h"
 #include "tests/dxbc/token_builder.h"
 #include "tests/support/shared_data.h"
@@ -96,9 +98,11 @@ class DxbcFeatures : public ::testing::Test {
     if (!folder_.empty()) std::filesystem::remove_all(folder_);
   }
 
-  // Replays `state` (resource sections) and `commands` at sm5 with the blobs bound.
+  // Replays `state` (resource sections) and `commands` at sm5 with the blobs bound, kiln
+  // translating under `interface`.
   CaseResult run(const std::vector<Blob>& blobs, const std::string& state,
-                 const std::vector<std::string>& commands) {
+                 const std::vector<std::string>& commands,
+                 std::shared_ptr<const ShaderInterface> interface = runner_interface()) {
     std::map<std::string, std::filesystem::path> paths;
     for (const Blob& b : blobs) {
       const std::filesystem::path path = folder_ / (std::string(b.stage) + ".dxbc");
@@ -107,7 +111,7 @@ class DxbcFeatures : public ::testing::Test {
       paths[b.stage] = path;
     }
     const TestFile file = one_case_file("dxbc-features", folder_, "sm5", state, paths, commands);
-    KilnShaderSource kiln;
+    KilnShaderSource kiln(std::move(interface));
     Executor executor(*context_, kiln);
     std::vector<CaseResult> results;
     executor.run_file(file, "sm5", -1, results);
@@ -170,6 +174,74 @@ TEST_F(DxbcFeatures, AWrongControlFlowResultFails) {
                            "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 8)\n0 0 0 0 0 0 0 0\n",
                            {"dispatch 1 1 1", u32_probe(0, 3, c.expected(3) + 1)});
   EXPECT_EQ(r.outcome, Outcome::Fail);
+}
+
+// The table and random nestings as inlined bodies (tests/dxbc/flow_call_program.h): a
+// subroutine, a subroutine called from a loop of another, and a class-linkage function body
+// (fcall; the runner's zero-filled selection buffer selects ft0). Their returns from inside
+// loops, switches and ifs leave only the body; the value each thread stores is r0.x at that
+// point, from the CPU interpreter.
+TEST_F(DxbcFeatures, ReturnsFromInsideInlinedBodiesLeaveOnlyTheBody) {
+  const std::string state = "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 8)\n"
+                            "0 0 0 0 0 0 0 0\n";
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 100; ++seed) bodies.push_back(RandomFlow(seed).make());
+  for (FlowCall form : kFlowCalls) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      SCOPED_TRACE(std::string(flow_call_name(form)) + ", body " + std::to_string(i));
+      std::vector<std::string> commands = {"dispatch 1 1 1"};
+      for (std::uint32_t t = 0; t < kFlowThreads; ++t) {
+        std::uint32_t value = 0;
+        ASSERT_TRUE(flow_call_expected(bodies[i], form, t, value));
+        commands.push_back(u32_probe(0, t, value));
+      }
+      EXPECT_PASSES(
+          run({{"cs", shader_container(flow_call_program(bodies[i], form))}}, state, commands));
+    }
+  }
+}
+
+// ---- resources a class instance chooses ------------------------------------------------------
+
+// tests/dxbc/linkage_program.h: a function body samples t[this.z + 1] with s[this.w], loads
+// t[this.z] and stores this.x to u[this.z + 1]. The selection comes from cb0 (the interface
+// moves the selection register there), which the script's uniforms fill: one module, four
+// instances, each reading the texture and sampler and writing the UAV its `this` names (a
+// buffer, or no declared register, reads zeros; a store to no declared UAV is dropped).
+TEST_F(DxbcFeatures, AClassInstanceChoosesItsTextureSamplerAndUav) {
+  auto interface = std::make_shared<ShaderInterface>(*runner_interface());
+  interface->class_linkage.register_index = 0;
+  std::string state = "[sampler 0]\nfilter point point point\naddress clamp clamp clamp\n"
+                      "[sampler 1]\nfilter point point point\naddress wrap wrap wrap\n"
+                      "[srv 3]\nformat r32-float\nsize (buffer, 4)\n5.0 6.0 7.0 8.0\n"
+                      "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 2)\n0 0\n"
+                      "[uav 1]\nformat r32-typeless\nsize (raw_buffer, 1)\n0\n"
+                      "[uav 2]\nformat r32-typeless\nsize (raw_buffer, 1)\n0\n";
+  for (std::uint32_t t = 0, k = 1; t < kChosenTextures; ++t, k *= 10) {
+    state += "[srv " + std::to_string(t) + "]\nformat r32-float\nsize (2d, 2, 2)\n";
+    for (std::uint32_t i = 1; i <= 4; ++i) state += std::to_string(i * k) + ".0 "; // floats
+    state += "\n";
+  }
+  std::vector<std::string> commands;
+  // texture, sampler; this.x (the store's value) is 50 + the instance's position.
+  const std::uint32_t instances[][2] = {{0, 0}, {1, 1}, {2, 0}, {6, 1}};
+  std::uint32_t uav[kChosenUavs] = {};
+  for (std::uint32_t i = 0; i < std::size(instances); ++i) {
+    const auto [texture, sampler] = instances[i];
+    // this = (cb, vector, texture, sampler); the function table (ft0) in the next vector.
+    commands.push_back("uniform 0 uint4 " + std::to_string(50 + i) + " 0 " +
+                       std::to_string(texture) + " " + std::to_string(sampler));
+    commands.push_back("uniform 4 uint4 0 0 0 0");
+    commands.push_back("dispatch 1 1 1");
+    const auto expected = linkage_texture_expected(texture, sampler);
+    commands.push_back(u32_probe(0, 0, expected[0]));
+    commands.push_back(u32_probe(0, 1, expected[1]));
+    if (texture + 1 < kChosenUavs) uav[texture + 1] = 50 + i;
+    for (unsigned u = 1; u < kChosenUavs; ++u) commands.push_back(u32_probe(u, 0, uav[u]));
+  }
+  EXPECT_PASSES(
+      run({{"cs", shader_container(linkage_texture_program())}}, state, commands, interface));
 }
 
 // ---- sparse feedback on buffers ---------------------------------------------------------------

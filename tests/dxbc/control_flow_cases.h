@@ -40,6 +40,9 @@ class FlowBody {
   FlowBody& endswitch() { return op0(Opcode::EndSwitch); }
   FlowBody& ret() { return op0(Opcode::Ret); }
   FlowBody& retc_nz(unsigned r) { return op1(Opcode::Retc, r, kNonZero); }
+  FlowBody& call(std::uint32_t label) {
+    return emit(Opcode::Call, {operand_token(OperandType::Label, kComp0, 0, 1), label});
+  }
   // rD.x = rA.x + imm
   FlowBody& iadd(unsigned d, unsigned a, std::uint32_t imm) {
     return emit(Opcode::IAdd, {kDst, d, kSrc, a, kImm, imm});

@@ -138,11 +138,17 @@ class RandomFlow {
 
 namespace kiln::dxbc::test {
 
+// What a return of the body leaves in u0[tid]: the value it stored last (the body is the
+// program: flow_program), or r0.x at the return (a subroutine or function body, whose caller
+// stores r0.x after it: flow_call_program).
+enum class FlowReturn { EndsProgram, EndsBody };
+
 // What flow_program(body) leaves in u0[tid], computed on the CPU: a direct interpreter of the
 // instructions FlowBody emits (D3D semantics: break leaves the innermost loop or switch,
 // continue restarts the innermost loop, a case without break falls into the next label).
 // Returns false when the body is malformed or does not finish within `step_limit` steps.
 inline bool interpret_flow(const FlowBody& body, std::uint32_t tid, std::uint32_t& result,
+                           FlowReturn returns = FlowReturn::EndsProgram,
                            unsigned step_limit = 1u << 20) {
   struct Inst {
     Opcode op;
@@ -275,11 +281,11 @@ inline bool interpret_flow(const FlowBody& body, std::uint32_t tid, std::uint32_
       continue;
     }
     case Opcode::Ret:
-      result = stored;
+      result = returns == FlowReturn::EndsBody ? r[0] : stored;
       return true;
     case Opcode::Retc:
       if (test(in.a[0])) {
-        result = stored;
+        result = returns == FlowReturn::EndsBody ? r[0] : stored;
         return true;
       }
       break;

@@ -56,6 +56,10 @@ class ProgramBuilder {
     tokens_.insert(tokens_.end(), words);
     return *this;
   }
+  ProgramBuilder& raw(const std::vector<std::uint32_t>& words) {
+    tokens_.insert(tokens_.end(), words.begin(), words.end());
+    return *this;
+  }
   std::vector<std::uint32_t> finish() {
     tokens_[1] = std::uint32_t(tokens_.size());
     return tokens_;

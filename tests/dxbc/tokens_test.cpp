@@ -303,15 +303,20 @@ TEST(DxbcTokens, HullShaderPhasesAndTessellation) {
 }
 
 TEST(DxbcTokens, ClassLinkageDeclarations) {
-  auto words = ProgramBuilder(ProgramType::Pixel, 5, 0)
-                   .inst(Opcode::DclFunctionBody, {0})
-                   .inst(Opcode::DclFunctionBody, {1})
-                   .inst(Opcode::DclFunctionTable, {0, 2, 0, 1})
-                   .inst(Opcode::DclInterface, {0, 2, 1u << 16 | 1u, 0})
-                   .finish();
+  auto words =
+      ProgramBuilder(ProgramType::Pixel, 5, 0)
+          .inst(Opcode::DclFunctionBody, {0})
+          .inst(Opcode::DclFunctionBody, {1})
+          .inst(Opcode::DclFunctionTable, {0, 2, 0, 1})
+          .inst(Opcode::DclInterface, {0, 2, 1u << 16 | 1u, 0})
+          .inst(Opcode::Mov,
+                {kR0Mask(3), 0, operand_token(OT::ThisPointer, kComp4, swizzle(2, 3, 2, 2), 1), 0})
+          .finish();
   Program program;
   std::vector<std::uint8_t> storage;
   ASSERT_TRUE(decode(words, program, storage));
+  // fxc prints the this register's index in brackets.
+  EXPECT_NE(body(words).find("mov r0.xy, this[0].zwzz\n"), std::string::npos) << body(words);
   const Declaration& table = program.declarations[program.instructions[2].declaration];
   ASSERT_EQ(table.list_count, 2u);
   EXPECT_EQ(program.lists[table.list_first + 1], 1u);

@@ -4,6 +4,7 @@
 // vulkan1.3. (tests/conformance/dxbc_features_test.cpp runs the same table on lavapipe.)
 
 #include "tests/dxbc/control_flow_cases.h"
+#include "tests/dxbc/flow_call_program.h"
 #include "tests/dxbc/random_flow.h"
 #include "translator/dxbc/converter.h"
 #include "translator/ir/ir.h"
@@ -92,6 +93,62 @@ TEST(DxbcControlFlow, NestingsInAHullForkPhaseTranslateToValidSpirv) {
   }
 }
 
+// Every table case and a few hundred random nestings as an inlined subroutine, a subroutine
+// called from a loop of another, and a class-linkage function body: returns from any depth of
+// the body's control flow leave only the body.
+TEST(DxbcControlFlow, NestingsInInlinedBodiesTranslateToValidSpirv) {
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  Translator translator;
+  Converter converter;
+  ir::Builder b;
+  passes::Pipeline pipeline;
+  TranslateResult out;
+  for (FlowCall form : kFlowCalls) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      SCOPED_TRACE(std::string(flow_call_name(form)) + ", body " + std::to_string(i));
+      const std::vector<std::uint8_t> bytes = shader_container(flow_call_program(bodies[i], form));
+      b.reset();
+      Status converted = converter.convert(bytes, {}, b);
+      ASSERT_TRUE(converted) << converted.message();
+      Status passed = pipeline.run(b, {.validate_each_pass = true});
+      ASSERT_TRUE(passed) << passed.message() << "\n" << ir::print(b);
+      Status translated = translator.translate(bytes, {}, out);
+      ASSERT_TRUE(translated) << translated.message();
+      Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
+      ASSERT_TRUE(valid) << valid.message();
+    }
+  }
+}
+
+// The same bodies as a subroutine called from a hull shader's fork phase (two instances): the
+// body's loops, switches and returns inside the phase's instance loop or function, with the
+// flow-stack bases of the phase and the body one above the other.
+TEST(DxbcControlFlow, InlinedBodiesInAHullForkPhaseTranslateToValidSpirv) {
+  const std::vector<std::uint8_t> io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}});
+  const std::vector<std::uint8_t> patch = signature({{"SV_TessFactor", 0, 13, 3, 0, 0x1},
+                                                     {"SV_TessFactor", 1, 13, 3, 1, 0x1},
+                                                     {"SV_TessFactor", 2, 13, 3, 2, 0x1},
+                                                     {"SV_InsideTessFactor", 0, 14, 3, 3, 0x1}});
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  Translator translator;
+  TranslateResult out;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::vector<std::uint8_t> bytes =
+        make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(flow_hull_call_program(bodies[i]))},
+                        {fourcc('I', 'S', 'G', 'N'), io},
+                        {fourcc('O', 'S', 'G', 'N'), io},
+                        {fourcc('P', 'C', 'S', 'G'), patch}});
+    Status translated = translator.translate(bytes, {}, out);
+    ASSERT_TRUE(translated) << "body " << i << ": " << translated.message();
+    Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
+    ASSERT_TRUE(valid) << "body " << i << ": " << valid.message();
+  }
+}
+
 // The CPU interpreter the execution test judges random nestings by agrees with the table's
 // expected values (worked out by hand), and finishes every random nesting.
 TEST(DxbcControlFlow, TheInterpreterAgreesWithTheTable) {
@@ -111,7 +168,7 @@ TEST(DxbcControlFlow, TheInterpreterAgreesWithTheTable) {
 }
 
 // A break or continue with no loop (or switch) around it is still an error, named as such;
-// so is one whose loop is outside the hull shader phase it sits in.
+// so is one whose loop is outside the subroutine or function body it sits in.
 TEST(DxbcControlFlow, BreakOutsideALoopOrSwitchIsRejected) {
   const struct {
     FlowBody body;
@@ -128,6 +185,22 @@ TEST(DxbcControlFlow, BreakOutsideALoopOrSwitchIsRejected) {
     Status s = converter.convert(shader_container(flow_program(b.body)), {}, builder);
     ASSERT_FALSE(s) << b.what;
     EXPECT_NE(s.message().find(b.what), std::string::npos) << s.message();
+  }
+  // A body's break or continue cannot reach the loop around its call, nor an fcall's switch:
+  // flow control does not cross a subroutine's boundary; after a top-level retc (its guard)
+  // the body's own loop is still found.
+  for (FlowCall form : {FlowCall::NestedInALoop, FlowCall::InterfaceCallInALoop}) {
+    SCOPED_TRACE(flow_call_name(form));
+    Converter converter;
+    ir::Builder builder;
+    for (const auto& b : bad) {
+      Status s = converter.convert(shader_container(flow_call_program(b.body, form)), {}, builder);
+      ASSERT_FALSE(s) << b.what;
+      EXPECT_NE(s.message().find(b.what), std::string::npos) << s.message();
+    }
+    const FlowBody guarded = FlowBody().ult(3, 1, 4).retc_nz(3).loop().breakc_nz(3).endloop();
+    Status s = converter.convert(shader_container(flow_call_program(guarded, form)), {}, builder);
+    EXPECT_TRUE(s) << s.message();
   }
 }
 

@@ -1,8 +1,9 @@
 // D3D11 class linkage and subroutines in the DXBC converter (tests/dxbc/linkage_program.h):
 // fcall becomes a switch on the selected function table with the bodies inlined, `this` and
 // the table come from the selection buffer (or constants when the selection is fixed), a
-// constant buffer chosen at run time reads every declared one, and bad declarations or calls
-// are one-line rejections.
+// constant buffer chosen at run time reads every declared one, a texture or sampler chosen at
+// run time is a switch over the declared ones, and bad declarations or calls are one-line
+// rejections.
 
 #include "tests/dxbc/linkage_program.h"
 #include "translator/common/shader_interface.h"
@@ -11,6 +12,8 @@
 #include "translator/ir/ir_text.h"
 #include "translator/ir/ir_validate.h"
 #include "translator/passes/pipeline.h"
+#include "translator/spirv/validate.h"
+#include "translator/translate.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -109,6 +112,31 @@ TEST(DxbcLinkage, TheSelectionRegisterMustNotBeTheShadersOwn) {
       << c.status.message();
 }
 
+// t[r1.x + 1] with s[r1.y + 0] (sample_l), t[r1.x + 0] (ld), u[r1.x + 1] (store_raw): a
+// switch over the three declared texture2d registers (the buffer t3 is no candidate), each
+// case a switch over both samplers for sample_l, and one over the three raw UAVs; every
+// switch's default writes zeros (or nothing). Valid SPIR-V at the end.
+TEST(DxbcLinkage, AClassInstancesResourcesAreSwitchesOverTheDeclaredOnes) {
+  Converted c;
+  convert(linkage_texture_program(), c);
+  ASSERT_TRUE(c.status) << c.status.message();
+  const std::size_t switches = 1 + 1 + kChosenTextures + 1 + 1; // fcall, t, s per t, t, u
+  EXPECT_EQ(c.count(OpCode::ScopedSwitch), switches);
+  EXPECT_EQ(c.count(OpCode::ScopedSwitchDefault), switches - 1);
+  EXPECT_EQ(c.count(OpCode::ScopedSwitchCase),
+            1 + kChosenTextures * (1 + 2) + kChosenTextures + kChosenUavs);
+  EXPECT_EQ(c.count(OpCode::ImageSample), kChosenTextures * 2);
+  EXPECT_EQ(c.count(OpCode::ImageLoad), kChosenTextures);
+  EXPECT_EQ(c.count(OpCode::BufferStore), kChosenUavs + 2); // the main program's two stores
+  expect_pipeline_ok(c);
+  Translator translator;
+  TranslateResult out;
+  Status s = translator.translate(shader_container(linkage_texture_program()), {}, out);
+  ASSERT_TRUE(s) << s.message();
+  Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
+  EXPECT_TRUE(valid) << valid.message();
+}
+
 // A pixel shader with one interface (fp0[1][1] = {ft0}, ft0 = {fb0}) calling `fcall`'s tokens.
 std::vector<std::uint32_t> with_linkage(std::initializer_list<std::uint32_t> fcall) {
   ProgramBuilder p(ProgramType::Pixel, 5, 0);
@@ -152,6 +180,9 @@ TEST(DxbcLinkage, BadDeclarationsAndCallsAreRejectedByName) {
                                 operand_token(OT::ThisPointer, kComp4, select1(0), 1), 0});
   stray_this.inst(Opcode::Ret, {});
   expect_rejected(stray_this.finish(), "without an interface declaration");
+  // Without the instructions' resource-dimension tokens, t# chosen at run time among a
+  // texture2d and a buffer has no way to tell which the instruction can use.
+  expect_rejected(linkage_texture_program(false), "declarations of different dimensions");
 }
 
 // call l0 -> l0 calls l1 -> l1 calls l0: the nesting bound stops it with a message.

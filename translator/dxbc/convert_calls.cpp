@@ -76,26 +76,128 @@ void Driver::label(ConvertContext&, const Instruction&) {
 }
 
 // ret / retc in an inlined body. At the body's top level a ret ends it and a retc guards the
-// rest of it (an if that closes at the body's end); inside its control flow neither can be
-// expressed without leaving several constructs at once.
+// rest of it (an if that closes at the body's end). Inside its control flow a return sets the
+// body's returned flag and leaves (leave_returned_body).
 void Driver::body_return(const Instruction& inst) {
-  if (impl_.flow.size() != body_base_)
-    return ctx_.fail(inst, "return from inside control flow of a subroutine or class-linkage "
-                           "function body is not supported");
-  if (inst.opcode == Opcode::Ret) {
-    body_returned_ = true;
+  if (impl_.flow.size() == body_base_) {
+    if (inst.opcode == Opcode::Ret) {
+      body_returned_ = true;
+      return;
+    }
+    SsaDef c = condition(inst, p_.operands_of(inst)[0]);
+    if (!c) return;
+    SsaDef go_on = ctx_.emit(Op::BNot(c));
+    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), go_on));
+    impl_.flow.push_back({FlowEntry::Kind::If, false, false, sif});
+    body_base_ = phase_base_ = impl_.flow.size();
     return;
   }
-  SsaDef c = condition(inst, p_.operands_of(inst)[0]);
-  if (!c) return;
-  SsaDef go_on = ctx_.emit(Op::BNot(c));
-  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), go_on));
-  impl_.flow.push_back({FlowEntry::Kind::If, false, false, sif});
-  body_base_ = phase_base_ = impl_.flow.size();
+  if (!body_flag_) // returns_inside_control_flow() saw no such return: damaged nesting
+    return ctx_.fail(inst, "return inside inconsistently nested control flow of a subroutine or "
+                           "function body");
+  SsaDef sif, c;
+  if (inst.opcode == Opcode::Retc) {
+    c = condition(inst, p_.operands_of(inst)[0]);
+    if (!c) return;
+    sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
+  }
+  ctx_.emit(Op::TmpStore(body_flag_, b_.constant_bool(true)));
+  FlowEntry* target = innermost(false);
+  if (target) {
+    ctx_.emit(break_of(*target));
+    target->returns = true;
+  }
+  if (sif) b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), c));
+  if (!target) guard_rest_of_block();
 }
 
+// A construct inside an inlined body closed; `returns`: the body returned from inside it, so
+// the code after it runs only while the returned flag is clear.
+void Driver::closed_construct(bool returns) {
+  if (returns) leave_returned_body();
+}
+
+// After a construct the body returned from: at the body's top level the rest of the body goes
+// under if (!returned), like a top-level retc; inside a loop or switch of the body, that
+// construct is left too (its end continues the chain); inside ifs only, the rest of the
+// enclosing block is skipped.
+void Driver::leave_returned_body() {
+  SsaDef returned = ctx_.emit(Op::TmpLoad(ir::kBool, body_flag_));
+  if (impl_.flow.size() == body_base_) {
+    SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), ctx_.emit(Op::BNot(returned))));
+    impl_.flow.push_back({FlowEntry::Kind::If, false, false, sif});
+    body_base_ = phase_base_ = impl_.flow.size();
+    return;
+  }
+  FlowEntry* target = innermost(false);
+  if (!target) return guard_rest_of_block();
+  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), returned));
+  ctx_.emit(break_of(*target));
+  b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), returned));
+  target->returns = true;
+}
+
+// A return inside ifs of the body (no loop or switch of its own around it): the rest of the
+// innermost block runs under if (!returned), and the if around it continues the chain when it
+// closes.
+void Driver::guard_rest_of_block() {
+  for (std::size_t i = impl_.flow.size(); i-- > body_base_;) {
+    if (impl_.flow[i].kind == FlowEntry::Kind::Guard) continue;
+    impl_.flow[i].returns = true;
+    break;
+  }
+  SsaDef returned = ctx_.emit(Op::TmpLoad(ir::kBool, body_flag_));
+  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), ctx_.emit(Op::BNot(returned))));
+  impl_.flow.push_back({FlowEntry::Kind::Guard, false, false, sif});
+}
+
+// The guards of the block that ends here (else, endif, case, endloop, ...), innermost first.
+void Driver::close_guards() {
+  auto& stack = impl_.flow;
+  while (stack.size() > phase_base_ && stack.back().kind == FlowEntry::Kind::Guard) {
+    SsaDef sif = stack.back().op;
+    stack.pop_back();
+    b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), b_.op(sif).operand(1).def()));
+  }
+}
+
+namespace {
+
+// Whether the body after `label` returns from inside its own control flow (a ret or retc under
+// an if, loop or switch of the body): it then needs a flag that says it has returned.
+bool returns_inside_control_flow(const Program& p, std::uint32_t label) {
+  int depth = 0;
+  for (std::uint32_t i = label + 1; i < p.instructions.size(); ++i) {
+    switch (p.instructions[i].opcode) {
+    case Opcode::Label:
+      return false;
+    case Opcode::If:
+    case Opcode::Loop:
+    case Opcode::Switch:
+      ++depth;
+      break;
+    case Opcode::EndIf:
+    case Opcode::EndLoop:
+    case Opcode::EndSwitch:
+      --depth;
+      break;
+    case Opcode::Ret:
+      return depth > 0; // at the top level it ends the body
+    case Opcode::Retc:
+      if (depth > 0) return true;
+      break;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
 // Converts the instructions after `label` up to the next label at the cursor. The body's
-// control flow is its own: break, else and endif cannot reach the caller's constructs.
+// control flow is its own: break, else and endif cannot reach the caller's constructs, and a
+// return leaves only the body.
 bool Driver::inline_body(std::uint32_t label) {
   constexpr std::uint32_t kMaxDepth = 32;         // D3D11's subroutine nesting limit
   constexpr std::uint64_t kMaxInlined = 1u << 18; // instructions, all calls together
@@ -105,10 +207,16 @@ bool Driver::inline_body(std::uint32_t label) {
   }
   const bool saved_returned = body_returned_;
   const std::size_t saved_phase_base = phase_base_, saved_body_base = body_base_;
+  const SsaDef saved_flag = body_flag_;
   const std::size_t base = impl_.flow.size();
   ++inline_depth_;
   body_returned_ = false;
   body_base_ = phase_base_ = base;
+  body_flag_ = {};
+  if (returns_inside_control_flow(p_, label)) {
+    body_flag_ = b_.add(Op::DclTmp(ir::kBool, ctx_.entry_point()));
+    ctx_.emit(Op::TmpStore(body_flag_, b_.constant_bool(false)));
+  }
   for (std::uint32_t i = label + 1; i < p_.instructions.size() && ctx_.ok(); ++i) {
     const Instruction& inst = p_.instructions[i];
     if (inst.opcode == Opcode::Label || body_returned_) break;
@@ -128,7 +236,7 @@ bool Driver::inline_body(std::uint32_t label) {
   }
   if (ctx_.ok() && impl_.flow.size() != body_base_)
     ctx_.fail("unterminated control flow in a subroutine or function body");
-  // Close the guards of top-level retc's, innermost first.
+  // Close the guards of top-level returns, innermost first.
   while (ctx_.ok() && impl_.flow.size() > base) {
     SsaDef sif = impl_.flow.back().op;
     impl_.flow.pop_back();
@@ -137,6 +245,7 @@ bool Driver::inline_body(std::uint32_t label) {
   }
   --inline_depth_;
   body_returned_ = saved_returned;
+  body_flag_ = saved_flag;
   phase_base_ = saved_phase_base;
   body_base_ = saved_body_base;
   return ctx_.ok();

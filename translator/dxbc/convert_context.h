@@ -42,6 +42,14 @@ ResourceState* create_resource_state();
 void reset_resource_state(ResourceState& state);
 void destroy_resource_state(ResourceState* state);
 
+// An SM5.0 instruction whose t#/u#/s# register is chosen at run time (t[r0.z + 1]: a class
+// instance's texture) is converted once per declared register it may name, under a switch on
+// the number (convert_resources_chosen.cpp); `convert(driver, inst)` converts it once (the
+// driver's dispatch). False, with nothing emitted, when it has no such operand.
+using ConvertOnce = void (*)(void* driver, const Instruction& inst);
+bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, ConvertOnce convert,
+                                void* driver);
+
 // ---- debug names (convert_names.cpp) -------------------------------------------------------
 
 // With ConvertOptions::debug_names: a DebugName for the declaration `dcl` of a constant buffer

@@ -67,11 +67,15 @@ struct ScratchReg {
 };
 
 struct FlowEntry {
-  enum class Kind : std::uint8_t { If, Loop, Switch, ForkLoop };
+  // Guard: an if (!returned) that an inlined body's return opened over the rest of the block
+  // it sits in; it closes with that block (convert_calls.cpp).
+  enum class Kind : std::uint8_t { If, Loop, Switch, ForkLoop, Guard };
   Kind kind;
   bool has_else = false;
-  bool case_open = false; // a case label was seen since the last break (fall-through)
-  ir::SsaDef op;          // ScopedIf / ScopedLoop / ScopedSwitch
+  // An inlined body returned from inside this construct: once it closes, what follows must be
+  // left or skipped when the body's returned flag is set.
+  bool returns = false;
+  ir::SsaDef op; // ScopedIf / ScopedLoop / ScopedSwitch
 };
 
 // One way through an fcall: the selected function table `table` runs function body `body`.

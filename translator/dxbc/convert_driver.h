@@ -50,10 +50,17 @@ class Driver {
  private:
   // convert_dispatch.cpp: the one switch over the opcode table's handler column.
   void dispatch(const Instruction& inst);
+  static void dispatch_once(void* driver, const Instruction& inst) {
+    static_cast<Driver*>(driver)->dispatch(inst);
+  }
   void read_array_sizes();
   void find_labels();
   bool inline_body(std::uint32_t label);
   void body_return(const Instruction& inst);
+  void leave_returned_body();
+  void guard_rest_of_block();
+  void close_guards();
+  void closed_construct(bool returns);
   void declaration(const Instruction& inst);
   void instruction(const Instruction& inst);
   void conditional(const Instruction& inst, const ir::Op& op);
@@ -71,13 +78,17 @@ class Driver {
     return inst.test_nonzero() ? ctx_.emit(ir::Op::INe(v, ctx_.constant_u32(0)))
                                : ctx_.emit(ir::Op::IEq(v, ctx_.constant_u32(0)));
   }
-  const FlowEntry* innermost(bool loops_only) const {
+  FlowEntry* innermost(bool loops_only) {
     for (std::size_t i = impl_.flow.size(); i-- > phase_base_;) {
-      const FlowEntry& e = impl_.flow[i];
+      FlowEntry& e = impl_.flow[i];
       if (e.kind == FlowEntry::Kind::Loop || (!loops_only && e.kind == FlowEntry::Kind::Switch))
         return &e;
     }
     return nullptr;
+  }
+  static ir::Op break_of(const FlowEntry& target) {
+    return target.kind == FlowEntry::Kind::Switch ? ir::Op::ScopedSwitchBreak(target.op)
+                                                  : ir::Op::ScopedLoopBreak(target.op);
   }
 
   ConvertContext& ctx_;
@@ -107,6 +118,9 @@ class Driver {
   std::uint64_t inlined_ = 0;  // instructions inlined so far (bounds nested expansion)
   std::size_t body_base_ = 0;  // flow entries below this belong to the caller (or guards)
   bool body_returned_ = false; // a top-level ret ended the body
+  // The body's "returned" flag (a bool temporary), when it returns from inside its own
+  // control flow; null otherwise.
+  ir::SsaDef body_flag_;
 };
 
 } // namespace kiln::dxbc

@@ -18,6 +18,7 @@ void Driver::open_if(ConvertContext&, const Instruction& inst) {
 }
 
 void Driver::else_branch(ConvertContext&, const Instruction& inst) {
+  close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If ||
       stack.back().has_else)
@@ -27,13 +28,15 @@ void Driver::else_branch(ConvertContext&, const Instruction& inst) {
 }
 
 void Driver::close_if(ConvertContext&, const Instruction& inst) {
+  close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If)
     return ctx_.fail(inst, "endif without if");
-  SsaDef sif = stack.back().op;
+  const FlowEntry e = stack.back();
   stack.pop_back();
-  SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-  b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
+  SsaDef end = ctx_.emit(Op::ScopedEndIf(e.op));
+  b_.rewrite_op(e.op, Op::ScopedIf(end, b_.op(e.op).operand(1).def()));
+  closed_construct(e.returns);
 }
 
 void Driver::open_loop(ConvertContext&, const Instruction&) {
@@ -42,13 +45,15 @@ void Driver::open_loop(ConvertContext&, const Instruction&) {
 }
 
 void Driver::close_loop(ConvertContext&, const Instruction& inst) {
+  close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Loop)
     return ctx_.fail(inst, "endloop without loop");
-  SsaDef loop = stack.back().op;
+  const FlowEntry e = stack.back();
   stack.pop_back();
-  SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop));
-  b_.rewrite_op(loop, Op::ScopedLoop(end));
+  SsaDef end = ctx_.emit(Op::ScopedEndLoop(e.op));
+  b_.rewrite_op(e.op, Op::ScopedLoop(end));
+  closed_construct(e.returns);
 }
 
 void Driver::open_switch(ConvertContext&, const Instruction& inst) {
@@ -60,6 +65,7 @@ void Driver::open_switch(ConvertContext&, const Instruction& inst) {
 
 // case n / default.
 void Driver::switch_label(ConvertContext&, const Instruction& inst) {
+  close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch)
     return ctx_.fail(inst, "case outside a switch");
@@ -75,13 +81,15 @@ void Driver::switch_label(ConvertContext&, const Instruction& inst) {
 }
 
 void Driver::close_switch(ConvertContext&, const Instruction& inst) {
+  close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch)
     return ctx_.fail(inst, "endswitch without switch");
-  SsaDef sw = stack.back().op;
+  const FlowEntry e = stack.back();
   stack.pop_back();
-  SsaDef end = ctx_.emit(Op::ScopedEndSwitch(sw));
-  b_.rewrite_op(sw, Op::ScopedSwitch(end, b_.op(sw).operand(1).def()));
+  SsaDef end = ctx_.emit(Op::ScopedEndSwitch(e.op));
+  b_.rewrite_op(e.op, Op::ScopedSwitch(end, b_.op(e.op).operand(1).def()));
+  closed_construct(e.returns);
 }
 
 // `op` under `if (condition)` (retc, discard, the conditional break/continue).
@@ -100,9 +108,7 @@ void Driver::jump(ConvertContext&, const Instruction& inst) {
   const FlowEntry* target = innermost(!is_break);
   if (!target)
     return ctx_.fail(inst, is_break ? "break outside a loop or switch" : "continue outside a loop");
-  const Op op = !is_break                                 ? Op::ScopedLoopContinue(target->op)
-                : target->kind == FlowEntry::Kind::Switch ? Op::ScopedSwitchBreak(target->op)
-                                                          : Op::ScopedLoopBreak(target->op);
+  const Op op = is_break ? break_of(*target) : Op::ScopedLoopContinue(target->op);
   if (inst.opcode == Opcode::Breakc || inst.opcode == Opcode::Continuec)
     conditional(inst, op);
   else

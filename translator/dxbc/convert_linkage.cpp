@@ -1,7 +1,8 @@
 // D3D11 class linkage (dynamic shader linkage) in the DXBC converter: the declarations, the
 // class-instance selection an fcall switches on, the `this` register, and constant buffers
-// chosen at run time. The function bodies themselves are inlined at each call by the driver
-// (converter.cpp), so the temporaries they share with their callers stay plain temporaries.
+// chosen at run time (textures and samplers: convert_resources_chosen.cpp). The function bodies
+// themselves are inlined at each call by the driver (convert_calls.cpp), so the temporaries
+// they share with their callers stay plain temporaries.
 //
 // The selection (docs/abi.md, "Class linkage"): per interface slot two vec4<u32>, the `this`
 // data then the function table number in .x. It is read from a constant buffer at the

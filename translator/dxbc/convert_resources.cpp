@@ -27,6 +27,8 @@ const char* class_prefix(ResourceClass c) {
   }
 }
 
+} // namespace
+
 std::string register_name(ResourceClass c, std::uint32_t id) {
   return std::string(class_prefix(c)) + std::to_string(id);
 }
@@ -67,6 +69,8 @@ bool kind_of_dimension(ResourceDimension dim, ir::ResourceKind& out) {
     return false;
   }
 }
+
+namespace {
 
 // The texel scalar type of a typed declaration; false for types kiln does not map.
 bool sampled_type_of(std::uint8_t return_type, ir::ScalarType& out) {
@@ -137,6 +141,7 @@ ResourceState* create_resource_state() {
 
 void reset_resource_state(ResourceState& state) {
   state.sample_count_input = ir::SsaDef();
+  for (std::uint32_t& c : state.chosen) c = ResourceState::kNotChosen;
   state.srv.clear();
   state.uav.clear();
   state.sampler.clear();
@@ -287,13 +292,19 @@ ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, cons
     ctx.fail(inst, "resource operand without an immediate register");
     return nullptr;
   }
+  std::uint32_t id = op.index[0];
   if (op.has_relative(0)) {
-    ctx.fail(inst, "resource register chosen at run time (a class instance's texture or "
-                   "sampler, t[this.z + n]) is not supported");
-    return nullptr;
+    // convert_choosing_resources() converts such an instruction once per register it may
+    // name (SM5.0 t#, u#, s#); anything else here has no register to take.
+    id = cls <= ResourceClass::Sampler ? ctx.resources().chosen[std::size_t(cls)]
+                                       : ResourceState::kNotChosen;
+    if (id == ResourceState::kNotChosen) {
+      ctx.fail(inst, "a register chosen at run time is supported for SM5.0 t#, u# and s# only "
+                     "(class instances' resources)");
+      return nullptr;
+    }
   }
   std::vector<ResourceBinding>& table = ctx.resources().table(cls);
-  const std::uint32_t id = op.index[0];
   if (id >= table.size() || !table[id].decl) {
     ctx.fail(inst, register_name(cls, id) + " is not declared");
     return nullptr;

@@ -39,6 +39,7 @@
 #include "translator/dxbc/convert_context.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kiln::dxbc {
@@ -65,9 +66,15 @@ struct ResourceBinding {
 };
 
 struct ResourceState {
+  static constexpr std::uint32_t kNotChosen = 0xffffffffu;
   // Indexed by register number (SM5.0) or range id (SM5.1); capacity kept between shaders.
   std::vector<ResourceBinding> srv, uav, sampler, tgsm;
   ir::SsaDef sample_count_input; // DclInputBuiltIn SampleCount (sampleinfo on the rasterizer)
+  // An SM5.0 t#/u#/s# operand whose register is chosen at run time (t[r0.z + 1], a class
+  // instance's texture): the instruction is converted once per register it may name
+  // (convert_resources_chosen.cpp), and find_binding() takes the register of the way being
+  // converted from here, by class (Srv, Uav, Sampler); kNotChosen outside those conversions.
+  std::uint32_t chosen[3] = {kNotChosen, kNotChosen, kNotChosen};
 
   std::vector<ResourceBinding>& table(ResourceClass c) {
     switch (c) {
@@ -124,11 +131,16 @@ inline Vec4 replicate(ir::SsaDef value, std::uint8_t mask) {
   return v;
 }
 
-// The binding an instruction operand (t#, u#, s#, g#) names; null with ctx.fail() when the
-// operand is of another type or the register was not declared.
+// The binding an instruction operand (t#, u#, s#, g#) names (a register chosen at run time:
+// ResourceState::chosen); null with ctx.fail() when the operand is of another type or the
+// register was not declared.
 ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, const Operand& op);
 // The class of a resource operand type; false for any other operand type.
 bool resource_class_of(OperandType type, ResourceClass& out);
+// The resource kind of a typed declaration's dimension; false for raw/structured/unknown.
+bool kind_of_dimension(ResourceDimension dim, ir::ResourceKind& out);
+// "t3", "u0", "s1", "g2".
+std::string register_name(ResourceClass c, std::uint32_t id);
 // DescriptorLoad for `op` (t#, u#, s#; not g#): index 0 or register - lower bound, NonUniform
 // when the operand says so. Null after ctx.fail() (an immediate index outside the range).
 ir::SsaDef load_descriptor(ConvertContext& ctx, const Instruction& inst, const Operand& op,

@@ -352,7 +352,7 @@ void Driver::instruction(const Instruction& inst) {
   // Code after the top-level ret: only subroutine bodies live there (inlined where called).
   if (returned_ || phase_done_ || past_main_) return;
   if (in_patch_phase_ && !phase_body_open_) open_phase_body();
-  dispatch(inst);
+  if (!convert_choosing_resources(ctx_, inst, &Driver::dispatch_once, this)) dispatch(inst);
 }
 
 // dcl_hs_fork_phase_instance_count / dcl_hs_join_phase_instance_count: the current phase's.

@@ -154,11 +154,12 @@ void Printer::operand(const Operand& op, ValueType type, bool sm51_ranges) {
   register_name(op);
   const unsigned dims = op.index_dimension;
   // Registers whose first index is a plain number print it attached (r0, cb0[1]); arrays of
-  // vertices or control points and relatively addressed ones print every index in brackets.
+  // vertices or control points, `this` and relatively addressed ones print every index in
+  // brackets.
   const bool bracket_all =
       dims > 0 &&
-      (op.has_relative(0) || op.type == OperandType::InputControlPoint ||
-       op.type == OperandType::OutputControlPoint ||
+      (op.has_relative(0) || op.type == OperandType::ThisPointer ||
+       op.type == OperandType::InputControlPoint || op.type == OperandType::OutputControlPoint ||
        (dims == 2 && (op.type == OperandType::Input || op.type == OperandType::Output)));
   const bool no_number = op.type == OperandType::ImmediateConstantBuffer;
   for (unsigned d = 0; d < dims; ++d) {
