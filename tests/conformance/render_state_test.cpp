@@ -5,21 +5,16 @@
 // kiln-conformance's executor at sm2 with the state passed as immediate parameters and again as
 // specialization constants. Expected values are worked out here from D3D9's formulas.
 
-#include "tests/conformance/executor.h"
-#include "tests/d3d9/token_builder.h"
-#include "tests/support/shared_data.h"
+#include "tests/conformance/render_state_fixture.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace kiln::conformance {
 namespace {
 
 using namespace kiln::d3d9::test;
+using namespace render_state;
 
 constexpr std::uint32_t kMov = 1, kDcl = 31;
 constexpr unsigned kRastOutFog = 1, kRastOutPts = 2;
@@ -85,95 +80,6 @@ const std::vector<std::uint32_t> kPsTexCoord = {ps_version(2, 0), op(kDcl, 2), 0
                                                 dst(kAddr, 0),    op(kMov, 2), dst(kColorOut, 0),
                                                 src(kAddr, 0),    kEnd};
 
-struct Script {
-  const std::vector<std::uint32_t>* vs;
-  const std::vector<std::uint32_t>* ps;
-  std::string state; // [input layout] / [vb 0] sections, or empty for `draw quad` scripts
-  std::vector<std::string> commands;
-};
-
-// A float as the script format reads one: with a '.', or it would be an integer.
-std::string num(float f) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.9g", double(f));
-  std::string out = text;
-  if (out.find_first_of(".en") == std::string::npos) out += ".0";
-  return out;
-}
-
-std::string vertex(std::array<float, 4> position, std::array<float, 4> t) {
-  std::string line;
-  for (float f : position) line += num(f) + " ";
-  for (float f : t) line += " " + num(f);
-  return line + "\n";
-}
-
-constexpr const char* kLayout =
-    "[input layout]\n0 r32g32b32a32-float position\n0 r32g32b32a32-float texcoord\n[vb 0]\n";
-
-// Three vertices covering the viewport: position (x, y, z, w) then texcoord0, per vertex.
-std::string covering_triangle(float z, float w, std::array<float, 4> t0 = {},
-                              std::array<float, 4> t1 = {}, std::array<float, 4> t2 = {}) {
-  return kLayout + vertex({-2 * w, -2 * w, z, w}, t0) + vertex({-2 * w, 4 * w, z, w}, t1) +
-         vertex({4 * w, -2 * w, z, w}, t2);
-}
-
-// One point at the centre of the viewport with texcoord0 `t`.
-std::string centre_point(std::array<float, 4> t) {
-  return kLayout + vertex({0, 0, 0, 1}, t);
-}
-
-std::string rgba(float r, float g, float b, float a) {
-  return "rgba(" + num(r) + ", " + num(g) + ", " + num(b) + ", " + num(a) + ")";
-}
-
-class RenderStateTest : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    std::string why_not;
-    context_ = vulkan::Context::create(why_not);
-    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
-    folder_ =
-        std::filesystem::temp_directory_path() / ("kiln_render_state_" + std::to_string(getpid()));
-    std::filesystem::create_directories(folder_);
-  }
-  void TearDown() override {
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
-  }
-
-  // Replays the script at sm2 and returns its one case's result.
-  CaseResult run(const Script& script, std::vector<ShaderParameter> extra = {}) {
-    const auto write = [&](const char* name, const std::vector<std::uint32_t>& tokens) {
-      const std::vector<std::uint8_t> bytes = to_bytes(tokens);
-      std::ofstream(folder_ / name, std::ios::binary)
-          .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    };
-    write("vs.d3d9", *script.vs);
-    write("ps.d3d9", *script.ps);
-    const TestFile file =
-        one_case_file("render-state", folder_, "sm2", script.state,
-                      {{"vs", folder_ / "vs.d3d9"}, {"ps", folder_ / "ps.d3d9"}}, script.commands);
-    KilnShaderSource kiln;
-    Executor executor(*context_, kiln);
-    executor.set_parameters_as_spec_constants(GetParam());
-    executor.set_extra_parameters(std::move(extra));
-    std::vector<CaseResult> results;
-    executor.run_file(file, "sm2", -1, results);
-    EXPECT_EQ(results.size(), 1u);
-    return results.empty() ? CaseResult{} : results[0];
-  }
-
-  std::unique_ptr<vulkan::Context> context_;
-  std::filesystem::path folder_;
-};
-
-#define EXPECT_PASSES(script, ...)                                                                 \
-  do {                                                                                             \
-    const CaseResult r = run(script, ##__VA_ARGS__);                                               \
-    EXPECT_EQ(r.outcome, Outcome::Pass) << r.message;                                              \
-    EXPECT_EQ(r.probes_passed, r.probes);                                                          \
-  } while (0)
-
 // Every comparison against ref 0.5 with alpha below, at and above it: a failing pixel keeps
 // the cleared red.
 TEST_P(RenderStateTest, AlphaTestEveryFunction) {
@@ -186,7 +92,7 @@ TEST_P(RenderStateTest, AlphaTestEveryFunction) {
                         {"greater", false, false, true},      {"not equal", true, false, true},
                         {"greater equal", false, true, true}, {"always", true, true, true}};
   for (const Func& f : funcs) {
-    Script s{&kVsPosition, &kPsConstant, "", {}};
+    Script s{kVsPosition, kPsConstant, "", {}};
     const float alphas[] = {0.25f, 0.5f, 0.75f};
     const bool passes[] = {f.below, f.at, f.above};
     for (int i = 0; i < 3; ++i) {
@@ -204,8 +110,8 @@ TEST_P(RenderStateTest, AlphaTestEveryFunction) {
 
 // shade mode flat: the whole triangle takes its first vertex's colour.
 TEST_P(RenderStateTest, FlatShadingUsesTheFirstVertexColour) {
-  Script s{&kVsColour,
-           &kPsColour,
+  Script s{kVsColour,
+           kPsColour,
            covering_triangle(0, 1, {1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}),
            {"clear rtv 0 0.0 0.0 0.0 0.0", "shade mode flat", "draw triangle list 3",
             "probe (320, 240) " + rgba(1, 0, 0, 1), "probe (10, 470) " + rgba(1, 0, 0, 1)}};
@@ -224,62 +130,62 @@ std::string fogged(float f) {
   return "probe (320, 240) " + rgba(rgb[0], rgb[1], rgb[2], 1.0f) + " 4096";
 }
 
-Script fog_script(const std::vector<std::uint32_t>* vs, float z, float w, float fog_value,
+Script fog_script(const std::vector<std::uint32_t>& vs, float z, float w, float fog_value,
                   const std::string& fog) {
   return Script{
       vs,
-      &kPsConstant,
+      kPsConstant,
       covering_triangle(z, w, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}),
       {"clear rtv 0 0.0 0.0 0.0 0.0", "uniform 0 float4 1.0 0.5 0.0 1.0",
        "fog-colour 0.0 0.0 1.0 1.0", fog, "draw triangle list 3"}};
 }
 
 TEST_P(RenderStateTest, FogDisabledLeavesTheColour) {
-  Script s = fog_script(&kVsFog, 0.25f, 1.0f, 0.25f, "fog disable");
+  Script s = fog_script(kVsFog, 0.25f, 1.0f, 0.25f, "fog disable");
   s.commands.push_back("probe (320, 240) " + rgba(1, 0.5f, 0, 1));
   EXPECT_PASSES(s);
 }
 
 TEST_P(RenderStateTest, VertexFogUsesTheFogOutput) {
-  Script s = fog_script(&kVsFog, 0.25f, 1.0f, 0.25f, "fog none");
+  Script s = fog_script(kVsFog, 0.25f, 1.0f, 0.25f, "fog none");
   s.commands.push_back(fogged(0.25f));
   EXPECT_PASSES(s);
 }
 
 TEST_P(RenderStateTest, VertexFogWithoutFogOutputUsesSpecularAlpha) {
   // vs_2_0 leaves oD1 white: specular alpha 1, the colour unchanged.
-  Script s = fog_script(&kVsPosition, 0.25f, 1.0f, 0.25f, "fog none");
+  Script s = fog_script(kVsPosition, 0.25f, 1.0f, 0.25f, "fog none");
   s.commands.push_back(fogged(1.0f));
   EXPECT_PASSES(s);
 }
 
 TEST_P(RenderStateTest, LinearFogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.25f, 1.0f, 0.9f, "fog linear 0.0 1.0 ortho");
+  Script z = fog_script(kVsFog, 0.25f, 1.0f, 0.9f, "fog linear 0.0 1.0 ortho");
   z.commands.push_back(fogged(0.75f)); // (end - z) / (end - start), oFog ignored
   EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 1.0 5.0 non-ortho");
+  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 1.0 5.0 non-ortho");
   w.commands.push_back(fogged(0.75f)); // (5 - 2) / 4
   EXPECT_PASSES(w);
   // Beyond the range the factor clamps to [0, 1].
-  Script far = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 0.0 1.0 non-ortho");
+  Script far = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 0.0 1.0 non-ortho");
   far.commands.push_back(fogged(0.0f));
   EXPECT_PASSES(far);
 }
 
 TEST_P(RenderStateTest, ExpFogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.25f, 1.0f, 0.9f, "fog exp 2.0 ortho");
+  Script z = fog_script(kVsFog, 0.25f, 1.0f, 0.9f, "fog exp 2.0 ortho");
   z.commands.push_back(fogged(std::exp(-0.5f)));
   EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog exp 0.5 non-ortho");
+  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog exp 0.5 non-ortho");
   w.commands.push_back(fogged(std::exp(-1.0f)));
   EXPECT_PASSES(w);
 }
 
 TEST_P(RenderStateTest, Exp2FogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.5f, 1.0f, 0.9f, "fog exp2 2.0 ortho");
+  Script z = fog_script(kVsFog, 0.5f, 1.0f, 0.9f, "fog exp2 2.0 ortho");
   z.commands.push_back(fogged(std::exp(-1.0f))); // e^-(2 * 0.5)^2
   EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog exp2 0.25 non-ortho");
+  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog exp2 0.25 non-ortho");
   w.commands.push_back(fogged(std::exp(-0.25f))); // e^-(0.25 * 2)^2
   EXPECT_PASSES(w);
 }
@@ -288,8 +194,8 @@ TEST_P(RenderStateTest, Exp2FogFromZAndW) {
 // the top half (D3D orientation), -w >= 0 nothing; a disabled plane clips nothing.
 TEST_P(RenderStateTest, ClipPlanes) {
   const std::string red = rgba(1, 0, 0, 1), green = rgba(0, 1, 0, 1);
-  Script s{&kVsPosition,
-           &kPsConstant,
+  Script s{kVsPosition,
+           kPsConstant,
            "",
            {"uniform 0 float4 0.0 1.0 0.0 1.0",
             "clear rtv 0 1.0 0.0 0.0 1.0",
@@ -338,8 +244,8 @@ TEST_P(RenderStateTest, FixedPointSizeClamped) {
                   {"point-size 2.0 12.0 64.0", 12},
                   {"point-size 30.0 1.0 6.0", 6}};
   for (const Setting& setting : settings) {
-    Script s{&kVsPosition,
-             &kPsConstant,
+    Script s{kVsPosition,
+             kPsConstant,
              centre_point({}),
              {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", setting.command,
               "draw point list 1"}};
@@ -353,8 +259,8 @@ TEST_P(RenderStateTest, ShaderPointSizeClamped) {
   for (const auto& [command, size] :
        {std::pair{"point-size 1.0 1.0 64.0", 20.0f}, std::pair{"point-size 1.0 24.0 64.0", 24.0f},
         std::pair{"point-size 1.0 1.0 8.0", 8.0f}}) {
-    Script s{&kVsPointSize,
-             &kPsConstant,
+    Script s{kVsPointSize,
+             kPsConstant,
              centre_point({20, 0, 0, 0}),
              {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", command,
               "draw point list 1"}};
@@ -369,8 +275,8 @@ TEST_P(RenderStateTest, ShaderPointSizeClamped) {
 TEST_P(RenderStateTest, PointSpritesWithAndWithoutShaderPointSize) {
   const std::array<float, 4> t0 = {0.25f, 0.75f, 16.0f, 1.0f};
   for (const auto* vs : {&kVsTexCoord, &kVsTexCoordPointSize}) {
-    Script s{vs,
-             &kPsTexCoord,
+    Script s{*vs,
+             kPsTexCoord,
              centre_point(t0),
              {"clear rtv 0 0.0 0.0 0.0 0.0", "point-size 16.0 1.0 64.0", "point-sprite on",
               "draw point list 1", "probe (320, 240) " + rgba(0.5f, 0.5f, 0, 1) + " 4096",
@@ -420,8 +326,8 @@ ShaderParameter extra_vec4(ParameterName name, std::array<float, 4> v) {
 // ps_1_1 `tex` samples the type of texture bound to the stage (D3D9_TEXTURE_TYPES, which the
 // runner derives from [srv n]): a volume with (u, v, w), a cube with a direction.
 TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
-  Script volume{&kVsTexCoord,
-                &kPsTex,
+  Script volume{kVsTexCoord,
+                kPsTex,
                 covering_triangle(0, 1, {0.25f, 0.75f, 0.75f, 1}, {0.25f, 0.75f, 0.75f, 1},
                                   {0.25f, 0.75f, 0.75f, 1}) +
                     texture(0, "(3d, 2, 2, 2)", grid(2, 2, 2)),
@@ -433,8 +339,8 @@ TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
     for (int i = 0; i < 4; ++i) faces.push_back({face / 8.0f, 0, 0, 1});
   // Direction (0.25, 1, -0.5): the +Y face (layer 2).
   Script cube{
-      &kVsTexCoord,
-      &kPsTex,
+      kVsTexCoord,
+      kPsTex,
       covering_triangle(0, 1, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}) +
           texture(0, "(cube, 2)", faces),
       {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
@@ -445,8 +351,8 @@ TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
 // D3DTTFF_PROJECTED on stage 0: (0.5, 1.5) / 2 samples texel (0, 1); without it, (1, 1).
 TEST_P(RenderStateTest, ProjectedTexturesDivideByW) {
   const std::array<float, 4> t = {0.5f, 1.5f, 0, 2};
-  Script s{&kVsTexCoord,
-           &kPsTex,
+  Script s{kVsTexCoord,
+           kPsTex,
            covering_triangle(0, 1, t, t, t) + texture(0, "(2d, 2, 2)", grid(2, 2)),
            {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
             "probe (320, 240) " + rgba(0, 0.25f, 0, 1)}};
@@ -465,21 +371,21 @@ TEST_P(RenderStateTest, BumpEnvironmentMatrixAndLuminance) {
   const std::vector<ShaderParameter> identity = {
       extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {1, 0, 0, 1}),
       extra_vec4(ParameterName::D3D9_BUMP_LUMINANCE_1, {2, 0.25f, 0, 0})};
-  Script bem{&kVsTwoTexCoords,
-             &kPsTexBem,
+  Script bem{kVsTwoTexCoords,
+             kPsTexBem,
              state,
              {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
               "probe (320, 240) " + rgba(0.5f, 0.25f, 0, 1)}};
   EXPECT_PASSES(bem, identity);
   // A swapped matrix: (0.1 + 0.25, 0.1 + 0.5) -> texel (1, 2).
-  EXPECT_PASSES(Script{&kVsTwoTexCoords,
-                       &kPsTexBem,
+  EXPECT_PASSES(Script{kVsTwoTexCoords,
+                       kPsTexBem,
                        state,
                        {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                         "probe (320, 240) " + rgba(0.25f, 0.5f, 0, 1)}},
                 {extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {0, 1, 1, 0})});
-  Script beml{&kVsTwoTexCoords,
-              &kPsTexBemL,
+  Script beml{kVsTwoTexCoords,
+              kPsTexBemL,
               state,
               {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                "probe (320, 240) " + rgba(0.25f, 0.125f, 0, 1)}};
@@ -487,9 +393,7 @@ TEST_P(RenderStateTest, BumpEnvironmentMatrixAndLuminance) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Parameters, RenderStateTest, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& param_info) {
-                           return param_info.param ? "SpecializationConstants" : "Immediate";
-                         });
+                         parameter_name);
 
 } // namespace
 } // namespace kiln::conformance
