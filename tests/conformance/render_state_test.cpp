@@ -1,13 +1,14 @@
 // kiln's render-state parameters executed on lavapipe, beyond what the shared package covers:
-// every alpha-test function, flat shading, each fog mode and source, clip planes, point size
-// (fixed and the shader's psize, clamped) and point sprites. Each case is a script in the
+// flat shading against linear, and the ps_1_x texture state (the bound texture's type,
+// projected texturing, the bump-environment matrix and luminance). Each case is a script in the
 // package's format with hand-written D3D9 shaders (tests/d3d9/token_builder.h), replayed by
 // kiln-conformance's executor at sm2 with the state passed as immediate parameters and again as
-// specialization constants. Expected values are worked out here from D3D9's formulas.
+// specialization constants. Expected values are worked out here from D3D9's formulas. The
+// fixed-function state across shader models is render_state_fog_test.cpp (fog) and
+// render_state_matrix_test.cpp (alpha test, clip planes, point size and sprites, flat shading).
 
 #include "tests/conformance/render_state_fixture.h"
 
-#include <cmath>
 #include <cstring>
 
 namespace kiln::conformance {
@@ -17,7 +18,6 @@ using namespace kiln::d3d9::test;
 using namespace render_state;
 
 constexpr std::uint32_t kMov = 1, kDcl = 31;
-constexpr unsigned kRastOutFog = 1, kRastOutPts = 2;
 
 std::uint32_t usage(unsigned u, unsigned index = 0) {
   return 0x80000000u | u | index << 16;
@@ -34,24 +34,12 @@ std::vector<std::uint32_t> vertex_shader(std::initializer_list<std::uint32_t> ex
   t.push_back(kEnd);
   return t;
 }
-const std::vector<std::uint32_t> kVsPosition = vertex_shader({});
-// oFog = v1.x
-const std::vector<std::uint32_t> kVsFog =
-    vertex_shader({op(kMov, 2), dst(kRastOut, kRastOutFog, 0x1), src(kInput, 1, replicate(0))});
-// oPts = v1.x
-const std::vector<std::uint32_t> kVsPointSize =
-    vertex_shader({op(kMov, 2), dst(kRastOut, kRastOutPts, 0x1), src(kInput, 1, replicate(0))});
 // oD0 = v1
 const std::vector<std::uint32_t> kVsColour =
     vertex_shader({op(kMov, 2), dst(kAttrOut, 0), src(kInput, 1)});
 // oT0 = v1
 const std::vector<std::uint32_t> kVsTexCoord =
     vertex_shader({op(kMov, 2), dst(kOutput, 0), src(kInput, 1)});
-// oT0 = v1, oPts = v1.z
-const std::vector<std::uint32_t> kVsTexCoordPointSize =
-    vertex_shader({op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2),
-                   dst(kRastOut, kRastOutPts, 0x1), src(kInput, 1, replicate(2))});
-
 // oT0 = v1, oT1 = v1
 const std::vector<std::uint32_t> kVsTwoTexCoords = vertex_shader(
     {op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2), dst(kOutput, 1), src(kInput, 1)});
@@ -68,45 +56,10 @@ std::vector<std::uint32_t> bump_shader(std::uint32_t opcode) {
 const std::vector<std::uint32_t> kPsTexBem = bump_shader(kTexBem);
 const std::vector<std::uint32_t> kPsTexBemL = bump_shader(kTexBemL);
 
-// ps_2_0: oC0 = c0.
-const std::vector<std::uint32_t> kPsConstant = {ps_version(2, 0), op(kMov, 2), dst(kColorOut, 0),
-                                                src(kConst, 0), kEnd};
 // ps_2_0: oC0 = v0 (COLOR0).
 const std::vector<std::uint32_t> kPsColour = {ps_version(2, 0), op(kDcl, 2), 0x80000000u,
                                               dst(kInput, 0),   op(kMov, 2), dst(kColorOut, 0),
                                               src(kInput, 0),   kEnd};
-// ps_2_0: oC0 = t0 (TEXCOORD0).
-const std::vector<std::uint32_t> kPsTexCoord = {ps_version(2, 0), op(kDcl, 2), 0x80000000u,
-                                                dst(kAddr, 0),    op(kMov, 2), dst(kColorOut, 0),
-                                                src(kAddr, 0),    kEnd};
-
-// Every comparison against ref 0.5 with alpha below, at and above it: a failing pixel keeps
-// the cleared red.
-TEST_P(RenderStateTest, AlphaTestEveryFunction) {
-  struct Func {
-    const char* name;
-    bool below, at, above;
-  };
-  const Func funcs[] = {{"never", false, false, false},       {"less", true, false, false},
-                        {"equal", false, true, false},        {"less equal", true, true, false},
-                        {"greater", false, false, true},      {"not equal", true, false, true},
-                        {"greater equal", false, true, true}, {"always", true, true, true}};
-  for (const Func& f : funcs) {
-    Script s{kVsPosition, kPsConstant, "", {}};
-    const float alphas[] = {0.25f, 0.5f, 0.75f};
-    const bool passes[] = {f.below, f.at, f.above};
-    for (int i = 0; i < 3; ++i) {
-      s.commands.push_back("clear rtv 0 1.0 0.0 0.0 1.0");
-      s.commands.push_back("uniform 0 float4 0.0 1.0 0.0 " + std::to_string(alphas[i]));
-      s.commands.push_back(std::string("alpha test ") + f.name + " 0.5");
-      s.commands.push_back("draw quad");
-      s.commands.push_back("probe (320, 240) " +
-                           (passes[i] ? rgba(0, 1, 0, alphas[i]) : rgba(1, 0, 0, 1)));
-    }
-    SCOPED_TRACE(f.name);
-    EXPECT_PASSES(s);
-  }
-}
 
 // shade mode flat: the whole triangle takes its first vertex's colour.
 TEST_P(RenderStateTest, FlatShadingUsesTheFirstVertexColour) {
@@ -120,173 +73,6 @@ TEST_P(RenderStateTest, FlatShadingUsesTheFirstVertexColour) {
   s.commands = {"clear rtv 0 0.0 0.0 0.0 0.0", "shade mode linear", "draw triangle list 3",
                 "probe (320, 240) " + rgba(1, 0, 0, 1)};
   EXPECT_EQ(run(s).outcome, Outcome::Fail);
-}
-
-// Fog: colour (1, 0.5, 0, 1) fogged towards (0, 0, 1, 1) with factor f.
-std::string fogged(float f) {
-  const float colour[3] = {1.0f, 0.5f, 0.0f}, fog[3] = {0.0f, 0.0f, 1.0f};
-  float rgb[3];
-  for (int i = 0; i < 3; ++i) rgb[i] = fog[i] + (colour[i] - fog[i]) * f;
-  return "probe (320, 240) " + rgba(rgb[0], rgb[1], rgb[2], 1.0f) + " 4096";
-}
-
-Script fog_script(const std::vector<std::uint32_t>& vs, float z, float w, float fog_value,
-                  const std::string& fog) {
-  return Script{
-      vs,
-      kPsConstant,
-      covering_triangle(z, w, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}),
-      {"clear rtv 0 0.0 0.0 0.0 0.0", "uniform 0 float4 1.0 0.5 0.0 1.0",
-       "fog-colour 0.0 0.0 1.0 1.0", fog, "draw triangle list 3"}};
-}
-
-TEST_P(RenderStateTest, FogDisabledLeavesTheColour) {
-  Script s = fog_script(kVsFog, 0.25f, 1.0f, 0.25f, "fog disable");
-  s.commands.push_back("probe (320, 240) " + rgba(1, 0.5f, 0, 1));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, VertexFogUsesTheFogOutput) {
-  Script s = fog_script(kVsFog, 0.25f, 1.0f, 0.25f, "fog none");
-  s.commands.push_back(fogged(0.25f));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, VertexFogWithoutFogOutputUsesSpecularAlpha) {
-  // vs_2_0 leaves oD1 white: specular alpha 1, the colour unchanged.
-  Script s = fog_script(kVsPosition, 0.25f, 1.0f, 0.25f, "fog none");
-  s.commands.push_back(fogged(1.0f));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, LinearFogFromZAndW) {
-  Script z = fog_script(kVsFog, 0.25f, 1.0f, 0.9f, "fog linear 0.0 1.0 ortho");
-  z.commands.push_back(fogged(0.75f)); // (end - z) / (end - start), oFog ignored
-  EXPECT_PASSES(z);
-  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 1.0 5.0 non-ortho");
-  w.commands.push_back(fogged(0.75f)); // (5 - 2) / 4
-  EXPECT_PASSES(w);
-  // Beyond the range the factor clamps to [0, 1].
-  Script far = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 0.0 1.0 non-ortho");
-  far.commands.push_back(fogged(0.0f));
-  EXPECT_PASSES(far);
-}
-
-TEST_P(RenderStateTest, ExpFogFromZAndW) {
-  Script z = fog_script(kVsFog, 0.25f, 1.0f, 0.9f, "fog exp 2.0 ortho");
-  z.commands.push_back(fogged(std::exp(-0.5f)));
-  EXPECT_PASSES(z);
-  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog exp 0.5 non-ortho");
-  w.commands.push_back(fogged(std::exp(-1.0f)));
-  EXPECT_PASSES(w);
-}
-
-TEST_P(RenderStateTest, Exp2FogFromZAndW) {
-  Script z = fog_script(kVsFog, 0.5f, 1.0f, 0.9f, "fog exp2 2.0 ortho");
-  z.commands.push_back(fogged(std::exp(-1.0f))); // e^-(2 * 0.5)^2
-  EXPECT_PASSES(z);
-  Script w = fog_script(kVsFog, 0.25f, 2.0f, 0.9f, "fog exp2 0.25 non-ortho");
-  w.commands.push_back(fogged(std::exp(-0.25f))); // e^-(0.25 * 2)^2
-  EXPECT_PASSES(w);
-}
-
-// Clip planes in clip space (D3D9 with a vertex shader): x >= 0 keeps the right half, y >= 0
-// the top half (D3D orientation), -w >= 0 nothing; a disabled plane clips nothing.
-TEST_P(RenderStateTest, ClipPlanes) {
-  const std::string red = rgba(1, 0, 0, 1), green = rgba(0, 1, 0, 1);
-  Script s{kVsPosition,
-           kPsConstant,
-           "",
-           {"uniform 0 float4 0.0 1.0 0.0 1.0",
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 0 1.0 0.0 0.0 0.0",
-            "draw quad",
-            "probe (100, 240) " + red,
-            "probe (500, 240) " + green,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 3 0.0 1.0 0.0 0.0",
-            "draw quad",
-            "probe (500, 100) " + green,
-            "probe (500, 400) " + red,
-            "probe (100, 100) " + red,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 0 disable",
-            "draw quad",
-            "probe (100, 100) " + green,
-            "probe (100, 400) " + red,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 7 0.0 0.0 0.0 -1.0",
-            "draw quad",
-            "probe (500, 100) " + red,
-            "clip-plane 3 disable",
-            "clip-plane 7 disable",
-            "draw quad",
-            "probe (0, 0, 640, 480) " + green}};
-  EXPECT_PASSES(s);
-}
-
-// A point at the viewport's centre (320.5, 240.5 with D3D9's half-pixel shift): size n covers
-// the pixels whose centres are within n / 2.
-std::vector<std::string> point_probes(float size) {
-  const std::string black = rgba(0, 0, 0, 0), green = rgba(0, 1, 0, 1);
-  const int inside = int(320 + size / 2 - 1), outside = int(320 + size / 2 + 1);
-  return {"probe (" + std::to_string(inside) + ", 240) " + green,
-          "probe (" + std::to_string(outside) + ", 240) " + black,
-          "probe (320, " + std::to_string(inside - 80) + ") " + green,
-          "probe (320, " + std::to_string(outside - 80) + ") " + black};
-}
-
-TEST_P(RenderStateTest, FixedPointSizeClamped) {
-  struct Setting {
-    const char* command;
-    float size;
-  } settings[] = {{"point-size 10.0 1.0 64.0", 10},
-                  {"point-size 2.0 12.0 64.0", 12},
-                  {"point-size 30.0 1.0 6.0", 6}};
-  for (const Setting& setting : settings) {
-    Script s{kVsPosition,
-             kPsConstant,
-             centre_point({}),
-             {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", setting.command,
-              "draw point list 1"}};
-    for (std::string& p : point_probes(setting.size)) s.commands.push_back(p);
-    SCOPED_TRACE(setting.command);
-    EXPECT_PASSES(s);
-  }
-}
-
-TEST_P(RenderStateTest, ShaderPointSizeClamped) {
-  for (const auto& [command, size] :
-       {std::pair{"point-size 1.0 1.0 64.0", 20.0f}, std::pair{"point-size 1.0 24.0 64.0", 24.0f},
-        std::pair{"point-size 1.0 1.0 8.0", 8.0f}}) {
-    Script s{kVsPointSize,
-             kPsConstant,
-             centre_point({20, 0, 0, 0}),
-             {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", command,
-              "draw point list 1"}};
-    for (std::string& p : point_probes(size)) s.commands.push_back(p);
-    SCOPED_TRACE(command);
-    EXPECT_PASSES(s);
-  }
-}
-
-// Point sprites replace texcoord0 with the point coordinate: (0, 0) top left, (1, 1) bottom
-// right; off, the interpolated texcoord0 comes through.
-TEST_P(RenderStateTest, PointSpritesWithAndWithoutShaderPointSize) {
-  const std::array<float, 4> t0 = {0.25f, 0.75f, 16.0f, 1.0f};
-  for (const auto* vs : {&kVsTexCoord, &kVsTexCoordPointSize}) {
-    Script s{*vs,
-             kPsTexCoord,
-             centre_point(t0),
-             {"clear rtv 0 0.0 0.0 0.0 0.0", "point-size 16.0 1.0 64.0", "point-sprite on",
-              "draw point list 1", "probe (320, 240) " + rgba(0.5f, 0.5f, 0, 1) + " 4096",
-              "probe (314, 236) " + rgba(0.125f, 0.25f, 0, 1) + " 4096",
-              "probe (326, 246) " + rgba(0.875f, 0.875f, 0, 1) + " 4096",
-              "clear rtv 0 0.0 0.0 0.0 0.0", "point-sprite off", "draw point list 1",
-              "probe (320, 240) " + rgba(t0[0], t0[1], t0[2], t0[3])}};
-    SCOPED_TRACE(vs == &kVsTexCoord ? "fixed size" : "shader psize");
-    EXPECT_PASSES(s);
-  }
 }
 
 // A texture section: `texels` colours, in the format's order (layer, row, texel).

@@ -100,14 +100,19 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
       bits[0] != 0)
     mb.decorate(d.var, spv::DecorationFlat);
   if (semantic_is(name, "TexCoord")) {
-    const bool off = parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0;
-    if (off || d.var_type != basic(ir::ScalarType::F32, 4)) return Status::ok();
+    if (parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0) return Status::ok();
+    // One to four floats (an input array is not a coordinate).
+    const ir::Type t = d.ir_type;
+    if (!t.is_basic() || t.scalar_type() != ir::ScalarType::F32 ||
+        d.var_type != basic(ir::ScalarType::F32, t.vector_size()))
+      return Status::ok();
+    const unsigned components = t.vector_size();
     // Point sprites: the shader reads a Private copy, filled at the top of the entry function
     // with the point coordinate or the interpolated value (render_state_prologue).
     const Id copy = mb.global_variable(mb.type_pointer(spv::StorageClassPrivate, d.var_type),
                                        spv::StorageClassPrivate);
     add_interface(copy, spv::StorageClassPrivate);
-    render_io.sprite_inputs.push_back({d.var, copy});
+    render_io.sprite_inputs.push_back({d.var, copy, components});
     d.var = copy;
     d.storage = spv::StorageClassPrivate;
     ids[def.id()] = copy;
@@ -117,8 +122,7 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
 
 Status Lowering::State::render_state_prologue() {
   if (stage != ShaderStage::Pixel || render_io.sprite_inputs.empty()) return Status::ok();
-  const Id f32 = basic(ir::ScalarType::F32, 1), v2 = basic(ir::ScalarType::F32, 2),
-           v4 = basic(ir::ScalarType::F32, 4);
+  const Id f32 = basic(ir::ScalarType::F32, 1), v2 = basic(ir::ScalarType::F32, 2);
   if (!render_io.point_coord) {
     render_io.point_coord =
         mb.global_variable(mb.type_pointer(spv::StorageClassInput, v2), spv::StorageClassInput);
@@ -126,24 +130,36 @@ Status Lowering::State::render_state_prologue() {
     add_interface(render_io.point_coord, spv::StorageClassInput);
   }
   const Id coord = mb.op(spv::OpLoad, v2, {render_io.point_coord});
-  const Id x = mb.op(spv::OpCompositeExtract, f32, {coord, 0});
-  const Id y = mb.op(spv::OpCompositeExtract, f32, {coord, 1});
-  // (u, v, 0, 1), as D3D9 and GL's coordinate replacement give a sprite's texture coordinate.
-  const Id sprite =
-      mb.op(spv::OpCompositeConstruct, v4, {x, y, mb.constant_f32(0.0f), mb.constant_f32(1.0f)});
+  // A sprite's texture coordinate is (u, v, 0, 0), (0, 0) at its top left: what D3D9 gives a
+  // pixel shader's texture coordinates (and vkd3d and DXVK put there). An input of n < 4
+  // floats (DXBC) reads the first n of them, counted from its own first component.
+  const Id zero = mb.constant_f32(0.0f);
+  const Id parts[4] = {mb.op(spv::OpCompositeExtract, f32, {coord, 0}),
+                       mb.op(spv::OpCompositeExtract, f32, {coord, 1}), zero, zero};
   std::array<std::uint32_t, 4> bits;
   const bool known = parameter_known(ParameterName::POINT_SPRITE, bits);
   Id enabled = 0;
   if (!known)
     enabled = mb.op(spv::OpINotEqual, mb.type_bool(),
                     {parameter(ParameterName::POINT_SPRITE), const_u32(0)});
-  for (const auto& [input, copy] : render_io.sprite_inputs) {
-    Id value = sprite;
+  for (const RenderStateIo::SpriteInput& in : render_io.sprite_inputs) {
+    const Id type = basic(ir::ScalarType::F32, in.components);
+    Id value = in.components == 1   ? parts[0]
+               : in.components == 2 ? coord
+                                    : mb.op(spv::OpCompositeConstruct, type,
+                                            std::span<const Id>(parts, in.components));
     if (!known) {
-      const Id interpolated = mb.op(spv::OpLoad, v4, {input});
-      value = mb.op(spv::OpSelect, v4, {enabled, sprite, interpolated});
+      const Id interpolated = mb.op(spv::OpLoad, type, {in.input});
+      Id condition = enabled;
+      if (in.components > 1) {
+        const Id bools = mb.type_vector(mb.type_bool(), in.components);
+        const Id each[4] = {enabled, enabled, enabled, enabled};
+        condition =
+            mb.op(spv::OpCompositeConstruct, bools, std::span<const Id>(each, in.components));
+      }
+      value = mb.op(spv::OpSelect, type, {condition, value, interpolated});
     }
-    mb.op_void(spv::OpStore, {copy, value});
+    mb.op_void(spv::OpStore, {in.copy, value});
   }
   return Status::ok();
 }
