@@ -1,9 +1,9 @@
 // The D3D9 fixed-function state other than fog through kiln-conformance's executor, across the
 // shader models it meets: the alpha test with every function for ps_1_1, ps_1_4, ps_2_0 and
-// ps_3_0; user clip planes one to eight with vs_2_0 and vs_3_0; point size from the state and
-// from the shader (oPts, dcl_psize), clamped, at vs_2_0 and vs_3_0; point sprites replacing
-// every texture coordinate a pixel shader reads (t# in ps_1_x and ps_2_0, TEXCOORD# in
-// ps_3_0); flat shading of COLOR0 and
+// ps_3_0; user clip planes one to eight with vs_2_0 and vs_3_0 (and a DXBC vs_4_0, which
+// vkd3d's runner clips too); point size from the state and from the shader (oPts, dcl_psize),
+// clamped, at vs_2_0 and vs_3_0; point sprites replacing every texture coordinate a pixel
+// shader reads (t# in ps_1_x and ps_2_0, TEXCOORD# in ps_3_0); flat shading of COLOR0 and
 // COLOR1 but not of texture coordinates. Expected values follow D3D9's definitions, computed
 // here.
 
@@ -143,6 +143,21 @@ TEST_P(RenderStateMatrixTest, ClipPlanesTakeTheClipSpacePosition) {
     SCOPED_TRACE("vs_" + std::to_string(vs_major) + "_0");
     EXPECT_PASSES(s);
   }
+}
+
+// vkd3d's runner hands its clip planes to every vertex shader, DXBC ones too (FORMAT.md 4.5 is
+// about sm2/sm3, but the state applies at sm4 as well); pixels here have no half-pixel shift,
+// which the probes' pixels do not depend on.
+TEST_P(RenderStateMatrixTest, ClipPlanesWithADxbcVertexShader) {
+  const auto package = test::conformance_dir();
+  KILN_REQUIRE_DIR(package, "the conformance package");
+  Script s = clip_script(package_blob("_common/draw-quad.vs.sm4.dxbc"),
+                         package_blob("tests/uniform-semantics/0.ps.sm4.dxbc"), "sm4");
+  // That pixel shader returns the float at c0.x: 1 gives white instead of green.
+  s.commands[0] = "uniform 0 float 1.0";
+  for (std::string& c : s.commands)
+    if (c.ends_with(kGreen)) c = c.substr(0, c.size() - kGreen.size()) + rgba(1, 1, 1, 1);
+  EXPECT_PASSES(s);
 }
 
 // ---- Point size and sprites ---------------------------------------------------------------
