@@ -180,7 +180,9 @@ TEST_P(RenderStateMatrixTest, PointSizeFromStateAndShaderClampedAtVs2AndVs3) {
   } settings[] = {{"point-size 10.0 1.0 64.0", 10, 12},
                   {"point-size 2.0 16.0 64.0", 16, 16},
                   {"point-size 30.0 1.0 6.0", 6, 6},
-                  {"point-size 20.0 1.0 64.0", 20, 12}};
+                  {"point-size 20.0 1.0 64.0", 20, 12},
+                  // min above max: the maximum (max with the minimum, then min with the maximum)
+                  {"point-size 10.0 20.0 8.0", 8, 8}};
   for (unsigned vs_major : {2u, 3u}) {
     for (bool shader_size : {false, true}) {
       Script s{vertex_shader(vs_major, shader_size ? kOutPointSize : 0u),

@@ -215,9 +215,11 @@ Status Lowering::State::pixel_epilogue() {
     const auto linear = [&] {
       std::array<std::uint32_t, 4> start, end;
       Id scale;
+      // 1 / (end - start) with the difference in single precision, the way vkd3d's runner
+      // computes the scale it passes (FOG_SCALE).
       if (parameter_known(ParameterName::FOG_START, start) &&
           parameter_known(ParameterName::FOG_END, end))
-        scale = mb.constant_f32(float(1.0 / (double(as_float(end[0])) - as_float(start[0]))));
+        scale = mb.constant_f32(float(1.0 / double(as_float(end[0]) - as_float(start[0]))));
       else
         scale = mb.op(spv::OpFDiv, f32,
                       {mb.constant_f32(1.0f), mb.op(spv::OpFSub, f32,
@@ -261,7 +263,10 @@ Status Lowering::State::pixel_epilogue() {
     const Id rgb = mb.op(spv::OpVectorShuffle, v3, {colour, colour, 0, 1, 2});
     const Id fog_rgb = mb.op(spv::OpVectorShuffle, v3, {fog_colour, fog_colour, 0, 1, 2});
     const Id factor3 = mb.op(spv::OpCompositeConstruct, v3, {factor, factor, factor});
-    const Id mixed = mb.op(spv::OpExtInst, v3, {glsl, GLSLstd450FMix, fog_rgb, rgb, factor3});
+    // fog + (colour - fog) factor, as one fused multiply-add: vkd3d's form of the blend
+    // (its `mad`), so the two round alike.
+    const Id difference = mb.op(spv::OpFSub, v3, {rgb, fog_rgb});
+    const Id mixed = mb.op(spv::OpExtInst, v3, {glsl, GLSLstd450Fma, difference, factor3, fog_rgb});
     const Id result = mb.op(spv::OpVectorShuffle, v4, {mixed, colour, 0, 1, 2, 6});
     mb.op_void(spv::OpStore, {decls[target0].var, result});
   }
@@ -389,9 +394,12 @@ Status Lowering::State::vertex_epilogue() {
     Id size = parameter(ParameterName::POINT_SIZE);
     if (is_vec4_f32(render_io.psize_out) && decls[render_io.psize_out].written)
       size = mb.op(spv::OpCompositeExtract, f32, {load_vec4(render_io.psize_out), 0});
+    // max with the minimum, then min with the maximum: FClamp is undefined for min > max,
+    // where this ends on the maximum, as vkd3d's clamp does.
     size = mb.op(spv::OpExtInst, f32,
-                 {glsl, GLSLstd450FClamp, size, parameter(ParameterName::POINT_SIZE_MIN),
-                  parameter(ParameterName::POINT_SIZE_MAX)});
+                 {glsl, GLSLstd450FMax, size, parameter(ParameterName::POINT_SIZE_MIN)});
+    size = mb.op(spv::OpExtInst, f32,
+                 {glsl, GLSLstd450FMin, size, parameter(ParameterName::POINT_SIZE_MAX)});
     if (!render_io.point_size) {
       render_io.point_size = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, f32),
                                                 spv::StorageClassOutput);
