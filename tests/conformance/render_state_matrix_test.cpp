@@ -3,9 +3,9 @@
 // ps_3_0; user clip planes one to eight with vs_2_0 and vs_3_0 (and a DXBC vs_4_0, which
 // vkd3d's runner clips too); point size from the state and from the shader (oPts, dcl_psize),
 // clamped, at vs_2_0 and vs_3_0; point sprites replacing every texture coordinate a pixel
-// shader reads (t# in ps_1_x and ps_2_0, TEXCOORD# in ps_3_0); flat shading of COLOR0 and
-// COLOR1 but not of texture coordinates. Expected values follow D3D9's definitions, computed
-// here.
+// shader reads (t# in ps_1_x and ps_2_0, TEXCOORD# in ps_3_0, a DXBC one-float TEXCOORD,
+// sprites and size being vkd3d's at sm4 too); flat shading of COLOR0 and COLOR1 but not of
+// texture coordinates. Expected values follow D3D9's definitions, computed here.
 
 #include "tests/conformance/render_state_fixture.h"
 #include "tests/conformance/render_state_shaders.h"
@@ -240,6 +240,26 @@ TEST_P(RenderStateMatrixTest, PointSpritesReplaceEveryTexCoord) {
       }
     }
   }
+}
+
+// vkd3d's runner hands point size and sprites to DXBC shaders as well. The package's vs_4_0
+// writes TEXCOORD = 0.2 (one float) and its ps_4_0 returns that float in all four channels: a
+// sprite's u there, with no half-pixel shift at sm4 (the point's centre is (320, 240)).
+TEST_P(RenderStateMatrixTest, PointSpritesAndSizeWithDxbcShaders) {
+  const auto package = test::conformance_dir();
+  KILN_REQUIRE_DIR(package, "the conformance package");
+  const auto grey = [](float v) { return rgba(v, v, v, v); };
+  const auto u = [](unsigned x) { return 0.5f + (float(x) + 0.5f - 320.0f) / 16.0f; };
+  Script s{package_blob("tests/entry-point-semantics/0.vs.sm4.dxbc"),
+           package_blob("tests/entry-point-semantics/3.ps.sm4.dxbc"),
+           "[input layout]\n0 r32g32b32a32-float position\n[vb 0]\n0.0 0.0 0.0 1.0\n",
+           {"clear rtv 0 0.0 0.0 0.0 0.0", "point-size 16.0 1.0 64.0", "point-sprite on",
+            "draw point list 1", probe_at(314, 236, grey(u(314)) + " 4096"),
+            probe_at(326, 240, grey(u(326)) + " 4096"), probe_at(329, 240, kClear),
+            "point-sprite off", "clear rtv 0 0.0 0.0 0.0 0.0", "draw point list 1",
+            probe_at(326, 240, grey(0.2f)), probe_at(329, 240, kClear)},
+           "sm4"};
+  EXPECT_PASSES(s);
 }
 
 // ---- Shade mode ---------------------------------------------------------------------------
