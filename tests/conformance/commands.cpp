@@ -318,6 +318,16 @@ bool parse_command(std::string_view text, unsigned line, Command& out, std::stri
     out.kind = K::Fog;
     const std::string_view mode = c.next();
     FogCommand& f = out.fog;
+    // `ortho` / `non-ortho` follow the mode where vkd3d's runner reads them
+    // (`fog linear ortho 0 1`); FORMAT.md 4.5 writes them after the constants instead, which
+    // is accepted too.
+    const auto source = [&] {
+      if (c.accept("ortho"))
+        f.source = FogCommand::Source::Ortho;
+      else if (c.accept("non-ortho"))
+        f.source = FogCommand::Source::NonOrtho;
+    };
+    source();
     if (mode == "disable") {
       f.mode = FogCommand::Mode::Disable;
     } else if (mode == "none") {
@@ -332,10 +342,7 @@ bool parse_command(std::string_view text, unsigned line, Command& out, std::stri
     } else {
       return (error = "fog: unknown mode", false);
     }
-    if (c.accept("ortho"))
-      f.source = FogCommand::Source::Ortho;
-    else if (c.accept("non-ortho"))
-      f.source = FogCommand::Source::NonOrtho;
+    if (f.source == FogCommand::Source::Default) source();
     return c.done() || (error = "fog: trailing tokens", false);
   }
   if (head == "fog-colour") {

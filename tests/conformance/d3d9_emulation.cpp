@@ -171,14 +171,39 @@ CommandResult Executor::Replay::build_varying_map(ShaderInterface& out) {
   return CommandResult::ok();
 }
 
+void Executor::Replay::add_every_model_state(ShaderInterface& out) const {
+  // vkd3d's runner hands its fixed-function state to DXBC shaders as well, and vkd3d's
+  // compiler applies the alpha test, clip planes (vertex shaders), point size and point sprites
+  // at every model (flat shading and fog stay D3D9's). Only state the script has moved from
+  // its default is passed, so DXBC shaders of scripts that never touch it translate as without.
+  using P = ParameterName;
+  std::vector<ShaderParameter>& list = out.parameters;
+  if (alpha_func != CompareFunc::Always) {
+    list.push_back(immediate_u32(P::ALPHA_TEST_FUNC, std::uint32_t(alpha_func) + 1));
+    list.push_back(immediate_f32(P::ALPHA_TEST_REF, std::span(&alpha_ref, 1)));
+  }
+  if (clip_planes) {
+    list.push_back(immediate_u32(P::CLIP_PLANE_MASK, clip_planes));
+    for (unsigned i = 0; i < 8; ++i)
+      list.push_back(immediate_f32(P(unsigned(P::CLIP_PLANE_0) + i), clip_plane_values[i]));
+  }
+  if (point_size != Replay::kDefaultPointSize) {
+    list.push_back(immediate_f32(P::POINT_SIZE, std::span(&point_size[0], 1)));
+    list.push_back(immediate_f32(P::POINT_SIZE_MIN, std::span(&point_size[1], 1)));
+    list.push_back(immediate_f32(P::POINT_SIZE_MAX, std::span(&point_size[2], 1)));
+  }
+  if (point_sprite) list.push_back(immediate_u32(P::POINT_SPRITE, 1));
+}
+
 CommandResult
 Executor::Replay::render_state_interface(std::shared_ptr<const ShaderInterface>& out) {
   out = nullptr;
   auto interface = std::make_shared<ShaderInterface>();
   if (!fixed_function) {
-    // SV_SampleCount / GetRenderTargetSampleCount: the only render state of D3D10+.
+    // SV_SampleCount / GetRenderTargetSampleCount: the render state of D3D10+.
     interface->parameters.push_back(
         immediate_u32(ParameterName::RASTERIZER_SAMPLE_COUNT, sample_count()));
+    add_every_model_state(*interface);
     out = std::move(interface);
     return CommandResult::ok();
   }

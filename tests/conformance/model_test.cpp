@@ -79,8 +79,24 @@ TEST(ConformanceCommands, UniformsAndState) {
   EXPECT_EQ(c.draw.patch_size, 3u);
   c = parse("clear rtv 1 0.0 1.0 0.0 1.0");
   EXPECT_EQ(c.slot, 1u);
+  // `ortho` / `non-ortho` where vkd3d's runner reads them, after the mode, or after the
+  // constants (FORMAT.md 4.5).
+  c = parse("fog linear ortho 0.25 1.0");
+  EXPECT_EQ(c.fog.mode, FogCommand::Mode::Linear);
+  EXPECT_EQ(c.fog.source, FogCommand::Source::Ortho);
+  EXPECT_EQ(c.fog.start, 0.25f);
+  EXPECT_EQ(c.fog.end, 1.0f);
+  c = parse("fog exp2 non-ortho 0.5");
+  EXPECT_EQ(c.fog.source, FogCommand::Source::NonOrtho);
+  EXPECT_EQ(c.fog.density, 0.5f);
+  c = parse("fog none ortho");
+  EXPECT_EQ(c.fog.mode, FogCommand::Mode::None);
+  EXPECT_EQ(c.fog.source, FogCommand::Source::Ortho);
   c = parse("fog linear 0.0 1.0 ortho");
   EXPECT_EQ(c.fog.source, FogCommand::Source::Ortho);
+  c = parse("fog exp 2.0");
+  EXPECT_EQ(c.fog.source, FogCommand::Source::Default);
+  EXPECT_FALSE(parse_command("fog linear ortho 0.0 1.0 non-ortho", 1, bad, error));
   c = parse("viewport 0 (0, 0, 320, 240)");
   EXPECT_EQ(c.floats[2], 320.0f);
 }

@@ -1,28 +1,23 @@
 // kiln's render-state parameters executed on lavapipe, beyond what the shared package covers:
-// every alpha-test function, flat shading, each fog mode and source, clip planes, point size
-// (fixed and the shader's psize, clamped) and point sprites. Each case is a script in the
+// flat shading against linear, and the ps_1_x texture state (the bound texture's type,
+// projected texturing, the bump-environment matrix and luminance). Each case is a script in the
 // package's format with hand-written D3D9 shaders (tests/d3d9/token_builder.h), replayed by
 // kiln-conformance's executor at sm2 with the state passed as immediate parameters and again as
-// specialization constants. Expected values are worked out here from D3D9's formulas.
+// specialization constants. Expected values are worked out here from D3D9's formulas. The
+// fixed-function state across shader models is render_state_fog_test.cpp (fog) and
+// render_state_matrix_test.cpp (alpha test, clip planes, point size and sprites, flat shading).
 
-#include "tests/conformance/executor.h"
-#include "tests/d3d9/token_builder.h"
-#include "tests/support/shared_data.h"
+#include "tests/conformance/render_state_fixture.h"
 
-#include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace kiln::conformance {
 namespace {
 
 using namespace kiln::d3d9::test;
+using namespace render_state;
 
 constexpr std::uint32_t kMov = 1, kDcl = 31;
-constexpr unsigned kRastOutFog = 1, kRastOutPts = 2;
 
 std::uint32_t usage(unsigned u, unsigned index = 0) {
   return 0x80000000u | u | index << 16;
@@ -39,24 +34,12 @@ std::vector<std::uint32_t> vertex_shader(std::initializer_list<std::uint32_t> ex
   t.push_back(kEnd);
   return t;
 }
-const std::vector<std::uint32_t> kVsPosition = vertex_shader({});
-// oFog = v1.x
-const std::vector<std::uint32_t> kVsFog =
-    vertex_shader({op(kMov, 2), dst(kRastOut, kRastOutFog, 0x1), src(kInput, 1, replicate(0))});
-// oPts = v1.x
-const std::vector<std::uint32_t> kVsPointSize =
-    vertex_shader({op(kMov, 2), dst(kRastOut, kRastOutPts, 0x1), src(kInput, 1, replicate(0))});
 // oD0 = v1
 const std::vector<std::uint32_t> kVsColour =
     vertex_shader({op(kMov, 2), dst(kAttrOut, 0), src(kInput, 1)});
 // oT0 = v1
 const std::vector<std::uint32_t> kVsTexCoord =
     vertex_shader({op(kMov, 2), dst(kOutput, 0), src(kInput, 1)});
-// oT0 = v1, oPts = v1.z
-const std::vector<std::uint32_t> kVsTexCoordPointSize =
-    vertex_shader({op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2),
-                   dst(kRastOut, kRastOutPts, 0x1), src(kInput, 1, replicate(2))});
-
 // oT0 = v1, oT1 = v1
 const std::vector<std::uint32_t> kVsTwoTexCoords = vertex_shader(
     {op(kMov, 2), dst(kOutput, 0), src(kInput, 1), op(kMov, 2), dst(kOutput, 1), src(kInput, 1)});
@@ -73,139 +56,15 @@ std::vector<std::uint32_t> bump_shader(std::uint32_t opcode) {
 const std::vector<std::uint32_t> kPsTexBem = bump_shader(kTexBem);
 const std::vector<std::uint32_t> kPsTexBemL = bump_shader(kTexBemL);
 
-// ps_2_0: oC0 = c0.
-const std::vector<std::uint32_t> kPsConstant = {ps_version(2, 0), op(kMov, 2), dst(kColorOut, 0),
-                                                src(kConst, 0), kEnd};
 // ps_2_0: oC0 = v0 (COLOR0).
 const std::vector<std::uint32_t> kPsColour = {ps_version(2, 0), op(kDcl, 2), 0x80000000u,
                                               dst(kInput, 0),   op(kMov, 2), dst(kColorOut, 0),
                                               src(kInput, 0),   kEnd};
-// ps_2_0: oC0 = t0 (TEXCOORD0).
-const std::vector<std::uint32_t> kPsTexCoord = {ps_version(2, 0), op(kDcl, 2), 0x80000000u,
-                                                dst(kAddr, 0),    op(kMov, 2), dst(kColorOut, 0),
-                                                src(kAddr, 0),    kEnd};
-
-struct Script {
-  const std::vector<std::uint32_t>* vs;
-  const std::vector<std::uint32_t>* ps;
-  std::string state; // [input layout] / [vb 0] sections, or empty for `draw quad` scripts
-  std::vector<std::string> commands;
-};
-
-// A float as the script format reads one: with a '.', or it would be an integer.
-std::string num(float f) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.9g", double(f));
-  std::string out = text;
-  if (out.find_first_of(".en") == std::string::npos) out += ".0";
-  return out;
-}
-
-std::string vertex(std::array<float, 4> position, std::array<float, 4> t) {
-  std::string line;
-  for (float f : position) line += num(f) + " ";
-  for (float f : t) line += " " + num(f);
-  return line + "\n";
-}
-
-constexpr const char* kLayout =
-    "[input layout]\n0 r32g32b32a32-float position\n0 r32g32b32a32-float texcoord\n[vb 0]\n";
-
-// Three vertices covering the viewport: position (x, y, z, w) then texcoord0, per vertex.
-std::string covering_triangle(float z, float w, std::array<float, 4> t0 = {},
-                              std::array<float, 4> t1 = {}, std::array<float, 4> t2 = {}) {
-  return kLayout + vertex({-2 * w, -2 * w, z, w}, t0) + vertex({-2 * w, 4 * w, z, w}, t1) +
-         vertex({4 * w, -2 * w, z, w}, t2);
-}
-
-// One point at the centre of the viewport with texcoord0 `t`.
-std::string centre_point(std::array<float, 4> t) {
-  return kLayout + vertex({0, 0, 0, 1}, t);
-}
-
-std::string rgba(float r, float g, float b, float a) {
-  return "rgba(" + num(r) + ", " + num(g) + ", " + num(b) + ", " + num(a) + ")";
-}
-
-class RenderStateTest : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    std::string why_not;
-    context_ = vulkan::Context::create(why_not);
-    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
-    folder_ =
-        std::filesystem::temp_directory_path() / ("kiln_render_state_" + std::to_string(getpid()));
-    std::filesystem::create_directories(folder_);
-  }
-  void TearDown() override {
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
-  }
-
-  // Replays the script at sm2 and returns its one case's result.
-  CaseResult run(const Script& script, std::vector<ShaderParameter> extra = {}) {
-    const auto write = [&](const char* name, const std::vector<std::uint32_t>& tokens) {
-      const std::vector<std::uint8_t> bytes = to_bytes(tokens);
-      std::ofstream(folder_ / name, std::ios::binary)
-          .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    };
-    write("vs.d3d9", *script.vs);
-    write("ps.d3d9", *script.ps);
-    const TestFile file =
-        one_case_file("render-state", folder_, "sm2", script.state,
-                      {{"vs", folder_ / "vs.d3d9"}, {"ps", folder_ / "ps.d3d9"}}, script.commands);
-    KilnShaderSource kiln;
-    Executor executor(*context_, kiln);
-    executor.set_parameters_as_spec_constants(GetParam());
-    executor.set_extra_parameters(std::move(extra));
-    std::vector<CaseResult> results;
-    executor.run_file(file, "sm2", -1, results);
-    EXPECT_EQ(results.size(), 1u);
-    return results.empty() ? CaseResult{} : results[0];
-  }
-
-  std::unique_ptr<vulkan::Context> context_;
-  std::filesystem::path folder_;
-};
-
-#define EXPECT_PASSES(script, ...)                                                                 \
-  do {                                                                                             \
-    const CaseResult r = run(script, ##__VA_ARGS__);                                               \
-    EXPECT_EQ(r.outcome, Outcome::Pass) << r.message;                                              \
-    EXPECT_EQ(r.probes_passed, r.probes);                                                          \
-  } while (0)
-
-// Every comparison against ref 0.5 with alpha below, at and above it: a failing pixel keeps
-// the cleared red.
-TEST_P(RenderStateTest, AlphaTestEveryFunction) {
-  struct Func {
-    const char* name;
-    bool below, at, above;
-  };
-  const Func funcs[] = {{"never", false, false, false},       {"less", true, false, false},
-                        {"equal", false, true, false},        {"less equal", true, true, false},
-                        {"greater", false, false, true},      {"not equal", true, false, true},
-                        {"greater equal", false, true, true}, {"always", true, true, true}};
-  for (const Func& f : funcs) {
-    Script s{&kVsPosition, &kPsConstant, "", {}};
-    const float alphas[] = {0.25f, 0.5f, 0.75f};
-    const bool passes[] = {f.below, f.at, f.above};
-    for (int i = 0; i < 3; ++i) {
-      s.commands.push_back("clear rtv 0 1.0 0.0 0.0 1.0");
-      s.commands.push_back("uniform 0 float4 0.0 1.0 0.0 " + std::to_string(alphas[i]));
-      s.commands.push_back(std::string("alpha test ") + f.name + " 0.5");
-      s.commands.push_back("draw quad");
-      s.commands.push_back("probe (320, 240) " +
-                           (passes[i] ? rgba(0, 1, 0, alphas[i]) : rgba(1, 0, 0, 1)));
-    }
-    SCOPED_TRACE(f.name);
-    EXPECT_PASSES(s);
-  }
-}
 
 // shade mode flat: the whole triangle takes its first vertex's colour.
 TEST_P(RenderStateTest, FlatShadingUsesTheFirstVertexColour) {
-  Script s{&kVsColour,
-           &kPsColour,
+  Script s{kVsColour,
+           kPsColour,
            covering_triangle(0, 1, {1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}),
            {"clear rtv 0 0.0 0.0 0.0 0.0", "shade mode flat", "draw triangle list 3",
             "probe (320, 240) " + rgba(1, 0, 0, 1), "probe (10, 470) " + rgba(1, 0, 0, 1)}};
@@ -214,173 +73,6 @@ TEST_P(RenderStateTest, FlatShadingUsesTheFirstVertexColour) {
   s.commands = {"clear rtv 0 0.0 0.0 0.0 0.0", "shade mode linear", "draw triangle list 3",
                 "probe (320, 240) " + rgba(1, 0, 0, 1)};
   EXPECT_EQ(run(s).outcome, Outcome::Fail);
-}
-
-// Fog: colour (1, 0.5, 0, 1) fogged towards (0, 0, 1, 1) with factor f.
-std::string fogged(float f) {
-  const float colour[3] = {1.0f, 0.5f, 0.0f}, fog[3] = {0.0f, 0.0f, 1.0f};
-  float rgb[3];
-  for (int i = 0; i < 3; ++i) rgb[i] = fog[i] + (colour[i] - fog[i]) * f;
-  return "probe (320, 240) " + rgba(rgb[0], rgb[1], rgb[2], 1.0f) + " 4096";
-}
-
-Script fog_script(const std::vector<std::uint32_t>* vs, float z, float w, float fog_value,
-                  const std::string& fog) {
-  return Script{
-      vs,
-      &kPsConstant,
-      covering_triangle(z, w, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}, {fog_value, 0, 0, 0}),
-      {"clear rtv 0 0.0 0.0 0.0 0.0", "uniform 0 float4 1.0 0.5 0.0 1.0",
-       "fog-colour 0.0 0.0 1.0 1.0", fog, "draw triangle list 3"}};
-}
-
-TEST_P(RenderStateTest, FogDisabledLeavesTheColour) {
-  Script s = fog_script(&kVsFog, 0.25f, 1.0f, 0.25f, "fog disable");
-  s.commands.push_back("probe (320, 240) " + rgba(1, 0.5f, 0, 1));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, VertexFogUsesTheFogOutput) {
-  Script s = fog_script(&kVsFog, 0.25f, 1.0f, 0.25f, "fog none");
-  s.commands.push_back(fogged(0.25f));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, VertexFogWithoutFogOutputUsesSpecularAlpha) {
-  // vs_2_0 leaves oD1 white: specular alpha 1, the colour unchanged.
-  Script s = fog_script(&kVsPosition, 0.25f, 1.0f, 0.25f, "fog none");
-  s.commands.push_back(fogged(1.0f));
-  EXPECT_PASSES(s);
-}
-
-TEST_P(RenderStateTest, LinearFogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.25f, 1.0f, 0.9f, "fog linear 0.0 1.0 ortho");
-  z.commands.push_back(fogged(0.75f)); // (end - z) / (end - start), oFog ignored
-  EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 1.0 5.0 non-ortho");
-  w.commands.push_back(fogged(0.75f)); // (5 - 2) / 4
-  EXPECT_PASSES(w);
-  // Beyond the range the factor clamps to [0, 1].
-  Script far = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog linear 0.0 1.0 non-ortho");
-  far.commands.push_back(fogged(0.0f));
-  EXPECT_PASSES(far);
-}
-
-TEST_P(RenderStateTest, ExpFogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.25f, 1.0f, 0.9f, "fog exp 2.0 ortho");
-  z.commands.push_back(fogged(std::exp(-0.5f)));
-  EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog exp 0.5 non-ortho");
-  w.commands.push_back(fogged(std::exp(-1.0f)));
-  EXPECT_PASSES(w);
-}
-
-TEST_P(RenderStateTest, Exp2FogFromZAndW) {
-  Script z = fog_script(&kVsFog, 0.5f, 1.0f, 0.9f, "fog exp2 2.0 ortho");
-  z.commands.push_back(fogged(std::exp(-1.0f))); // e^-(2 * 0.5)^2
-  EXPECT_PASSES(z);
-  Script w = fog_script(&kVsFog, 0.25f, 2.0f, 0.9f, "fog exp2 0.25 non-ortho");
-  w.commands.push_back(fogged(std::exp(-0.25f))); // e^-(0.25 * 2)^2
-  EXPECT_PASSES(w);
-}
-
-// Clip planes in clip space (D3D9 with a vertex shader): x >= 0 keeps the right half, y >= 0
-// the top half (D3D orientation), -w >= 0 nothing; a disabled plane clips nothing.
-TEST_P(RenderStateTest, ClipPlanes) {
-  const std::string red = rgba(1, 0, 0, 1), green = rgba(0, 1, 0, 1);
-  Script s{&kVsPosition,
-           &kPsConstant,
-           "",
-           {"uniform 0 float4 0.0 1.0 0.0 1.0",
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 0 1.0 0.0 0.0 0.0",
-            "draw quad",
-            "probe (100, 240) " + red,
-            "probe (500, 240) " + green,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 3 0.0 1.0 0.0 0.0",
-            "draw quad",
-            "probe (500, 100) " + green,
-            "probe (500, 400) " + red,
-            "probe (100, 100) " + red,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 0 disable",
-            "draw quad",
-            "probe (100, 100) " + green,
-            "probe (100, 400) " + red,
-            "clear rtv 0 1.0 0.0 0.0 1.0",
-            "clip-plane 7 0.0 0.0 0.0 -1.0",
-            "draw quad",
-            "probe (500, 100) " + red,
-            "clip-plane 3 disable",
-            "clip-plane 7 disable",
-            "draw quad",
-            "probe (0, 0, 640, 480) " + green}};
-  EXPECT_PASSES(s);
-}
-
-// A point at the viewport's centre (320.5, 240.5 with D3D9's half-pixel shift): size n covers
-// the pixels whose centres are within n / 2.
-std::vector<std::string> point_probes(float size) {
-  const std::string black = rgba(0, 0, 0, 0), green = rgba(0, 1, 0, 1);
-  const int inside = int(320 + size / 2 - 1), outside = int(320 + size / 2 + 1);
-  return {"probe (" + std::to_string(inside) + ", 240) " + green,
-          "probe (" + std::to_string(outside) + ", 240) " + black,
-          "probe (320, " + std::to_string(inside - 80) + ") " + green,
-          "probe (320, " + std::to_string(outside - 80) + ") " + black};
-}
-
-TEST_P(RenderStateTest, FixedPointSizeClamped) {
-  struct Setting {
-    const char* command;
-    float size;
-  } settings[] = {{"point-size 10.0 1.0 64.0", 10},
-                  {"point-size 2.0 12.0 64.0", 12},
-                  {"point-size 30.0 1.0 6.0", 6}};
-  for (const Setting& setting : settings) {
-    Script s{&kVsPosition,
-             &kPsConstant,
-             centre_point({}),
-             {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", setting.command,
-              "draw point list 1"}};
-    for (std::string& p : point_probes(setting.size)) s.commands.push_back(p);
-    SCOPED_TRACE(setting.command);
-    EXPECT_PASSES(s);
-  }
-}
-
-TEST_P(RenderStateTest, ShaderPointSizeClamped) {
-  for (const auto& [command, size] :
-       {std::pair{"point-size 1.0 1.0 64.0", 20.0f}, std::pair{"point-size 1.0 24.0 64.0", 24.0f},
-        std::pair{"point-size 1.0 1.0 8.0", 8.0f}}) {
-    Script s{&kVsPointSize,
-             &kPsConstant,
-             centre_point({20, 0, 0, 0}),
-             {"uniform 0 float4 0.0 1.0 0.0 1.0", "clear rtv 0 0.0 0.0 0.0 0.0", command,
-              "draw point list 1"}};
-    for (std::string& p : point_probes(size)) s.commands.push_back(p);
-    SCOPED_TRACE(command);
-    EXPECT_PASSES(s);
-  }
-}
-
-// Point sprites replace texcoord0 with the point coordinate: (0, 0) top left, (1, 1) bottom
-// right; off, the interpolated texcoord0 comes through.
-TEST_P(RenderStateTest, PointSpritesWithAndWithoutShaderPointSize) {
-  const std::array<float, 4> t0 = {0.25f, 0.75f, 16.0f, 1.0f};
-  for (const auto* vs : {&kVsTexCoord, &kVsTexCoordPointSize}) {
-    Script s{vs,
-             &kPsTexCoord,
-             centre_point(t0),
-             {"clear rtv 0 0.0 0.0 0.0 0.0", "point-size 16.0 1.0 64.0", "point-sprite on",
-              "draw point list 1", "probe (320, 240) " + rgba(0.5f, 0.5f, 0, 1) + " 4096",
-              "probe (314, 236) " + rgba(0.125f, 0.25f, 0, 1) + " 4096",
-              "probe (326, 246) " + rgba(0.875f, 0.875f, 0, 1) + " 4096",
-              "clear rtv 0 0.0 0.0 0.0 0.0", "point-sprite off", "draw point list 1",
-              "probe (320, 240) " + rgba(t0[0], t0[1], t0[2], t0[3])}};
-    SCOPED_TRACE(vs == &kVsTexCoord ? "fixed size" : "shader psize");
-    EXPECT_PASSES(s);
-  }
 }
 
 // A texture section: `texels` colours, in the format's order (layer, row, texel).
@@ -420,8 +112,8 @@ ShaderParameter extra_vec4(ParameterName name, std::array<float, 4> v) {
 // ps_1_1 `tex` samples the type of texture bound to the stage (D3D9_TEXTURE_TYPES, which the
 // runner derives from [srv n]): a volume with (u, v, w), a cube with a direction.
 TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
-  Script volume{&kVsTexCoord,
-                &kPsTex,
+  Script volume{kVsTexCoord,
+                kPsTex,
                 covering_triangle(0, 1, {0.25f, 0.75f, 0.75f, 1}, {0.25f, 0.75f, 0.75f, 1},
                                   {0.25f, 0.75f, 0.75f, 1}) +
                     texture(0, "(3d, 2, 2, 2)", grid(2, 2, 2)),
@@ -433,8 +125,8 @@ TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
     for (int i = 0; i < 4; ++i) faces.push_back({face / 8.0f, 0, 0, 1});
   // Direction (0.25, 1, -0.5): the +Y face (layer 2).
   Script cube{
-      &kVsTexCoord,
-      &kPsTex,
+      kVsTexCoord,
+      kPsTex,
       covering_triangle(0, 1, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}, {0.25f, 1, -0.5f, 1}) +
           texture(0, "(cube, 2)", faces),
       {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
@@ -445,8 +137,8 @@ TEST_P(RenderStateTest, UndeclaredSamplersTakeTheBoundTextureType) {
 // D3DTTFF_PROJECTED on stage 0: (0.5, 1.5) / 2 samples texel (0, 1); without it, (1, 1).
 TEST_P(RenderStateTest, ProjectedTexturesDivideByW) {
   const std::array<float, 4> t = {0.5f, 1.5f, 0, 2};
-  Script s{&kVsTexCoord,
-           &kPsTex,
+  Script s{kVsTexCoord,
+           kPsTex,
            covering_triangle(0, 1, t, t, t) + texture(0, "(2d, 2, 2)", grid(2, 2)),
            {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
             "probe (320, 240) " + rgba(0, 0.25f, 0, 1)}};
@@ -465,21 +157,21 @@ TEST_P(RenderStateTest, BumpEnvironmentMatrixAndLuminance) {
   const std::vector<ShaderParameter> identity = {
       extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {1, 0, 0, 1}),
       extra_vec4(ParameterName::D3D9_BUMP_LUMINANCE_1, {2, 0.25f, 0, 0})};
-  Script bem{&kVsTwoTexCoords,
-             &kPsTexBem,
+  Script bem{kVsTwoTexCoords,
+             kPsTexBem,
              state,
              {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
               "probe (320, 240) " + rgba(0.5f, 0.25f, 0, 1)}};
   EXPECT_PASSES(bem, identity);
   // A swapped matrix: (0.1 + 0.25, 0.1 + 0.5) -> texel (1, 2).
-  EXPECT_PASSES(Script{&kVsTwoTexCoords,
-                       &kPsTexBem,
+  EXPECT_PASSES(Script{kVsTwoTexCoords,
+                       kPsTexBem,
                        state,
                        {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                         "probe (320, 240) " + rgba(0.25f, 0.5f, 0, 1)}},
                 {extra_vec4(ParameterName::D3D9_BUMP_MATRIX_1, {0, 1, 1, 0})});
-  Script beml{&kVsTwoTexCoords,
-              &kPsTexBemL,
+  Script beml{kVsTwoTexCoords,
+              kPsTexBemL,
               state,
               {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                "probe (320, 240) " + rgba(0.25f, 0.125f, 0, 1)}};
@@ -487,9 +179,7 @@ TEST_P(RenderStateTest, BumpEnvironmentMatrixAndLuminance) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Parameters, RenderStateTest, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& param_info) {
-                           return param_info.param ? "SpecializationConstants" : "Immediate";
-                         });
+                         parameter_name);
 
 } // namespace
 } // namespace kiln::conformance

@@ -77,7 +77,8 @@ struct Executor::Replay {
   CompareFunc alpha_func = CompareFunc::Always;
   float alpha_ref = 0.0f;
   bool flat_shading = false, point_sprite = false;
-  std::array<float, 3> point_size = {1.0f, 1.0f, 3.402823466e38f}; // size, min, max
+  static constexpr std::array<float, 3> kDefaultPointSize = {1.0f, 1.0f, 3.402823466e38f};
+  std::array<float, 3> point_size = kDefaultPointSize; // size, min, max
   FogCommand fog;
   bool ortho_fog = false; // `ortho` / `non-ortho` persist until changed
   std::array<float, 4> fog_colour{};
@@ -125,6 +126,7 @@ struct Executor::Replay {
   // with the D3D9 varying map that links the draw's stages.
   CommandResult render_state_interface(std::shared_ptr<const ShaderInterface>& out);
   void add_render_state(ShaderInterface& out, bool as_spec_constants) const;
+  void add_every_model_state(ShaderInterface& out) const; // DXBC: what vkd3d applies there too
   CommandResult build_varying_map(ShaderInterface& out);
   // The parameters' values for VkSpecializationInfo when they are specialization constants.
   void specialization_data(std::vector<VkSpecializationMapEntry>& entries,

@@ -2,7 +2,7 @@
 // the module (folded immediates, SpecId-decorated specialization constants), what reaches the
 // translation key, the errors, and the cost of a specialization-constant module against the
 // immediate form (printed; docs/abi.md quotes it). Execution on lavapipe is
-// tests/conformance/render_state_test.cpp.
+// tests/conformance/render_state_*_test.cpp.
 
 #include "tests/d3d9/token_builder.h"
 #include "tests/support/shared_data.h"

@@ -100,14 +100,19 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
       bits[0] != 0)
     mb.decorate(d.var, spv::DecorationFlat);
   if (semantic_is(name, "TexCoord")) {
-    const bool off = parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0;
-    if (off || d.var_type != basic(ir::ScalarType::F32, 4)) return Status::ok();
+    if (parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0) return Status::ok();
+    // One to four floats (an input array is not a coordinate).
+    const ir::Type t = d.ir_type;
+    if (!t.is_basic() || t.scalar_type() != ir::ScalarType::F32 ||
+        d.var_type != basic(ir::ScalarType::F32, t.vector_size()))
+      return Status::ok();
+    const unsigned components = t.vector_size();
     // Point sprites: the shader reads a Private copy, filled at the top of the entry function
     // with the point coordinate or the interpolated value (render_state_prologue).
     const Id copy = mb.global_variable(mb.type_pointer(spv::StorageClassPrivate, d.var_type),
                                        spv::StorageClassPrivate);
     add_interface(copy, spv::StorageClassPrivate);
-    render_io.sprite_inputs.push_back({d.var, copy});
+    render_io.sprite_inputs.push_back({d.var, copy, components});
     d.var = copy;
     d.storage = spv::StorageClassPrivate;
     ids[def.id()] = copy;
@@ -117,8 +122,7 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
 
 Status Lowering::State::render_state_prologue() {
   if (stage != ShaderStage::Pixel || render_io.sprite_inputs.empty()) return Status::ok();
-  const Id f32 = basic(ir::ScalarType::F32, 1), v2 = basic(ir::ScalarType::F32, 2),
-           v4 = basic(ir::ScalarType::F32, 4);
+  const Id f32 = basic(ir::ScalarType::F32, 1), v2 = basic(ir::ScalarType::F32, 2);
   if (!render_io.point_coord) {
     render_io.point_coord =
         mb.global_variable(mb.type_pointer(spv::StorageClassInput, v2), spv::StorageClassInput);
@@ -126,24 +130,36 @@ Status Lowering::State::render_state_prologue() {
     add_interface(render_io.point_coord, spv::StorageClassInput);
   }
   const Id coord = mb.op(spv::OpLoad, v2, {render_io.point_coord});
-  const Id x = mb.op(spv::OpCompositeExtract, f32, {coord, 0});
-  const Id y = mb.op(spv::OpCompositeExtract, f32, {coord, 1});
-  // (u, v, 0, 1), as D3D9 and GL's coordinate replacement give a sprite's texture coordinate.
-  const Id sprite =
-      mb.op(spv::OpCompositeConstruct, v4, {x, y, mb.constant_f32(0.0f), mb.constant_f32(1.0f)});
+  // A sprite's texture coordinate is (u, v, 0, 0), (0, 0) at its top left: what D3D9 gives a
+  // pixel shader's texture coordinates (and vkd3d and DXVK put there). An input of n < 4
+  // floats (DXBC) reads the first n of them, counted from its own first component.
+  const Id zero = mb.constant_f32(0.0f);
+  const Id parts[4] = {mb.op(spv::OpCompositeExtract, f32, {coord, 0}),
+                       mb.op(spv::OpCompositeExtract, f32, {coord, 1}), zero, zero};
   std::array<std::uint32_t, 4> bits;
   const bool known = parameter_known(ParameterName::POINT_SPRITE, bits);
   Id enabled = 0;
   if (!known)
     enabled = mb.op(spv::OpINotEqual, mb.type_bool(),
                     {parameter(ParameterName::POINT_SPRITE), const_u32(0)});
-  for (const auto& [input, copy] : render_io.sprite_inputs) {
-    Id value = sprite;
+  for (const RenderStateIo::SpriteInput& in : render_io.sprite_inputs) {
+    const Id type = basic(ir::ScalarType::F32, in.components);
+    Id value = in.components == 1   ? parts[0]
+               : in.components == 2 ? coord
+                                    : mb.op(spv::OpCompositeConstruct, type,
+                                            std::span<const Id>(parts, in.components));
     if (!known) {
-      const Id interpolated = mb.op(spv::OpLoad, v4, {input});
-      value = mb.op(spv::OpSelect, v4, {enabled, sprite, interpolated});
+      const Id interpolated = mb.op(spv::OpLoad, type, {in.input});
+      Id condition = enabled;
+      if (in.components > 1) {
+        const Id bools = mb.type_vector(mb.type_bool(), in.components);
+        const Id each[4] = {enabled, enabled, enabled, enabled};
+        condition =
+            mb.op(spv::OpCompositeConstruct, bools, std::span<const Id>(each, in.components));
+      }
+      value = mb.op(spv::OpSelect, type, {condition, value, interpolated});
     }
-    mb.op_void(spv::OpStore, {copy, value});
+    mb.op_void(spv::OpStore, {in.copy, value});
   }
   return Status::ok();
 }
@@ -199,9 +215,11 @@ Status Lowering::State::pixel_epilogue() {
     const auto linear = [&] {
       std::array<std::uint32_t, 4> start, end;
       Id scale;
+      // 1 / (end - start) with the difference in single precision, the way vkd3d's runner
+      // computes the scale it passes (FOG_SCALE).
       if (parameter_known(ParameterName::FOG_START, start) &&
           parameter_known(ParameterName::FOG_END, end))
-        scale = mb.constant_f32(float(1.0 / (double(as_float(end[0])) - as_float(start[0]))));
+        scale = mb.constant_f32(float(1.0 / double(as_float(end[0]) - as_float(start[0]))));
       else
         scale = mb.op(spv::OpFDiv, f32,
                       {mb.constant_f32(1.0f), mb.op(spv::OpFSub, f32,
@@ -245,7 +263,10 @@ Status Lowering::State::pixel_epilogue() {
     const Id rgb = mb.op(spv::OpVectorShuffle, v3, {colour, colour, 0, 1, 2});
     const Id fog_rgb = mb.op(spv::OpVectorShuffle, v3, {fog_colour, fog_colour, 0, 1, 2});
     const Id factor3 = mb.op(spv::OpCompositeConstruct, v3, {factor, factor, factor});
-    const Id mixed = mb.op(spv::OpExtInst, v3, {glsl, GLSLstd450FMix, fog_rgb, rgb, factor3});
+    // fog + (colour - fog) factor, as one fused multiply-add: vkd3d's form of the blend
+    // (its `mad`), so the two round alike.
+    const Id difference = mb.op(spv::OpFSub, v3, {rgb, fog_rgb});
+    const Id mixed = mb.op(spv::OpExtInst, v3, {glsl, GLSLstd450Fma, difference, factor3, fog_rgb});
     const Id result = mb.op(spv::OpVectorShuffle, v4, {mixed, colour, 0, 1, 2, 6});
     mb.op_void(spv::OpStore, {decls[target0].var, result});
   }
@@ -373,9 +394,12 @@ Status Lowering::State::vertex_epilogue() {
     Id size = parameter(ParameterName::POINT_SIZE);
     if (is_vec4_f32(render_io.psize_out) && decls[render_io.psize_out].written)
       size = mb.op(spv::OpCompositeExtract, f32, {load_vec4(render_io.psize_out), 0});
+    // max with the minimum, then min with the maximum: FClamp is undefined for min > max,
+    // where this ends on the maximum, as vkd3d's clamp does.
     size = mb.op(spv::OpExtInst, f32,
-                 {glsl, GLSLstd450FClamp, size, parameter(ParameterName::POINT_SIZE_MIN),
-                  parameter(ParameterName::POINT_SIZE_MAX)});
+                 {glsl, GLSLstd450FMax, size, parameter(ParameterName::POINT_SIZE_MIN)});
+    size = mb.op(spv::OpExtInst, f32,
+                 {glsl, GLSLstd450FMin, size, parameter(ParameterName::POINT_SIZE_MAX)});
     if (!render_io.point_size) {
       render_io.point_size = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, f32),
                                                 spv::StorageClassOutput);

@@ -488,7 +488,11 @@ struct Lowering::State {
   bool is_vec4_f32(std::uint32_t decl_index);
   struct RenderStateIo {
     std::uint32_t fog_out = ~0u, psize_out = ~0u, color1_out = ~0u, fog_in = ~0u; // decls
-    std::vector<std::pair<Id, Id>> sprite_inputs; // (TexCoord input, its Private copy)
+    struct SpriteInput {
+      Id input, copy;      // a TexCoord input and the Private copy the shader reads
+      unsigned components; // 1 to 4 floats (DXBC inputs may be narrower than D3D9's)
+    };
+    std::vector<SpriteInput> sprite_inputs;
     Id point_coord = 0, point_size = 0, clip_distance = 0;
   } render_io;
 };
