@@ -35,7 +35,13 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
     // Outputs start at 0 (vertex colours at 1, D3D9's white) so that partial or conditional
     // writes store defined values.
     const bool colour = !pixel && (slot == kSlotColor0 || slot == kSlotColor0 + 1);
-    b->add_after(first_label, ir::Op::TmpStore(t, f32(colour ? 1.0f : 0.0f)));
+    const SsaDef init = f32(colour ? 1.0f : 0.0f);
+    // Still in main's first block (outputs are made before any code): a forwarded write, which
+    // straight-line code overwrites or keeps without a TmpStore ever being emitted.
+    if (temps_known.in_first_stretch())
+      temps_known.stored(t.id(), t, init, ir::ScalarType::F32);
+    else
+      b->add_after(first_label, ir::Op::TmpStore(t, init));
   }
   return t;
 }

@@ -182,7 +182,18 @@ class Op {
 // source that could not be read (damaged bytecode) stops the translation instead of leaving a
 // hole in the IR. Optional operands ('n' in the shape) may be null, and so may Scoped* markers
 // ('k'), which are patched once their construct ends.
-bool has_missing_reference(const Op& op);
+namespace detail {
+// Whether the null reference `index` of `op` (and any after it) is one its shape requires.
+bool null_reference_required(const Op& op, std::uint32_t index);
+} // namespace detail
+// Inline: the front ends ask for every op they emit, and nearly every op has all its values.
+inline bool has_missing_reference(const Op& op) {
+  const std::span<const Operand> ops = op.operands();
+  for (std::uint32_t i = 0; i < op.ref_count(); ++i)
+    if (!ops[i].def()) [[unlikely]]
+      return detail::null_reference_required(op, i);
+  return false;
+}
 
 // Internal record of an op: 24 bytes, indexed by SsaDef id. Operands live in the Builder's
 // operand pool; program order is an intrusive doubly-linked list of ids.
@@ -458,6 +469,7 @@ class Builder {
   std::vector<std::uint64_t> constant_table_;
   std::size_t constant_mask_ = 0;
   std::size_t constant_used_ = 0;
+  std::vector<SsaDef> constant_ids_; // every id inserted since reset(), for grow_constant_table
 
   std::uint64_t added_[kOpcodeWords] = {};
   bool unknown_values_ = false;

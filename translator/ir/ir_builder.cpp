@@ -91,8 +91,8 @@ Op& Op::set_operand(std::uint32_t i, Operand o) {
   return *this;
 }
 
-bool has_missing_reference(const Op& op) {
-  for (std::uint32_t i = 0; i < op.ref_count(); ++i)
+bool detail::null_reference_required(const Op& op, std::uint32_t index) {
+  for (std::uint32_t i = index; i < op.ref_count(); ++i)
     if (!op.operand(i).def()) {
       char letter = operand_letter(op.code(), i, op.ref_count());
       if (letter != 'n' && letter != 'k') return true;
@@ -123,6 +123,7 @@ void Builder::reset() {
   live_count_ = 0;
   constant_mask_ = 0;
   constant_used_ = 0;
+  constant_ids_.clear();
   std::fill(std::begin(added_), std::end(added_), 0);
   unknown_values_ = false;
   uses_valid_ = false;
@@ -133,6 +134,7 @@ void Builder::reset() {
 std::size_t Builder::bytes_reserved() const {
   return ops_.capacity() * sizeof(OpRecord) + operands_.capacity() * sizeof(Operand) +
          types_.bytes_reserved() + constant_table_.capacity() * sizeof(std::uint64_t) +
+         constant_ids_.capacity() * sizeof(SsaDef) +
          use_offsets_.capacity() * sizeof(std::uint32_t) + use_list_.capacity() * sizeof(SsaDef);
 }
 
@@ -288,18 +290,16 @@ SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
 }
 
 void Builder::grow_constant_table() {
-  // Sized by the constants in the op list, not by the count the table kept: add_with_id (the
+  // Sized by every constant ever inserted, not by the count the table kept: add_with_id (the
   // binary reader) may add identical constants, which the table held once but this re-inserts
-  // each. A table no more than half full keeps every probe short and always ends.
-  std::size_t constants = 0;
-  for (SsaDef d = head_; d; d = ops_[d.id()].next)
-    constants += ops_[d.id()].code == OpCode::Constant || ops_[d.id()].code == OpCode::Undef;
+  // each. A table no more than half full keeps every probe short and always ends. Removed ids
+  // are skipped; the list, not the program, is walked.
   std::size_t size = constant_mask_ ? (constant_mask_ + 1) * 2 : 64;
-  while (size < 2 * (constants + 1)) size *= 2;
+  while (size < 2 * (constant_ids_.size() + 1)) size *= 2;
   constant_table_.assign(size, 0);
   constant_mask_ = size - 1;
   constant_used_ = 0;
-  for (SsaDef d = head_; d; d = ops_[d.id()].next) {
+  for (SsaDef d : constant_ids_) {
     const OpRecord& r = ops_[d.id()];
     if (r.code != OpCode::Constant && r.code != OpCode::Undef) continue;
     std::uint64_t h =
@@ -312,6 +312,7 @@ void Builder::grow_constant_table() {
 }
 
 void Builder::insert_constant(SsaDef def, std::uint64_t hash) {
+  constant_ids_.push_back(def);
   if (!constant_mask_ || (constant_used_ + 1) * 2 > constant_mask_ + 1) {
     grow_constant_table(); // re-inserts every live constant, `def` included
     return;

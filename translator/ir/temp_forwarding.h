@@ -39,7 +39,11 @@ class TempForwarding {
   void reset() {
     written_.clear();
     next_stretch();
+    first_ = stretch_;
   }
+  // Whether no op has ended a stretch since reset(): the code so far is one block, the first
+  // of the function, so a value written now is as good as one stored at its entry.
+  bool in_first_stretch() const { return stretch_ == first_; }
 
   Known known(std::uint32_t slot, SsaDef tmp) const {
     if (slot >= slots_.size()) return {};
@@ -107,6 +111,7 @@ class TempForwarding {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> written_; // slots written in this stretch, in first-write order
   std::uint32_t stretch_ = 1;
+  std::uint32_t first_ = 1; // the stretch reset() began
 };
 
 } // namespace kiln::ir
