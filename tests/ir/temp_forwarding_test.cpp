@@ -92,5 +92,17 @@ TEST(TempForwarding, SlotsAreKeyedByTheirTempAndForgottenByANewShader) {
   EXPECT_TRUE(end_stretch(f, OpCode::ScopedIf).empty()); // the old shader's write is dropped
 }
 
+TEST(TempForwarding, TheFirstStretchEndsAtTheFirstBoundary) {
+  TempForwarding f;
+  f.reset();
+  EXPECT_TRUE(f.in_first_stretch());
+  end_stretch(f, OpCode::FAdd);
+  EXPECT_TRUE(f.in_first_stretch());
+  end_stretch(f, OpCode::ScopedIf);
+  EXPECT_FALSE(f.in_first_stretch());
+  f.reset();
+  EXPECT_TRUE(f.in_first_stretch());
+}
+
 } // namespace
 } // namespace kiln::ir
