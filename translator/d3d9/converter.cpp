@@ -413,6 +413,7 @@ void State::emit_output_stores() {
   const bool clamp_colours = !pixel && model != Model::Vs3;
   const bool ps1 = pixel && (model_bit(model) & models::Ps1All);
   for (unsigned slot = 0; slot < kSlotCount; ++slot) {
+    SsaDef values[4];
     for (unsigned c = 0; c < 4; ++c) {
       SsaDef dcl = out_dcl[slot][c];
       SsaDef t = out_temps[slot][c];
@@ -423,10 +424,28 @@ void State::emit_output_stores() {
       if ((clamp_colours && (slot == kSlotColor0 || slot == kSlotColor0 + 1)) ||
           (ps1 && slot == kSlotTarget0))
         v = emit(ir::Op::FClamp(ir::kF32, v, f32(0.0f), f32(1.0f)));
-      if (b->op(dcl).type() == ir::kF32) {
-        if (c == 0) emit(ir::Op::OutputStore(dcl, SsaDef(), v));
+      values[c] = v;
+    }
+    // A register that is one vec4 declaration, all four components written: one store of the
+    // vector (one SPIR-V store, no access chain per component).
+    const SsaDef dcl = out_dcl[slot][0];
+    const bool whole = dcl && values[0] && values[1] && values[2] && values[3] &&
+                       out_dcl[slot][1] == dcl && out_dcl[slot][2] == dcl &&
+                       out_dcl[slot][3] == dcl &&
+                       b->op(dcl).type() == ir::vec(ir::ScalarType::F32, 4);
+    if (whole) {
+      const ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
+      emit(ir::Op::OutputStore(
+          dcl, SsaDef(),
+          emit(ir::Op::CompositeConstruct(v4f, values[0], values[1], values[2], values[3]))));
+      continue;
+    }
+    for (unsigned c = 0; c < 4; ++c) {
+      if (!values[c]) continue;
+      if (b->op(out_dcl[slot][c]).type() == ir::kF32) {
+        if (c == 0) emit(ir::Op::OutputStore(out_dcl[slot][c], SsaDef(), values[c]));
       } else {
-        emit(ir::Op::OutputStore(dcl, u32(c), v));
+        emit(ir::Op::OutputStore(out_dcl[slot][c], u32(c), values[c]));
       }
     }
   }
