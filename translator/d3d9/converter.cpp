@@ -109,6 +109,7 @@ void State::reset() {
   small_u32.fill({});
   control.clear();
   temps_known.reset();
+  loaded_inputs.clear();
 }
 
 // One linear pass before emitting: def immediates, label positions, the float constant range.

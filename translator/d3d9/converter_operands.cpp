@@ -81,7 +81,26 @@ SsaDef State::texcoord(const Instruction& ins, unsigned index, unsigned c) {
     if (!d) return {};
     in_dcl[kMaxInputs + index].fill(d);
   }
-  return emit(ir::Op::InputLoad(ir::kF32, dcl, u32(c)));
+  return input_component(dcl, c);
+}
+
+// Inputs do not change during an invocation: each component is loaded once, at main's entry,
+// where it dominates every read; a vec4 declaration as one vector load and its extracts.
+SsaDef State::input_component(SsaDef dcl, unsigned c) {
+  LoadedInput* in = nullptr;
+  for (LoadedInput& l : loaded_inputs)
+    if (l.dcl == dcl) in = &l;
+  if (!in) in = &loaded_inputs.emplace_back(LoadedInput{dcl, {}, {}});
+  SsaDef& value = in->component[c];
+  if (value) return value;
+  const ir::Type v4f = ir::vec(ir::ScalarType::F32, 4);
+  if (b->op(dcl).type() != v4f) {
+    value = b->add_after(first_label, ir::Op::InputLoad(ir::kF32, dcl, u32(c)));
+    return value;
+  }
+  if (!in->vector) in->vector = b->add_after(first_label, ir::Op::InputLoad(v4f, dcl, SsaDef()));
+  value = b->add_after(in->vector, ir::Op::CompositeExtract(ir::kF32, in->vector, u32(c)));
+  return value;
 }
 
 SsaDef State::relative_index(const Instruction& ins, RegisterType rel_type,
@@ -206,7 +225,7 @@ SsaDef State::read_raw(const Instruction& ins, const SourceParam& s, unsigned c)
         return {};
       }
     }
-    return emit(ir::Op::InputLoad(ir::kF32, dcl, u32(c)));
+    return input_component(dcl, c);
   }
   case RegisterType::Address:
     if (!pixel) {

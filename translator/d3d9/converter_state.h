@@ -130,6 +130,13 @@ struct State {
   } pending;
 
   ir::TempForwarding temps_known; // register values of the current straight-line stretch
+  // Input components read so far, loaded at main's entry (input_component()).
+  struct LoadedInput {
+    SsaDef dcl;
+    SsaDef vector; // the whole vec4, for a vec4 declaration
+    SsaDef component[4];
+  };
+  std::vector<LoadedInput> loaded_inputs;
   std::array<SsaDef, 16> small_u32{};
   unsigned call_depth = 0;    // subroutines being inlined (0: main)
   std::size_t frame_base = 0; // control.size() when the current subroutine was entered
@@ -192,6 +199,9 @@ struct State {
   bool output_slot(const DestParam& d, unsigned& slot) const;
   // Component c of texture coordinate t<index> (ps_1_x texture stages, ps_2_0+ t#).
   SsaDef texcoord(const Instruction& ins, unsigned index, unsigned c);
+  // Component c of the input declared by `dcl` (InputLoad index c, or the scalar of an f32
+  // declaration when c is 0).
+  SsaDef input_component(SsaDef dcl, unsigned c);
   // One raw register component (no modifier), or null after fail().
   SsaDef read_raw(const Instruction& ins, const SourceParam& s, unsigned c);
   // Source positions `mask` (bit i = swizzle position i) with swizzle and modifier applied.
