@@ -111,9 +111,12 @@ class Reader {
         std::int64_t v;
         if (!read(v)) return error();
         if (i < refs) {
-          std::int64_t target = v == 0 ? 0 : std::int64_t(self) - v;
-          if (v != 0 && (target < 1 || target > 0x7fffffff))
+          // A reference is stored relative to the op: target = self - v, in [1, 2^31 - 1].
+          // The range is checked on v itself, before any arithmetic can overflow.
+          const std::int64_t here = std::int64_t(self);
+          if (v != 0 && (v > here - 1 || v < here - 0x7fffffff))
             return fail(op_offset, "reference out of range");
+          const std::int64_t target = v == 0 ? 0 : here - v;
           if (target > max_target) {
             max_target = target;
             max_target_offset = op_offset;
