@@ -34,7 +34,7 @@ void ConvertContext::reset(ir::Builder& builder, const Program& program,
 }
 
 SsaDef ConvertContext::constant_bits(ScalarType type, std::uint32_t bits) {
-  return builder_->add(Op::Constant(Type(type), bits));
+  return builder_->constant_scalar(Type(type), bits);
 }
 
 SsaDef ConvertContext::bitcast(SsaDef value, ScalarType from, ScalarType to) {

@@ -391,10 +391,14 @@ class Builder {
   }
 
   // Shorthands for constants (deduplicated).
-  SsaDef constant_u32(std::uint32_t v) { return add(Op::Constant(kU32, v)); }
-  SsaDef constant_i32(std::int32_t v) { return add(Op::Constant(kI32, v)); }
-  SsaDef constant_f32(float v) { return add(Op::Constant(kF32, v)); }
-  SsaDef constant_bool(bool v) { return add(Op::Constant(kBool, std::uint32_t(v))); }
+  // A scalar constant of `type` whose literal is `bits` (a 32-bit pattern for types up to 32
+  // bits, as Op::Constant stores it): the same id add(Op::Constant(type, ...)) gives, found
+  // without building an Op.
+  SsaDef constant_scalar(Type type, std::uint64_t bits);
+  SsaDef constant_u32(std::uint32_t v) { return constant_scalar(kU32, v); }
+  SsaDef constant_i32(std::int32_t v) { return constant_scalar(kI32, std::uint32_t(v)); }
+  SsaDef constant_f32(float v) { return constant_scalar(kF32, Operand::literal_f32(v).bits()); }
+  SsaDef constant_bool(bool v) { return constant_scalar(kBool, std::uint32_t(v)); }
 
   // Bytes held by every storage of this builder (capacity, not size).
   std::size_t bytes_reserved() const;
@@ -439,6 +443,8 @@ class Builder {
   }
   std::uint64_t hash_constant(OpCode code, Type type, std::span<const Operand> ops) const;
   SsaDef find_constant(const Op& op, std::uint64_t hash) const;
+  SsaDef find_constant(OpCode code, Type type, std::uint8_t flags, std::span<const Operand> want,
+                       std::uint64_t hash) const;
   void insert_constant(SsaDef def, std::uint64_t hash);
   void grow_constant_table();
   void build_use_index();

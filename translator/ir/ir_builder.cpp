@@ -271,22 +271,34 @@ std::uint64_t Builder::hash_constant(OpCode code, Type type,
   return h ^ (h >> 31);
 }
 
-SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
+SsaDef Builder::find_constant(OpCode code, Type type, std::uint8_t flags,
+                              std::span<const Operand> want, std::uint64_t hash) const {
   if (!constant_mask_) return SsaDef();
   std::size_t slot = hash & constant_mask_;
   std::uint64_t tag = hash & 0xffffffff00000000ull;
-  auto want = op.operands();
   while (std::uint64_t entry = constant_table_[slot]) {
     if ((entry & 0xffffffff00000000ull) == tag) {
       const OpRecord& r = ops_[std::uint32_t(entry)];
-      if (r.code == op.code() && r.type == op.type() && r.operand_count == want.size() &&
-          r.flags == std::uint8_t(op.flags()) &&
+      if (r.code == code && r.type == type && r.operand_count == want.size() && r.flags == flags &&
           std::equal(want.begin(), want.end(), operands_.data() + r.first_operand))
         return SsaDef(std::uint32_t(entry));
     }
     slot = (slot + 1) & constant_mask_;
   }
   return SsaDef();
+}
+
+SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
+  return find_constant(op.code(), op.type(), std::uint8_t(op.flags()), op.operands(), hash);
+}
+
+SsaDef Builder::constant_scalar(Type type, std::uint64_t bits) {
+  const Operand value = Operand::literal(bits);
+  const std::span<const Operand> operands(&value, 1);
+  const std::uint64_t hash = hash_constant(OpCode::Constant, type, operands);
+  if (SsaDef found = find_constant(OpCode::Constant, type, 0, operands, hash)) return found;
+  // Not there: made as add() would (hashing again is the rare case's cost).
+  return add_declaration(Op::with_operands(OpCode::Constant, type, operands, 0));
 }
 
 void Builder::grow_constant_table() {
