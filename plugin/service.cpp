@@ -157,7 +157,7 @@ void CompileService::publish(Job& job, JobState state) {
   }
 }
 
-void CompileService::run(Job& job, Translator& translator) {
+void CompileService::translate_job(Job& job, Translator& translator) {
   const auto start = std::chrono::steady_clock::now();
   job.status = translate_ ? translate_(translator, job.bytecode, job.options, job.result)
                           : translator.translate(job.bytecode, job.options, job.result);
@@ -167,6 +167,9 @@ void CompileService::run(Job& job, Translator& translator) {
   const std::size_t bucket = std::min<std::size_t>(std::bit_width(std::uint64_t(micros)),
                                                    counters_->time_histogram_us.size() - 1);
   counters_->time_histogram_us[bucket].fetch_add(1, std::memory_order_relaxed);
+}
+
+void CompileService::finish_job(Job& job) {
   if (job.status) {
     counters_->translated.fetch_add(1, std::memory_order_relaxed);
     if (store_) store_->store(job.key, job);
@@ -179,8 +182,46 @@ void CompileService::run(Job& job, Translator& translator) {
   }
 }
 
+// A translator from the pool for the lifetime of the lease, returned on the back of the pool
+// (the next one handed out) when the lease ends.
+class CompileService::TranslatorLease {
+ public:
+  explicit TranslatorLease(CompileService& service) : service_(service) {
+    {
+      std::lock_guard lock(service_.translator_pool_mutex_);
+      if (!service_.translator_pool_.empty()) {
+        translator_ = std::move(service_.translator_pool_.back());
+        service_.translator_pool_.pop_back();
+      }
+    }
+    if (!translator_) translator_ = std::make_unique<Translator>();
+  }
+  ~TranslatorLease() {
+    std::lock_guard lock(service_.translator_pool_mutex_);
+    service_.translator_pool_.push_back(std::move(translator_));
+  }
+  TranslatorLease(const TranslatorLease&) = delete;
+  TranslatorLease& operator=(const TranslatorLease&) = delete;
+
+  Translator& translator() { return *translator_; }
+
+ private:
+  CompileService& service_;
+  std::unique_ptr<Translator> translator_;
+};
+
+void CompileService::run_with_pooled_translator(Job& job) {
+  {
+    TranslatorLease lease(*this);
+    translate_job(job, lease.translator());
+  } // back in the pool before the job is published: a thread the job wakes may need it next
+  finish_job(job);
+}
+
 void CompileService::worker_main(bool background) {
-  Translator translator; // per-worker pools, reused across jobs
+  // A background worker keeps one translator (per-worker pools, reused across jobs); foreground
+  // workers take the pool's warmest for each job and give it back after.
+  const std::unique_ptr<Translator> own = background ? std::make_unique<Translator>() : nullptr;
   auto& available = background ? queues_->background_available : queues_->foreground_available;
   for (;;) {
     available.wait();
@@ -200,26 +241,16 @@ void CompileService::worker_main(bool background) {
       }
       continue; // else its count was consumed by a job a waiter ran
     }
-    if (claim(*job)) run(*job, translator);
+    if (claim(*job)) {
+      if (own) {
+        translate_job(*job, *own);
+        finish_job(*job);
+      } else {
+        run_with_pooled_translator(*job);
+      }
+    }
     job->release(); // the queue's reference
   }
-}
-
-std::unique_ptr<Translator> CompileService::borrow_translator() {
-  {
-    std::lock_guard lock(spare_mutex_);
-    if (!spare_translators_.empty()) {
-      auto translator = std::move(spare_translators_.back());
-      spare_translators_.pop_back();
-      return translator;
-    }
-  }
-  return std::make_unique<Translator>();
-}
-
-void CompileService::return_translator(std::unique_ptr<Translator> translator) {
-  std::lock_guard lock(spare_mutex_);
-  spare_translators_.push_back(std::move(translator));
 }
 
 bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
@@ -229,9 +260,7 @@ bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
   // is dropped by the worker that finds it already claimed.
   if (claim(*job)) {
     counters_->run_by_waiter.fetch_add(1, std::memory_order_relaxed);
-    auto translator = borrow_translator();
-    run(*job, *translator);
-    return_translator(std::move(translator));
+    run_with_pooled_translator(*job);
     return true;
   }
   // A timeout beyond what steady_clock can represent from now (nanoseconds::max() for

@@ -5,6 +5,11 @@
 // waits for never sits behind a backlog. High and Normal jobs run on foreground workers; Low
 // jobs (prefill, rebuilds after a version bump) only on background workers that run at a lower
 // OS scheduling priority, so that background work gives a core to any thread that needs one.
+//
+// Foreground workers and waiters share one pool of translators, handed out most recently used
+// first: a translator's pools grow to what the shaders it ran needed, and a fresh one pays for
+// that growth (and for cold caches) on its first large shader, so a wait() that runs a job
+// itself takes the warmest translator rather than one of its own.
 
 #include "plugin/job.h"
 #include "translator/version.h"
@@ -90,8 +95,9 @@ class CompileService {
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
   // Runs `task` on a background worker once no Low job is queued there: the lowest priority of
-  // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued when the service shuts down are
-  // destroyed without running; whoever posts them must not rely on them running.
+  // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued
+  // when the service shuts down are destroyed without running; whoever posts them must not rely on
+  // them running.
   void post(std::function<void()> task);
 
   ServiceStats stats() const;
@@ -102,12 +108,16 @@ class CompileService {
   struct Queues;
   struct Counters;
 
+  class TranslatorLease;
+
   void worker_main(bool background);
   bool claim(Job& job);
-  void run(Job& job, Translator& translator);
+  // Translates a claimed job into job.status and job.result.
+  void translate_job(Job& job, Translator& translator);
+  // Stores, reports and publishes a translated job.
+  void finish_job(Job& job);
+  void run_with_pooled_translator(Job& job);
   void publish(Job& job, JobState state);
-  std::unique_ptr<Translator> borrow_translator();
-  void return_translator(std::unique_ptr<Translator> translator);
 
   ResultStore* store_;
   TranslateFunction translate_;
@@ -127,8 +137,11 @@ class CompileService {
   std::condition_variable wait_cv_;
   std::atomic<std::uint32_t> waiters_{0};
 
-  std::mutex spare_mutex_; // translators for wait() callers that run a job themselves
-  std::vector<std::unique_ptr<Translator>> spare_translators_;
+  // Translators of foreground work (foreground workers and wait() callers that run a job
+  // themselves), idle ones only; the back is the one returned last. Background workers keep
+  // their own.
+  std::mutex translator_pool_mutex_;
+  std::vector<std::unique_ptr<Translator>> translator_pool_;
 };
 
 // The default worker count: $KILN_THREADS when set, else cores - 1, at least 1.

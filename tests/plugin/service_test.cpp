@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #if defined(__linux__)
 #include <cerrno>
 #include <sys/resource.h>
@@ -179,6 +180,47 @@ TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
   EXPECT_EQ(low_nice, std::min(own_nice + 5, 19));
 }
 #endif
+
+// A wait() that runs a queued job itself takes the translator a foreground worker warmed, not a
+// fresh one: the pool hands out the one returned last.
+TEST(CompileService, WaiterRunsAJobOnTheTranslatorAForegroundWorkerWarmed) {
+  std::mutex mutex;
+  std::unordered_map<std::uint32_t, const Translator*> translator_of; // by blob number
+  std::atomic<bool> gate_open{false};
+  std::atomic<bool> blocker_started{false};
+  ServiceOptions o;
+  o.threads = 1;
+  o.translate = [&](Translator& translator, std::span<const std::uint8_t> bytes,
+                    const TranslateOptions&, TranslateResult& out) {
+    std::uint32_t n;
+    std::memcpy(&n, bytes.data() + 4, 4);
+    {
+      std::lock_guard lock(mutex);
+      translator_of[n] = &translator;
+    }
+    if (n == 1) { // holds the background worker
+      blocker_started = true;
+      while (!gate_open.load()) std::this_thread::sleep_for(100us);
+    }
+    out.spirv.assign(1, n);
+    return Status::ok();
+  };
+  CompileService service(o);
+  JobRef warm_up = service.submit(blob(2), {}, Priority::Normal);
+  while (!is_final(warm_up->state.load())) std::this_thread::sleep_for(1ms); // the worker ran it
+  JobRef blocker = service.submit(blob(1), {}, Priority::Low);
+  while (!blocker_started.load()) std::this_thread::yield();
+  JobRef queued = service.submit(blob(3), {}, Priority::Low); // stays queued behind the blocker
+  ASSERT_TRUE(service.wait(queued, 10s));
+  EXPECT_EQ(service.stats().run_by_waiter, 1u);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(translator_of.at(3), translator_of.at(2));
+    EXPECT_NE(translator_of.at(3), translator_of.at(1)); // background workers keep their own
+  }
+  gate_open = true;
+  ASSERT_TRUE(service.wait(blocker, 10s));
+}
 
 TEST(CompileService, WaitTimesOutOnARunningJob) {
   FakeTranslator fake;
