@@ -7,6 +7,7 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstdlib>
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -27,15 +28,23 @@ struct CompileService::Queues {
 
 namespace {
 
-// Lowers the calling thread's scheduling priority by `nice` steps. On Linux setpriority() with a
-// thread id acts on that thread alone; elsewhere, and where the call fails, the thread stays as
-// it is (background work then merely competes as an equal).
-void lower_this_thread_priority(int nice) {
+// Lowers the calling thread's scheduling priority by `nice` steps and, with `idle_policy`, moves
+// it to SCHED_IDLE. On Linux both act on the calling thread alone (setpriority() with a thread
+// id, sched_setscheduler() with 0). The nice value is set either way: it is what applies where
+// SCHED_IDLE is refused (a seccomp filter, a kernel without it), and what tools such as top
+// show. Elsewhere, and where both calls fail, the thread stays as it is (background work then
+// merely competes as an equal).
+void lower_this_thread_priority(int nice, bool idle_policy) {
 #if defined(__linux__)
   if (nice > 0)
     (void)::setpriority(PRIO_PROCESS, id_t(::gettid()), ::getpriority(PRIO_PROCESS, 0) + nice);
+  if (idle_policy) {
+    const sched_param param{}; // SCHED_IDLE takes priority 0
+    (void)::sched_setscheduler(0, SCHED_IDLE, &param);
+  }
 #else
   (void)nice;
+  (void)idle_policy;
 #endif
 }
 
@@ -64,9 +73,10 @@ CompileService::CompileService(const ServiceOptions& options)
   workers_.reserve(2 * threads);
   for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(false); });
   const int background_nice = options.background_nice;
+  const bool idle_policy = options.background_idle_policy;
   for (unsigned i = 0; i < threads; ++i)
-    workers_.emplace_back([this, background_nice] {
-      lower_this_thread_priority(background_nice);
+    workers_.emplace_back([this, background_nice, idle_policy] {
+      lower_this_thread_priority(background_nice, idle_policy);
       worker_main(true);
     });
 }

@@ -3,8 +3,9 @@
 // worker threads fed from one moodycamel queue per priority (the queue has no priorities of its
 // own). wait() on a job that has not started runs it on the waiting thread, so a shader a draw
 // waits for never sits behind a backlog. High and Normal jobs run on foreground workers; Low
-// jobs (prefill, rebuilds after a version bump) only on background workers that run at a lower
-// OS scheduling priority, so that background work gives a core to any thread that needs one.
+// jobs (prefill, rebuilds after a version bump) only on background workers that run at the
+// lowest OS scheduling priority there is (Linux: SCHED_IDLE, else nice +10), so that background
+// work gets little more than the CPU time other threads leave and never preempts one.
 //
 // Foreground workers and waiters share one pool of translators, handed out most recently used
 // first: a translator's pools grow to what the shaders it ran needed, and a fresh one pays for
@@ -55,6 +56,14 @@ struct ServiceOptions {
   // Nice increment of the background workers (Linux: per thread; clamped to 19 by the kernel).
   // An unprivileged thread cannot take it back, which is why Low jobs have their own threads.
   int background_nice = 10;
+  // Background workers also switch to SCHED_IDLE (Linux; an unprivileged thread may): the
+  // smallest CPU share there is (weight 3, against 110 at nice +10 and 1,024 at nice 0), they
+  // never preempt another thread on waking, and a core running only them counts as idle where
+  // the kernel places a waking thread. Where the switch fails, or with false, the nice
+  // increment alone applies. A wait() on a job a background worker is running blocks, which
+  // frees a core for that worker; only where other threads keep every core busy does the job
+  // crawl (as at nice +10, with a smaller share).
+  bool background_idle_policy = true;
   ResultStore* store = nullptr;        // not owned; may be null (no cache)
   TranslateFunction translate;         // empty: Translator::translate
   FinishFunction on_finished;          // empty: nothing

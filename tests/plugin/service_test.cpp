@@ -12,6 +12,7 @@
 #include <unordered_map>
 #if defined(__linux__)
 #include <cerrno>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -178,6 +179,57 @@ TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
   std::lock_guard lock(mutex);
   EXPECT_EQ(normal_nice, own_nice);
   EXPECT_EQ(low_nice, std::min(own_nice + 5, 19));
+}
+#endif
+
+#if defined(__linux__)
+// Whether this process may move a thread to SCHED_IDLE (a seccomp filter may refuse it).
+bool idle_policy_allowed() {
+  bool allowed = false;
+  std::thread([&] {
+    const sched_param param{};
+    allowed = ::sched_setscheduler(0, SCHED_IDLE, &param) == 0;
+  }).join();
+  return allowed;
+}
+
+struct Policies {
+  int low = -1, normal = -1;
+};
+
+// The scheduling policy a Low and a Normal job ran under.
+Policies job_policies(bool background_idle_policy) {
+  std::mutex mutex;
+  Policies policies;
+  ServiceOptions o;
+  o.threads = 1;
+  o.background_idle_policy = background_idle_policy;
+  o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                    TranslateResult& out) {
+    const int policy = ::sched_getscheduler(0);
+    std::lock_guard lock(mutex);
+    (bytes[4] == 1 ? policies.low : policies.normal) = policy;
+    out.spirv.assign(1, 1);
+    return Status::ok();
+  };
+  CompileService service(o);
+  JobRef low = service.submit(blob(1), {}, Priority::Low);
+  JobRef normal = service.submit(blob(2), {}, Priority::Normal);
+  // Poll rather than wait(): wait() could run a job on this thread.
+  while (!is_final(low->state.load()) || !is_final(normal->state.load()))
+    std::this_thread::sleep_for(1ms);
+  std::lock_guard lock(mutex);
+  return policies;
+}
+
+// Background workers run Low jobs under SCHED_IDLE (never preempting the game's threads or a
+// waiter); foreground workers stay under the policy the process runs at.
+TEST(CompileService, BackgroundWorkersRunUnderTheIdlePolicy) {
+  if (!idle_policy_allowed()) GTEST_SKIP() << "this process may not use SCHED_IDLE";
+  const Policies policies = job_policies(true);
+  EXPECT_EQ(policies.low, SCHED_IDLE);
+  EXPECT_EQ(policies.normal, ::sched_getscheduler(0));
+  EXPECT_EQ(job_policies(false).low, ::sched_getscheduler(0)); // the nice increment alone
 }
 #endif
 
