@@ -7,6 +7,7 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstdlib>
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -27,15 +28,23 @@ struct CompileService::Queues {
 
 namespace {
 
-// Lowers the calling thread's scheduling priority by `nice` steps. On Linux setpriority() with a
-// thread id acts on that thread alone; elsewhere, and where the call fails, the thread stays as
-// it is (background work then merely competes as an equal).
-void lower_this_thread_priority(int nice) {
+// Lowers the calling thread's scheduling priority by `nice` steps and, with `idle_policy`, moves
+// it to SCHED_IDLE. On Linux both act on the calling thread alone (setpriority() with a thread
+// id, sched_setscheduler() with 0). The nice value is set either way: it is what applies where
+// SCHED_IDLE is refused (a seccomp filter, a kernel without it), and what tools such as top
+// show. Elsewhere, and where both calls fail, the thread stays as it is (background work then
+// merely competes as an equal).
+void lower_this_thread_priority(int nice, bool idle_policy) {
 #if defined(__linux__)
   if (nice > 0)
     (void)::setpriority(PRIO_PROCESS, id_t(::gettid()), ::getpriority(PRIO_PROCESS, 0) + nice);
+  if (idle_policy) {
+    const sched_param param{}; // SCHED_IDLE takes priority 0
+    (void)::sched_setscheduler(0, SCHED_IDLE, &param);
+  }
 #else
   (void)nice;
+  (void)idle_policy;
 #endif
 }
 
@@ -64,9 +73,10 @@ CompileService::CompileService(const ServiceOptions& options)
   workers_.reserve(2 * threads);
   for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(false); });
   const int background_nice = options.background_nice;
+  const bool idle_policy = options.background_idle_policy;
   for (unsigned i = 0; i < threads; ++i)
-    workers_.emplace_back([this, background_nice] {
-      lower_this_thread_priority(background_nice);
+    workers_.emplace_back([this, background_nice, idle_policy] {
+      lower_this_thread_priority(background_nice, idle_policy);
       worker_main(true);
     });
 }
@@ -157,7 +167,7 @@ void CompileService::publish(Job& job, JobState state) {
   }
 }
 
-void CompileService::run(Job& job, Translator& translator) {
+void CompileService::translate_job(Job& job, Translator& translator) {
   const auto start = std::chrono::steady_clock::now();
   job.status = translate_ ? translate_(translator, job.bytecode, job.options, job.result)
                           : translator.translate(job.bytecode, job.options, job.result);
@@ -167,6 +177,9 @@ void CompileService::run(Job& job, Translator& translator) {
   const std::size_t bucket = std::min<std::size_t>(std::bit_width(std::uint64_t(micros)),
                                                    counters_->time_histogram_us.size() - 1);
   counters_->time_histogram_us[bucket].fetch_add(1, std::memory_order_relaxed);
+}
+
+void CompileService::finish_job(Job& job) {
   if (job.status) {
     counters_->translated.fetch_add(1, std::memory_order_relaxed);
     if (store_) store_->store(job.key, job);
@@ -179,8 +192,46 @@ void CompileService::run(Job& job, Translator& translator) {
   }
 }
 
+// A translator from the pool for the lifetime of the lease, returned on the back of the pool
+// (the next one handed out) when the lease ends.
+class CompileService::TranslatorLease {
+ public:
+  explicit TranslatorLease(CompileService& service) : service_(service) {
+    {
+      std::lock_guard lock(service_.translator_pool_mutex_);
+      if (!service_.translator_pool_.empty()) {
+        translator_ = std::move(service_.translator_pool_.back());
+        service_.translator_pool_.pop_back();
+      }
+    }
+    if (!translator_) translator_ = std::make_unique<Translator>();
+  }
+  ~TranslatorLease() {
+    std::lock_guard lock(service_.translator_pool_mutex_);
+    service_.translator_pool_.push_back(std::move(translator_));
+  }
+  TranslatorLease(const TranslatorLease&) = delete;
+  TranslatorLease& operator=(const TranslatorLease&) = delete;
+
+  Translator& translator() { return *translator_; }
+
+ private:
+  CompileService& service_;
+  std::unique_ptr<Translator> translator_;
+};
+
+void CompileService::run_with_pooled_translator(Job& job) {
+  {
+    TranslatorLease lease(*this);
+    translate_job(job, lease.translator());
+  } // back in the pool before the job is published: a thread the job wakes may need it next
+  finish_job(job);
+}
+
 void CompileService::worker_main(bool background) {
-  Translator translator; // per-worker pools, reused across jobs
+  // A background worker keeps one translator (per-worker pools, reused across jobs); foreground
+  // workers take the pool's warmest for each job and give it back after.
+  const std::unique_ptr<Translator> own = background ? std::make_unique<Translator>() : nullptr;
   auto& available = background ? queues_->background_available : queues_->foreground_available;
   for (;;) {
     available.wait();
@@ -200,26 +251,16 @@ void CompileService::worker_main(bool background) {
       }
       continue; // else its count was consumed by a job a waiter ran
     }
-    if (claim(*job)) run(*job, translator);
+    if (claim(*job)) {
+      if (own) {
+        translate_job(*job, *own);
+        finish_job(*job);
+      } else {
+        run_with_pooled_translator(*job);
+      }
+    }
     job->release(); // the queue's reference
   }
-}
-
-std::unique_ptr<Translator> CompileService::borrow_translator() {
-  {
-    std::lock_guard lock(spare_mutex_);
-    if (!spare_translators_.empty()) {
-      auto translator = std::move(spare_translators_.back());
-      spare_translators_.pop_back();
-      return translator;
-    }
-  }
-  return std::make_unique<Translator>();
-}
-
-void CompileService::return_translator(std::unique_ptr<Translator> translator) {
-  std::lock_guard lock(spare_mutex_);
-  spare_translators_.push_back(std::move(translator));
 }
 
 bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
@@ -229,9 +270,7 @@ bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
   // is dropped by the worker that finds it already claimed.
   if (claim(*job)) {
     counters_->run_by_waiter.fetch_add(1, std::memory_order_relaxed);
-    auto translator = borrow_translator();
-    run(*job, *translator);
-    return_translator(std::move(translator));
+    run_with_pooled_translator(*job);
     return true;
   }
   // A timeout beyond what steady_clock can represent from now (nanoseconds::max() for

@@ -3,8 +3,14 @@
 // worker threads fed from one moodycamel queue per priority (the queue has no priorities of its
 // own). wait() on a job that has not started runs it on the waiting thread, so a shader a draw
 // waits for never sits behind a backlog. High and Normal jobs run on foreground workers; Low
-// jobs (prefill, rebuilds after a version bump) only on background workers that run at a lower
-// OS scheduling priority, so that background work gives a core to any thread that needs one.
+// jobs (prefill, rebuilds after a version bump) only on background workers that run at the
+// lowest OS scheduling priority there is (Linux: SCHED_IDLE, else nice +10), so that background
+// work gets little more than the CPU time other threads leave and never preempts one.
+//
+// Foreground workers and waiters share one pool of translators, handed out most recently used
+// first: a translator's pools grow to what the shaders it ran needed, and a fresh one pays for
+// that growth (and for cold caches) on its first large shader, so a wait() that runs a job
+// itself takes the warmest translator rather than one of its own.
 
 #include "plugin/job.h"
 #include "translator/version.h"
@@ -50,6 +56,14 @@ struct ServiceOptions {
   // Nice increment of the background workers (Linux: per thread; clamped to 19 by the kernel).
   // An unprivileged thread cannot take it back, which is why Low jobs have their own threads.
   int background_nice = 10;
+  // Background workers also switch to SCHED_IDLE (Linux; an unprivileged thread may): the
+  // smallest CPU share there is (weight 3, against 110 at nice +10 and 1,024 at nice 0), they
+  // never preempt another thread on waking, and a core running only them counts as idle where
+  // the kernel places a waking thread. Where the switch fails, or with false, the nice
+  // increment alone applies. A wait() on a job a background worker is running blocks, which
+  // frees a core for that worker; only where other threads keep every core busy does the job
+  // crawl (as at nice +10, with a smaller share).
+  bool background_idle_policy = true;
   ResultStore* store = nullptr;        // not owned; may be null (no cache)
   TranslateFunction translate;         // empty: Translator::translate
   FinishFunction on_finished;          // empty: nothing
@@ -90,8 +104,9 @@ class CompileService {
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
   // Runs `task` on a background worker once no Low job is queued there: the lowest priority of
-  // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued when the service shuts down are
-  // destroyed without running; whoever posts them must not rely on them running.
+  // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued
+  // when the service shuts down are destroyed without running; whoever posts them must not rely on
+  // them running.
   void post(std::function<void()> task);
 
   ServiceStats stats() const;
@@ -102,12 +117,16 @@ class CompileService {
   struct Queues;
   struct Counters;
 
+  class TranslatorLease;
+
   void worker_main(bool background);
   bool claim(Job& job);
-  void run(Job& job, Translator& translator);
+  // Translates a claimed job into job.status and job.result.
+  void translate_job(Job& job, Translator& translator);
+  // Stores, reports and publishes a translated job.
+  void finish_job(Job& job);
+  void run_with_pooled_translator(Job& job);
   void publish(Job& job, JobState state);
-  std::unique_ptr<Translator> borrow_translator();
-  void return_translator(std::unique_ptr<Translator> translator);
 
   ResultStore* store_;
   TranslateFunction translate_;
@@ -127,8 +146,11 @@ class CompileService {
   std::condition_variable wait_cv_;
   std::atomic<std::uint32_t> waiters_{0};
 
-  std::mutex spare_mutex_; // translators for wait() callers that run a job themselves
-  std::vector<std::unique_ptr<Translator>> spare_translators_;
+  // Translators of foreground work (foreground workers and wait() callers that run a job
+  // themselves), idle ones only; the back is the one returned last. Background workers keep
+  // their own.
+  std::mutex translator_pool_mutex_;
+  std::vector<std::unique_ptr<Translator>> translator_pool_;
 };
 
 // The default worker count: $KILN_THREADS when set, else cores - 1, at least 1.

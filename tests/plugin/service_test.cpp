@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #if defined(__linux__)
 #include <cerrno>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -179,6 +181,98 @@ TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
   EXPECT_EQ(low_nice, std::min(own_nice + 5, 19));
 }
 #endif
+
+#if defined(__linux__)
+// Whether this process may move a thread to SCHED_IDLE (a seccomp filter may refuse it).
+bool idle_policy_allowed() {
+  bool allowed = false;
+  std::thread([&] {
+    const sched_param param{};
+    allowed = ::sched_setscheduler(0, SCHED_IDLE, &param) == 0;
+  }).join();
+  return allowed;
+}
+
+struct Policies {
+  int low = -1, normal = -1;
+};
+
+// The scheduling policy a Low and a Normal job ran under.
+Policies job_policies(bool background_idle_policy) {
+  std::mutex mutex;
+  Policies policies;
+  ServiceOptions o;
+  o.threads = 1;
+  o.background_idle_policy = background_idle_policy;
+  o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                    TranslateResult& out) {
+    const int policy = ::sched_getscheduler(0);
+    std::lock_guard lock(mutex);
+    (bytes[4] == 1 ? policies.low : policies.normal) = policy;
+    out.spirv.assign(1, 1);
+    return Status::ok();
+  };
+  CompileService service(o);
+  JobRef low = service.submit(blob(1), {}, Priority::Low);
+  JobRef normal = service.submit(blob(2), {}, Priority::Normal);
+  // Poll rather than wait(): wait() could run a job on this thread.
+  while (!is_final(low->state.load()) || !is_final(normal->state.load()))
+    std::this_thread::sleep_for(1ms);
+  std::lock_guard lock(mutex);
+  return policies;
+}
+
+// Background workers run Low jobs under SCHED_IDLE (never preempting the game's threads or a
+// waiter); foreground workers stay under the policy the process runs at.
+TEST(CompileService, BackgroundWorkersRunUnderTheIdlePolicy) {
+  if (!idle_policy_allowed()) GTEST_SKIP() << "this process may not use SCHED_IDLE";
+  const Policies policies = job_policies(true);
+  EXPECT_EQ(policies.low, SCHED_IDLE);
+  EXPECT_EQ(policies.normal, ::sched_getscheduler(0));
+  EXPECT_EQ(job_policies(false).low, ::sched_getscheduler(0)); // the nice increment alone
+}
+#endif
+
+// A wait() that runs a queued job itself takes the translator a foreground worker warmed, not a
+// fresh one: the pool hands out the one returned last.
+TEST(CompileService, WaiterRunsAJobOnTheTranslatorAForegroundWorkerWarmed) {
+  std::mutex mutex;
+  std::unordered_map<std::uint32_t, const Translator*> translator_of; // by blob number
+  std::atomic<bool> gate_open{false};
+  std::atomic<bool> blocker_started{false};
+  ServiceOptions o;
+  o.threads = 1;
+  o.translate = [&](Translator& translator, std::span<const std::uint8_t> bytes,
+                    const TranslateOptions&, TranslateResult& out) {
+    std::uint32_t n;
+    std::memcpy(&n, bytes.data() + 4, 4);
+    {
+      std::lock_guard lock(mutex);
+      translator_of[n] = &translator;
+    }
+    if (n == 1) { // holds the background worker
+      blocker_started = true;
+      while (!gate_open.load()) std::this_thread::sleep_for(100us);
+    }
+    out.spirv.assign(1, n);
+    return Status::ok();
+  };
+  CompileService service(o);
+  JobRef warm_up = service.submit(blob(2), {}, Priority::Normal);
+  while (!is_final(warm_up->state.load())) std::this_thread::sleep_for(1ms); // the worker ran it
+  JobRef blocker = service.submit(blob(1), {}, Priority::Low);
+  while (!blocker_started.load()) std::this_thread::yield();
+  JobRef queued = service.submit(blob(3), {}, Priority::Low); // stays queued behind the blocker
+  ASSERT_TRUE(service.wait(queued, 10s));
+  EXPECT_EQ(service.stats().run_by_waiter, 1u);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(translator_of.at(3), translator_of.at(2));
+    EXPECT_NE(translator_of.at(3), translator_of.at(1)); // background workers keep their own
+  }
+  gate_open = true;
+  ASSERT_TRUE(service.wait(blocker, 10s));
+}
 
 TEST(CompileService, WaitTimesOutOnARunningJob) {
   FakeTranslator fake;
