@@ -89,6 +89,7 @@ bool phases_need_functions(const Program& program) {
   bool patch_phase = false;
   int depth = 0;
   for (const Instruction& inst : program.instructions) {
+    depth += block_nesting_change(inst.opcode);
     switch (inst.opcode) {
     case Opcode::HsForkPhase:
     case Opcode::HsJoinPhase:
@@ -98,16 +99,6 @@ bool phases_need_functions(const Program& program) {
     case Opcode::HsDecls:
     case Opcode::HsControlPointPhase:
       patch_phase = false;
-      break;
-    case Opcode::If:
-    case Opcode::Loop:
-    case Opcode::Switch:
-      ++depth;
-      break;
-    case Opcode::EndIf:
-    case Opcode::EndLoop:
-    case Opcode::EndSwitch:
-      --depth;
       break;
     case Opcode::Retc:
       if (patch_phase) return true;
