@@ -21,9 +21,10 @@ std::string_view operand_prefix(OperandType type) {
 
 std::string_view resource_dimension_name(ResourceDimension dim) {
   static constexpr std::string_view kNames[] = {
-      "unknown",          "buffer",      "texture1d",        "texture2d",      "texture2dms",
-      "texture3d",        "texturecube", "texture1darray",   "texture2darray", "texture2dmsarray",
-      "texturecubearray", "raw_buffer",  "structured_buffer"};
+#define KILN_DXBC_DIMENSION_NAME(name, value, fxc, reflected) fxc,
+      KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_NAME)
+#undef KILN_DXBC_DIMENSION_NAME
+  };
   return pick(kNames, std::uint32_t(dim));
 }
 

@@ -10,10 +10,21 @@ namespace kiln::dxbc {
 namespace {
 
 // The model's names (reflection.h); dxbc:: has its own ResourceBinding (RDEF) and
-// ResourceDimension (the token's).
+// ResourceDimension (the token's field, KILN_DXBC_RESOURCE_DIMENSIONS in program.h).
 using Descriptor = kiln::ResourceBinding;
 using Dimension = kiln::ResourceDimension;
 using DataType = kiln::ResourceDataType;
+
+// What the reflection reports as a typed declaration's dimension (the table's reflected column).
+Dimension reflected_dimension(ResourceDimension dim) {
+  static constexpr Dimension kByToken[] = {
+#define KILN_DXBC_DIMENSION_REFLECTED(name, value, fxc, reflected) Dimension::reflected,
+      KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_REFLECTED)
+#undef KILN_DXBC_DIMENSION_REFLECTED
+  };
+  const std::uint32_t value = std::uint32_t(dim);
+  return value < std::size(kByToken) ? kByToken[value] : Dimension::None;
+}
 
 // A typed resource's data: component 0's return type (the others repeat it in practice).
 DataType data_type_of(std::uint8_t return_type) {
@@ -113,9 +124,7 @@ Status scan_program(const Container& container, const Program& program, SourceRe
     if (layout == ResourceLayout::Sampler && decl.value == 1)
       d.flags |= Descriptor::ComparisonSampler;
     if (row && layout == ResourceLayout::Typed) {
-      d.dimension = std::uint32_t(decl.dimension) <= std::uint32_t(Dimension::TextureCubeArray)
-                        ? Dimension(decl.dimension)
-                        : Dimension::None;
+      d.dimension = reflected_dimension(decl.dimension);
       d.data_type = data_type_of(decl.return_type[0]);
     }
     if (layout == ResourceLayout::Raw || layout == ResourceLayout::Structured) {
