@@ -29,9 +29,11 @@ std::string_view resource_dimension_name(ResourceDimension dim) {
 }
 
 std::string_view return_type_name(std::uint32_t type) {
-  static constexpr std::string_view kNames[] = {"unknown",   "unorm", "snorm", "sint",
-                                                "uint",      "float", "mixed", "double",
-                                                "continued", "unused"};
+  static constexpr std::string_view kNames[] = {
+#define KILN_DXBC_RETURN_TYPE_NAME(name, value, fxc, reflected) fxc,
+      KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_NAME)
+#undef KILN_DXBC_RETURN_TYPE_NAME
+  };
   return pick(kNames, type);
 }
 

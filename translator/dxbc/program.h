@@ -161,18 +161,34 @@ static_assert(numbered_in_order({KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSI
               "KILN_DXBC_RESOURCE_DIMENSIONS rows out of order");
 #undef KILN_DXBC_DIMENSION_VALUE
 
+// The return-type field of the tokens (D3D10_SB_RESOURCE_RETURN_TYPE: 4 bits per component of
+// the return-type token of dcl_resource and dcl_uav_typed, and of the resource-return-type
+// extended token).
+// Columns: X(Name, token value, fxc spelling, reflected)
+//   reflected: the kiln::ResourceDataType (common/reflection.h) the bytecode's reflection
+//     (scan.cpp) reports for a typed declaration whose first component has this type.
+#define KILN_DXBC_RETURN_TYPES(X)                                                                  \
+  X(None, 0, "unknown", None)                                                                      \
+  X(Unorm, 1, "unorm", Unorm)                                                                      \
+  X(Snorm, 2, "snorm", Snorm)                                                                      \
+  X(SInt, 3, "sint", SInt)                                                                         \
+  X(UInt, 4, "uint", UInt)                                                                         \
+  X(Float, 5, "float", Float)                                                                      \
+  X(Mixed, 6, "mixed", Mixed)                                                                      \
+  X(Double, 7, "double", Double)                                                                   \
+  X(Continued, 8, "continued", None)                                                               \
+  X(Unused, 9, "unused", None)
+
 enum class ReturnType : std::uint8_t {
-  None = 0,
-  Unorm,
-  Snorm,
-  SInt,
-  UInt,
-  Float,
-  Mixed,
-  Double,
-  Continued,
-  Unused,
+#define KILN_DXBC_RETURN_TYPE_ENUM(name, value, fxc, reflected) name = value,
+  KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_ENUM)
+#undef KILN_DXBC_RETURN_TYPE_ENUM
 };
+// Numbered 0..N-1 in order, as the resource dimensions above.
+#define KILN_DXBC_RETURN_TYPE_VALUE(name, value, fxc, reflected) value,
+static_assert(numbered_in_order({KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_VALUE)}),
+              "KILN_DXBC_RETURN_TYPES rows out of order");
+#undef KILN_DXBC_RETURN_TYPE_VALUE
 
 enum class InterpolationMode : std::uint8_t {
   Undefined = 0,
