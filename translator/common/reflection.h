@@ -13,8 +13,9 @@
 
 namespace kiln {
 
-// A descriptor's resource dimension; numbered as vkd3d_shader_resource_type and as the DXBC
-// token's (1..10), so both convert by value.
+// A descriptor's resource dimension; numbered as vkd3d_shader_resource_type, the C ABI's
+// kiln_resource_dimension (asserted in plugin/abi_context.cpp). The DXBC front end maps its
+// token's dimension field to it by table (KILN_DXBC_RESOURCE_DIMENSIONS, dxbc/program.h).
 enum class ResourceDimension : std::uint8_t {
   None = 0, // samplers, push data
   Buffer,   // constant, typed, raw and structured buffers
@@ -29,7 +30,9 @@ enum class ResourceDimension : std::uint8_t {
   TextureCubeArray,
 };
 
-// The data a resource returns; numbered as D3D_RESOURCE_RETURN_TYPE (vkd3d's 1..5 alike).
+// The data a resource returns; numbered as D3D_RESOURCE_RETURN_TYPE (vkd3d's 1..5 alike), the
+// C ABI's kiln_resource_data_type. The DXBC front end maps its token's return-type field to it
+// by table (KILN_DXBC_RETURN_TYPES, dxbc/program.h).
 enum class ResourceDataType : std::uint8_t {
   None = 0, // constant buffers, samplers, push data
   Unorm,

@@ -579,14 +579,7 @@ bool State::convert_program() {
 
 } // namespace detail
 
-struct Converter::State : detail::State {};
-
-Converter::Converter() : state_(std::make_unique<State>()) {}
-Converter::~Converter() = default;
-
-Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
-                          ir::Builder& builder) {
-  return state_->run(bytecode, options, builder);
-}
-
 } // namespace kiln::d3d9
+
+// d3d9::Converter (converter.h), instantiated here where its State is complete.
+template class kiln::FrontEnd<kiln::d3d9::ConvertOptions, kiln::d3d9::detail::State>;

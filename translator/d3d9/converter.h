@@ -1,22 +1,9 @@
 #pragma once
-// D3D9 (SM1.x-3.0) -> IR in "scoped form" (docs/pipeline.md): one Function per entry point
-// (vs or ps), scoped control flow, DclTmp/TmpLoad/TmpStore for D3D temporaries,
-// values of unknown type consumed through ConsumeAs. The passes (translator/passes) take it
-// from there.
-//
-// A Converter is per worker: it keeps its scratch storage between shaders, so converting after
-// warm-up does not touch the heap beyond what the ir::Builder already holds.
+// D3D9 (SM1.x-3.0) -> IR in "scoped form": the front end's public face (common/front_end.h).
+// One Function per entry point (vs or ps).
 
+#include "translator/common/front_end.h"
 #include "translator/common/shader_interface.h"
-#include "translator/common/status.h"
-
-#include <cstdint>
-#include <memory>
-#include <span>
-
-namespace kiln::ir {
-class Builder;
-}
 
 namespace kiln::d3d9 {
 
@@ -30,22 +17,19 @@ struct ConvertOptions {
   const ShaderInterface* interface = nullptr;
 };
 
-class Converter {
- public:
-  Converter();
-  ~Converter();
-  Converter(const Converter&) = delete;
-  Converter& operator=(const Converter&) = delete;
+namespace detail {
+struct State; // converter_state.h
+}
 
-  // `bytecode` is a whole D3D9 token stream (version token first). `builder` must be empty (reset)
-  // on entry. On failure the builder holds an unspecified partial program and the status names the
-  // cause (an unsupported feature by name, or the token offset of bad input).
-  Status convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
-                 ir::Builder& builder);
+} // namespace kiln::d3d9
 
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
+namespace kiln {
+extern template class FrontEnd<d3d9::ConvertOptions, d3d9::detail::State>;
+}
+
+namespace kiln::d3d9 {
+
+// convert(): `bytecode` is a whole D3D9 token stream (version token first).
+using Converter = FrontEnd<ConvertOptions, detail::State>;
 
 } // namespace kiln::d3d9

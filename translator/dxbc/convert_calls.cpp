@@ -168,19 +168,10 @@ namespace {
 bool returns_inside_control_flow(const Program& p, std::uint32_t label) {
   int depth = 0;
   for (std::uint32_t i = label + 1; i < p.instructions.size(); ++i) {
+    depth += block_nesting_change(p.instructions[i].opcode);
     switch (p.instructions[i].opcode) {
     case Opcode::Label:
       return false;
-    case Opcode::If:
-    case Opcode::Loop:
-    case Opcode::Switch:
-      ++depth;
-      break;
-    case Opcode::EndIf:
-    case Opcode::EndLoop:
-    case Opcode::EndSwitch:
-      --depth;
-      break;
     case Opcode::Ret:
       return depth > 0; // at the top level it ends the body
     case Opcode::Retc:

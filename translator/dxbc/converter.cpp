@@ -20,14 +20,14 @@ using ir::ScalarType;
 using ir::SsaDef;
 using ir::Type;
 
-struct Converter::State {
+struct ConverterState {
   Container container;
   Program program;
   ConvertContext ctx;
-};
 
-Converter::Converter() : state_(std::make_unique<State>()) {}
-Converter::~Converter() = default;
+  Status run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
+             ir::Builder& builder);
+};
 
 namespace {
 
@@ -89,6 +89,7 @@ bool phases_need_functions(const Program& program) {
   bool patch_phase = false;
   int depth = 0;
   for (const Instruction& inst : program.instructions) {
+    depth += block_nesting_change(inst.opcode);
     switch (inst.opcode) {
     case Opcode::HsForkPhase:
     case Opcode::HsJoinPhase:
@@ -98,16 +99,6 @@ bool phases_need_functions(const Program& program) {
     case Opcode::HsDecls:
     case Opcode::HsControlPointPhase:
       patch_phase = false;
-      break;
-    case Opcode::If:
-    case Opcode::Loop:
-    case Opcode::Switch:
-      ++depth;
-      break;
-    case Opcode::EndIf:
-    case Opcode::EndLoop:
-    case Opcode::EndSwitch:
-      --depth;
       break;
     case Opcode::Retc:
       if (patch_phase) return true;
@@ -452,21 +443,19 @@ Status Driver::run() {
   return ctx_.ok() ? Status::ok() : ctx_.take_status();
 }
 
-Status Converter::convert(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
-                          ir::Builder& builder) {
-  State& s = *state_;
-  if (Status st = parse_container(bytecode, s.container, {.verify_checksum = false}); !st)
-    return st;
-  if (s.container.has_dxil && !s.container.has_program())
+Status ConverterState::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
+                           ir::Builder& builder) {
+  if (Status st = parse_container(bytecode, container, {.verify_checksum = false}); !st) return st;
+  if (container.has_dxil && !container.has_program())
     return Status::error("DXIL (shader model 6) container: not a DXBC program");
-  if (!s.container.has_program())
+  if (!container.has_program())
     return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
-  if (Status st = decode_program(s.container.program, s.program); !st) return st;
-  s.ctx.reset(builder, s.program, s.container);
-  s.ctx.impl().linkage.options = options.class_linkage;
-  s.ctx.impl().debug_names = options.debug_names;
-  if (Status st = read_signatures(s.ctx); !st) return st;
-  Driver driver(s.ctx, s.program);
+  if (Status st = decode_program(container.program, program); !st) return st;
+  ctx.reset(builder, program, container);
+  ctx.impl().linkage.options = options.class_linkage;
+  ctx.impl().debug_names = options.debug_names;
+  if (Status st = read_signatures(ctx); !st) return st;
+  Driver driver(ctx, program);
   return driver.run();
 }
 
@@ -475,3 +464,6 @@ Status Converter::scan(SourceReflection& out) const {
 }
 
 } // namespace kiln::dxbc
+
+// dxbc::Converter's base (converter.h), instantiated here where its State is complete.
+template class kiln::FrontEnd<kiln::dxbc::ConvertOptions, kiln::dxbc::ConverterState>;

@@ -32,6 +32,7 @@ class Printer {
   void index(const Operand& op, unsigned d);
   void operand(const Operand& op, ValueType type, bool sm51_ranges = false);
   void register_name(const Operand& op);
+  void declaration_suffixes(const Instruction& inst, const Declaration& decl);
   void declaration(const Instruction& inst);
   void instruction(const Instruction& inst);
   void resource_suffix(const Instruction& inst);
@@ -271,18 +272,48 @@ void Printer::custom_data(const Instruction& inst) {
   text(" }\n");
 }
 
+// What fxc attaches to a declaration's mnemonic: a typed resource's dimension (and a
+// multisampled texture's sample count), a UAV's flags, an interface's dynamic indexing.
+void Printer::declaration_suffixes(const Instruction& inst, const Declaration& decl) {
+  if (inst.opcode == Opcode::DclResource || inst.opcode == Opcode::DclUavTyped) {
+    text("_");
+    text(resource_dimension_name(decl.dimension));
+    if (inst.opcode == Opcode::DclResource &&
+        (decl.dimension == ResourceDimension::Texture2DMS ||
+         decl.dimension == ResourceDimension::Texture2DMSArray)) {
+      text("(");
+      number(decl.sample_count);
+      text(")");
+    }
+  }
+  // The reader sets these on dcl_uav_* only (the counter on dcl_uav_structured only).
+  if (decl.uav_flags & uav_flag::kGloballyCoherent) text("_glc");
+  if (decl.uav_flags & uav_flag::kRasterizerOrdered) text("_rov");
+  if (decl.uav_flags & uav_flag::kHasCounter) text("_opc");
+  if (inst.opcode == Opcode::DclInterface && decl.value3) text("_dynamicindexed");
+}
+
+// fxc writes a declaration as its mnemonic, the suffixes above, a space and its arguments: the
+// declared register first where there is one, then the payload, mostly comma-separated.
 void Printer::declaration(const Instruction& inst) {
   const Declaration& decl = program_.declarations[inst.declaration];
   const auto ops = program_.operands_of(inst);
   const bool sm51 = program_.is_sm51();
-  const OpcodeInfo& info = opcode_info(inst.opcode);
+  const Opcode opcode = inst.opcode;
   auto first_operand = [&] { operand(ops[0], ValueType::N, sm51); };
+  auto next_number = [&](std::uint32_t n) {
+    text(", ");
+    number(n);
+  };
   auto space = [&] {
     if (!sm51) return;
     text(", space=");
     number(decl.space);
   };
-  switch (inst.opcode) {
+  text(opcode_info(opcode).mnemonic);
+  declaration_suffixes(inst, decl);
+  text(" ");
+  switch (opcode) {
   case Opcode::DclGlobalFlags: {
     static constexpr std::string_view kFlags[] = {
         "refactoringAllowed",         "enableDoublePrecisionFloatOps",
@@ -290,7 +321,6 @@ void Printer::declaration(const Instruction& inst) {
         "skipOptimization",           "enableMinimumPrecision",
         "enable11_1DoubleExtensions", "enable11_1ShaderExtensions",
         "allResourcesBound"};
-    text("dcl_globalFlags ");
     bool first = true;
     for (unsigned i = 0; i < 13; ++i) {
       if (!(decl.value & (1u << i))) continue;
@@ -306,47 +336,22 @@ void Printer::declaration(const Instruction& inst) {
     break;
   }
   case Opcode::DclResource:
-    text("dcl_resource_");
-    text(resource_dimension_name(decl.dimension));
-    if (decl.dimension == ResourceDimension::Texture2DMS ||
-        decl.dimension == ResourceDimension::Texture2DMSArray) {
-      text("(");
-      number(decl.sample_count);
-      text(")");
-    }
-    text(" ");
-    return_types(decl.return_type);
-    text(" ");
-    first_operand();
-    space();
-    break;
   case Opcode::DclUavTyped:
-    text("dcl_uav_typed_");
-    text(resource_dimension_name(decl.dimension));
-    if (decl.uav_flags & uav_flag::kGloballyCoherent) text("_glc");
-    if (decl.uav_flags & uav_flag::kRasterizerOrdered) text("_rov");
-    text(" ");
     return_types(decl.return_type);
     text(" ");
     first_operand();
     space();
     break;
+  case Opcode::DclResourceRaw:
+  case Opcode::DclResourceStructured:
   case Opcode::DclUavRaw:
   case Opcode::DclUavStructured:
-    text(info.mnemonic);
-    if (decl.uav_flags & uav_flag::kGloballyCoherent) text("_glc");
-    if (decl.uav_flags & uav_flag::kRasterizerOrdered) text("_rov");
-    if (decl.uav_flags & uav_flag::kHasCounter) text("_opc");
-    text(" ");
     first_operand();
-    if (inst.opcode == Opcode::DclUavStructured) {
-      text(", ");
-      number(decl.value2);
-    }
+    if (resource_declaration(opcode)->layout == ResourceLayout::Structured)
+      next_number(decl.value2); // the stride
     space();
     break;
   case Opcode::DclConstantBuffer:
-    text("dcl_constantbuffer ");
     first_operand();
     if (sm51) {
       text("[");
@@ -357,115 +362,83 @@ void Printer::declaration(const Instruction& inst) {
     space();
     break;
   case Opcode::DclSampler:
-    text("dcl_sampler ");
     first_operand();
     text(", ");
     text(sampler_mode_name(decl.value));
     space();
     break;
-  case Opcode::DclResourceRaw:
-  case Opcode::DclResourceStructured:
-    text(info.mnemonic);
-    text(" ");
-    first_operand();
-    if (inst.opcode == Opcode::DclResourceStructured) {
-      text(", ");
-      number(decl.value2);
-    }
-    space();
-    break;
   case Opcode::DclInputPs:
   case Opcode::DclInputPsSgv:
   case Opcode::DclInputPsSiv:
-    text(info.mnemonic);
-    text(" ");
-    text(interpolation_name(decl.interpolation));
-    text(" ");
-    first_operand();
-    if (inst.opcode != Opcode::DclInputPs) {
-      text(", ");
-      text(system_value_name(decl.system_value));
-    }
-    break;
   case Opcode::DclInputSgv:
   case Opcode::DclInputSiv:
   case Opcode::DclOutputSgv:
   case Opcode::DclOutputSiv:
-    text(info.mnemonic);
-    text(" ");
+    if (opcode == Opcode::DclInputPs || opcode == Opcode::DclInputPsSgv ||
+        opcode == Opcode::DclInputPsSiv) {
+      text(interpolation_name(decl.interpolation));
+      text(" ");
+    }
     first_operand();
-    text(", ");
-    text(system_value_name(decl.system_value));
+    if (opcode != Opcode::DclInputPs) {
+      text(", ");
+      text(system_value_name(decl.system_value));
+    }
     break;
   case Opcode::DclIndexRange:
-    text("dcl_indexrange ");
     first_operand();
     text(" ");
     number(decl.value);
     break;
   case Opcode::DclIndexableTemp:
-    text("dcl_indexableTemp x");
+    text("x");
     number(decl.value2);
     text("[");
     number(decl.value);
-    text("], ");
-    number(decl.value3);
+    text("]");
+    next_number(decl.value3);
     break;
   case Opcode::DclThreadGroup:
-    text("dcl_thread_group ");
     number(decl.thread_group[0]);
-    text(", ");
-    number(decl.thread_group[1]);
-    text(", ");
-    number(decl.thread_group[2]);
+    next_number(decl.thread_group[1]);
+    next_number(decl.thread_group[2]);
     break;
   case Opcode::DclTgsmRaw:
-    text("dcl_tgsm_raw ");
     first_operand();
-    text(", ");
-    number(decl.value);
+    next_number(decl.value); // bytes
     break;
   case Opcode::DclTgsmStructured:
-    text("dcl_tgsm_structured ");
     first_operand();
-    text(", ");
-    number(decl.value2);
-    text(", ");
-    number(decl.value);
+    next_number(decl.value2); // the stride
+    next_number(decl.value);  // the element count
     break;
   case Opcode::DclGsOutputTopology:
-    text("dcl_outputtopology ");
     text(primitive_topology_name(decl.value));
     break;
   case Opcode::DclGsInputPrimitive:
-    text("dcl_inputprimitive ");
     text(primitive_name(decl.value));
     if (decl.value >= 8 && decl.value <= 39) number(decl.value - 7);
     break;
   case Opcode::DclTessDomain:
-    text("dcl_tessellator_domain ");
     text(tess_domain_name(decl.value));
     break;
   case Opcode::DclTessPartitioning:
-    text("dcl_tessellator_partitioning ");
     text(tess_partitioning_name(decl.value));
     break;
   case Opcode::DclTessOutputPrimitive:
-    text("dcl_tessellator_output_primitive ");
     text(tess_output_primitive_name(decl.value));
     break;
   case Opcode::DclHsMaxTessFactor:
-    text("dcl_hs_max_tessfactor l(");
+    text("l(");
     value(decl.value2, ValueType::F);
     text(")");
     break;
   case Opcode::DclFunctionTable:
   case Opcode::DclInterface: {
-    text(info.mnemonic);
-    text(inst.opcode == Opcode::DclFunctionTable ? " ft"
-                                                 : (decl.value3 ? "_dynamicindexed fp" : " fp"));
+    const bool table = opcode == Opcode::DclFunctionTable;
+    text(table ? "ft" : "fp");
     number(decl.value);
-    if (inst.opcode == Opcode::DclInterface) {
+    if (!table) {
       text("[");
       number(decl.value2);
       text("][");
@@ -475,25 +448,21 @@ void Printer::declaration(const Instruction& inst) {
     text(" = {");
     for (std::uint32_t i = 0; i < decl.list_count; ++i) {
       text(i ? ", " : "");
-      text(inst.opcode == Opcode::DclFunctionTable ? "fb" : "ft");
+      text(table ? "fb" : "ft");
       number(program_.lists[decl.list_first + i]);
     }
     text("}");
     break;
   }
   case Opcode::DclFunctionBody:
-    text("dcl_function_body fb");
+    text("fb");
     number(decl.value);
     break;
   default: // dcl_input, dcl_output, dcl_stream and the plain-count declarations
-    text(info.mnemonic);
-    if (!ops.empty()) {
-      text(" ");
+    if (!ops.empty())
       first_operand();
-    } else {
-      text(" ");
+    else
       number(decl.value);
-    }
     break;
   }
   text("\n");

@@ -21,16 +21,19 @@ std::string_view operand_prefix(OperandType type) {
 
 std::string_view resource_dimension_name(ResourceDimension dim) {
   static constexpr std::string_view kNames[] = {
-      "unknown",          "buffer",      "texture1d",        "texture2d",      "texture2dms",
-      "texture3d",        "texturecube", "texture1darray",   "texture2darray", "texture2dmsarray",
-      "texturecubearray", "raw_buffer",  "structured_buffer"};
+#define KILN_DXBC_DIMENSION_NAME(name, value, fxc, reflected) fxc,
+      KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_NAME)
+#undef KILN_DXBC_DIMENSION_NAME
+  };
   return pick(kNames, std::uint32_t(dim));
 }
 
 std::string_view return_type_name(std::uint32_t type) {
-  static constexpr std::string_view kNames[] = {"unknown",   "unorm", "snorm", "sint",
-                                                "uint",      "float", "mixed", "double",
-                                                "continued", "unused"};
+  static constexpr std::string_view kNames[] = {
+#define KILN_DXBC_RETURN_TYPE_NAME(name, value, fxc, reflected) fxc,
+      KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_NAME)
+#undef KILN_DXBC_RETURN_TYPE_NAME
+  };
   return pick(kNames, type);
 }
 

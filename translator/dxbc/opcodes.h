@@ -342,6 +342,24 @@ constexpr bool has_flag(Opcode op, std::uint16_t flag) {
   return (opcode_info(op).flags & flag) != 0;
 }
 
+// How an instruction changes the nesting of if, loop and switch blocks: each opens one (+1),
+// its end closes it (-1); else, case and default stay inside theirs (0). The converter's
+// look-aheads use it to tell whether a ret or retc stands inside control flow.
+constexpr int block_nesting_change(Opcode op) {
+  switch (op) {
+  case Opcode::If:
+  case Opcode::Loop:
+  case Opcode::Switch:
+    return 1;
+  case Opcode::EndIf:
+  case Opcode::EndLoop:
+  case Opcode::EndSwitch:
+    return -1;
+  default:
+    return 0;
+  }
+}
+
 // Per-op facts beside the table (an ALU row's IR op, a sample opcode's operand roles): rows of
 // a struct with an `opcode` member, in opcode order, looked up by opcode. covers() checks at
 // compile time that the rows are exactly the opcodes whose handler column names one of

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -65,20 +66,23 @@ enum class OperandType : std::uint8_t {
   KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_ENUM)
 #undef KILN_DXBC_OT_ENUM
 };
+// Whether a table's number column counts 0, 1, 2, ... row by row.
+constexpr bool numbered_in_order(std::initializer_list<std::uint32_t> numbers) {
+  std::uint32_t row = 0;
+  for (std::uint32_t number : numbers)
+    if (number != row++) return false;
+  return true;
+}
+
 // The rows are numbered 0..N-1 in order: the reader's range check relies on it.
 constexpr std::uint32_t kOperandTypeCount = 0
 #define KILN_DXBC_OT_COUNT(name, number, prefix) +1
     KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_COUNT);
 #undef KILN_DXBC_OT_COUNT
-constexpr bool operand_types_numbered_in_order() {
-  std::uint32_t row = 0;
-  bool in_order = true;
-#define KILN_DXBC_OT_ORDER(name, number, prefix) in_order = in_order && (number) == row++;
-  KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_ORDER)
-#undef KILN_DXBC_OT_ORDER
-  return in_order;
-}
-static_assert(operand_types_numbered_in_order(), "KILN_DXBC_OPERAND_TYPES rows out of order");
+#define KILN_DXBC_OT_NUMBER(name, number, prefix) number,
+static_assert(numbered_in_order({KILN_DXBC_OPERAND_TYPES(KILN_DXBC_OT_NUMBER)}),
+              "KILN_DXBC_OPERAND_TYPES rows out of order");
+#undef KILN_DXBC_OT_NUMBER
 
 enum class ProgramType : std::uint8_t { Pixel = 0, Vertex, Geometry, Hull, Domain, Compute };
 
@@ -123,34 +127,68 @@ enum class MinPrecision : std::uint8_t {
   Any16 = 0xf0,
 };
 
+// The resource-dimension field of the tokens (D3D10_SB_RESOURCE_DIMENSION: bits 11..15 of
+// dcl_resource and dcl_uav_typed, bits 6..10 of the resource-dim extended token).
+// Columns: X(Name, token value, fxc spelling, reflected)
+//   reflected: the kiln::ResourceDimension (common/reflection.h) the bytecode's reflection
+//     (scan.cpp) reports for a typed declaration of this dimension. Raw and structured buffers
+//     have declarations of their own, which the scan reports as Buffer; as the dimension of a
+//     typed declaration they, like Unknown, name no descriptor dimension.
+#define KILN_DXBC_RESOURCE_DIMENSIONS(X)                                                           \
+  X(Unknown, 0, "unknown", None)                                                                   \
+  X(Buffer, 1, "buffer", Buffer)                                                                   \
+  X(Texture1D, 2, "texture1d", Texture1D)                                                          \
+  X(Texture2D, 3, "texture2d", Texture2D)                                                          \
+  X(Texture2DMS, 4, "texture2dms", Texture2DMS)                                                    \
+  X(Texture3D, 5, "texture3d", Texture3D)                                                          \
+  X(TextureCube, 6, "texturecube", TextureCube)                                                    \
+  X(Texture1DArray, 7, "texture1darray", Texture1DArray)                                           \
+  X(Texture2DArray, 8, "texture2darray", Texture2DArray)                                           \
+  X(Texture2DMSArray, 9, "texture2dmsarray", Texture2DMSArray)                                     \
+  X(TextureCubeArray, 10, "texturecubearray", TextureCubeArray)                                    \
+  X(RawBuffer, 11, "raw_buffer", None)                                                             \
+  X(StructuredBuffer, 12, "structured_buffer", None)
+
 enum class ResourceDimension : std::uint8_t {
-  Unknown = 0,
-  Buffer,
-  Texture1D,
-  Texture2D,
-  Texture2DMS,
-  Texture3D,
-  TextureCube,
-  Texture1DArray,
-  Texture2DArray,
-  Texture2DMSArray,
-  TextureCubeArray,
-  RawBuffer,
-  StructuredBuffer,
+#define KILN_DXBC_DIMENSION_ENUM(name, value, fxc, reflected) name = value,
+  KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_ENUM)
+#undef KILN_DXBC_DIMENSION_ENUM
 };
+// The rows are numbered 0..N-1 in order: the tables derived from the columns are indexed by
+// the token's value.
+#define KILN_DXBC_DIMENSION_VALUE(name, value, fxc, reflected) value,
+static_assert(numbered_in_order({KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_VALUE)}),
+              "KILN_DXBC_RESOURCE_DIMENSIONS rows out of order");
+#undef KILN_DXBC_DIMENSION_VALUE
+
+// The return-type field of the tokens (D3D10_SB_RESOURCE_RETURN_TYPE: 4 bits per component of
+// the return-type token of dcl_resource and dcl_uav_typed, and of the resource-return-type
+// extended token).
+// Columns: X(Name, token value, fxc spelling, reflected)
+//   reflected: the kiln::ResourceDataType (common/reflection.h) the bytecode's reflection
+//     (scan.cpp) reports for a typed declaration whose first component has this type.
+#define KILN_DXBC_RETURN_TYPES(X)                                                                  \
+  X(None, 0, "unknown", None)                                                                      \
+  X(Unorm, 1, "unorm", Unorm)                                                                      \
+  X(Snorm, 2, "snorm", Snorm)                                                                      \
+  X(SInt, 3, "sint", SInt)                                                                         \
+  X(UInt, 4, "uint", UInt)                                                                         \
+  X(Float, 5, "float", Float)                                                                      \
+  X(Mixed, 6, "mixed", Mixed)                                                                      \
+  X(Double, 7, "double", Double)                                                                   \
+  X(Continued, 8, "continued", None)                                                               \
+  X(Unused, 9, "unused", None)
 
 enum class ReturnType : std::uint8_t {
-  None = 0,
-  Unorm,
-  Snorm,
-  SInt,
-  UInt,
-  Float,
-  Mixed,
-  Double,
-  Continued,
-  Unused,
+#define KILN_DXBC_RETURN_TYPE_ENUM(name, value, fxc, reflected) name = value,
+  KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_ENUM)
+#undef KILN_DXBC_RETURN_TYPE_ENUM
 };
+// Numbered 0..N-1 in order, as the resource dimensions above.
+#define KILN_DXBC_RETURN_TYPE_VALUE(name, value, fxc, reflected) value,
+static_assert(numbered_in_order({KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_VALUE)}),
+              "KILN_DXBC_RETURN_TYPES rows out of order");
+#undef KILN_DXBC_RETURN_TYPE_VALUE
 
 enum class InterpolationMode : std::uint8_t {
   Undefined = 0,

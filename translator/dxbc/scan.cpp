@@ -10,31 +10,27 @@ namespace kiln::dxbc {
 namespace {
 
 // The model's names (reflection.h); dxbc:: has its own ResourceBinding (RDEF) and
-// ResourceDimension (the token's).
+// ResourceDimension (the token's field, KILN_DXBC_RESOURCE_DIMENSIONS in program.h).
 using Descriptor = kiln::ResourceBinding;
 using Dimension = kiln::ResourceDimension;
 using DataType = kiln::ResourceDataType;
 
-// A typed resource's data: component 0's return type (the others repeat it in practice).
-DataType data_type_of(std::uint8_t return_type) {
-  switch (ReturnType(return_type)) {
-  case ReturnType::Unorm:
-    return DataType::Unorm;
-  case ReturnType::Snorm:
-    return DataType::Snorm;
-  case ReturnType::SInt:
-    return DataType::SInt;
-  case ReturnType::UInt:
-    return DataType::UInt;
-  case ReturnType::Float:
-    return DataType::Float;
-  case ReturnType::Mixed:
-    return DataType::Mixed;
-  case ReturnType::Double:
-    return DataType::Double;
-  default:
-    return DataType::None;
-  }
+// What the reflection reports for a typed declaration: the dimension and return-type tables'
+// reflected columns (program.h), indexed by the token field's value.
+constexpr Dimension kDimensionOfToken[] = {
+#define KILN_DXBC_DIMENSION_REFLECTED(name, value, fxc, reflected) Dimension::reflected,
+    KILN_DXBC_RESOURCE_DIMENSIONS(KILN_DXBC_DIMENSION_REFLECTED)
+#undef KILN_DXBC_DIMENSION_REFLECTED
+};
+constexpr DataType kDataTypeOfToken[] = {
+#define KILN_DXBC_RETURN_TYPE_REFLECTED(name, value, fxc, reflected) DataType::reflected,
+    KILN_DXBC_RETURN_TYPES(KILN_DXBC_RETURN_TYPE_REFLECTED)
+#undef KILN_DXBC_RETURN_TYPE_REFLECTED
+};
+// None for a value past the table.
+template <typename Reflected, std::size_t N>
+Reflected reflected(const Reflected (&of_token)[N], std::uint32_t value) {
+  return value < N ? of_token[value] : Reflected::None;
 }
 
 bool is_uav_read(Opcode op) {
@@ -113,10 +109,9 @@ Status scan_program(const Container& container, const Program& program, SourceRe
     if (layout == ResourceLayout::Sampler && decl.value == 1)
       d.flags |= Descriptor::ComparisonSampler;
     if (row && layout == ResourceLayout::Typed) {
-      d.dimension = std::uint32_t(decl.dimension) <= std::uint32_t(Dimension::TextureCubeArray)
-                        ? Dimension(decl.dimension)
-                        : Dimension::None;
-      d.data_type = data_type_of(decl.return_type[0]);
+      d.dimension = reflected(kDimensionOfToken, std::uint32_t(decl.dimension));
+      // Component 0's return type: the others repeat it in practice.
+      d.data_type = reflected(kDataTypeOfToken, decl.return_type[0]);
     }
     if (layout == ResourceLayout::Raw || layout == ResourceLayout::Structured) {
       d.dimension = Dimension::Buffer;
