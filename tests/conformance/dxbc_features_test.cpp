@@ -6,6 +6,7 @@
 // are worked out here.
 
 #include "tests/conformance/executor.h"
+#include "tests/conformance/one_case_fixture.h"
 #include "tests/dxbc/control_flow_cases.h"
 #include "tests/dxbc/flow_call_program.h"
 #include "tests/dxbc/linkage_program.h"
@@ -84,19 +85,9 @@ struct Blob {
   std::vector<std::uint8_t> bytes;
 };
 
-class DxbcFeatures : public ::testing::Test {
+class DxbcFeatures : public OneCaseFixture<::testing::Test> {
  protected:
-  void SetUp() override {
-    std::string why_not;
-    context_ = vulkan::Context::create(why_not);
-    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
-    folder_ =
-        std::filesystem::temp_directory_path() / ("kiln_dxbc_features_" + std::to_string(getpid()));
-    std::filesystem::create_directories(folder_);
-  }
-  void TearDown() override {
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
-  }
+  DxbcFeatures() : OneCaseFixture("dxbc_features") {}
 
   // Replays `state` (resource sections) and `commands` at sm5 with the blobs bound, kiln
   // translating under `interface`.
@@ -118,9 +109,6 @@ class DxbcFeatures : public ::testing::Test {
     EXPECT_EQ(results.size(), 1u);
     return results.empty() ? CaseResult{} : results[0];
   }
-
-  std::unique_ptr<vulkan::Context> context_;
-  std::filesystem::path folder_;
 };
 
 #define EXPECT_PASSES(result)                                                                      \

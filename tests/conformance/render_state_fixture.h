@@ -6,6 +6,7 @@
 // text helpers that write vertex data and probes.
 
 #include "tests/conformance/executor.h"
+#include "tests/conformance/one_case_fixture.h"
 #include "tests/d3d9/token_builder.h"
 #include "tests/support/shared_data.h"
 
@@ -81,19 +82,9 @@ inline std::vector<std::uint32_t> package_blob(const std::filesystem::path& rela
   return words;
 }
 
-class RenderStateTest : public ::testing::TestWithParam<bool> {
+class RenderStateTest : public OneCaseFixture<::testing::TestWithParam<bool>> {
  protected:
-  void SetUp() override {
-    std::string why_not;
-    context_ = vulkan::Context::create(why_not);
-    if (!context_) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
-    folder_ =
-        std::filesystem::temp_directory_path() / ("kiln_render_state_" + std::to_string(getpid()));
-    std::filesystem::create_directories(folder_);
-  }
-  void TearDown() override {
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
-  }
+  RenderStateTest() : OneCaseFixture("render_state") {}
 
   // Replays the script at its model and returns its one case's result.
   CaseResult run(const Script& script, std::vector<ShaderParameter> extra = {}) {
@@ -119,9 +110,6 @@ class RenderStateTest : public ::testing::TestWithParam<bool> {
     EXPECT_EQ(results.size(), 1u);
     return results.empty() ? CaseResult{} : results[0];
   }
-
-  std::unique_ptr<vulkan::Context> context_;
-  std::filesystem::path folder_;
 };
 
 #define EXPECT_PASSES(script, ...)                                                                 \

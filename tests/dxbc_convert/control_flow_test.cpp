@@ -66,23 +66,27 @@ TEST(DxbcControlFlow, RandomNestingsTranslateToValidSpirv) {
   }
 }
 
-// Every table case and a few hundred random nestings as a hull shader's fork phase (two
-// instances): the phase's own returns and its loops, switches and breaks inside the instance
-// loop or the phase's function.
-TEST(DxbcControlFlow, NestingsInAHullForkPhaseTranslateToValidSpirv) {
+// The flow table's cases and 300 random nestings.
+std::vector<FlowBody> table_and_random_bodies() {
+  std::vector<FlowBody> bodies;
+  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  return bodies;
+}
+
+// Each body made into a hull shader by `program` translates to valid SPIR-V.
+void expect_hull_shaders_valid(std::vector<std::uint32_t> (*program)(const FlowBody&)) {
   const std::vector<std::uint8_t> io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}});
   const std::vector<std::uint8_t> patch = signature({{"SV_TessFactor", 0, 13, 3, 0, 0x1},
                                                      {"SV_TessFactor", 1, 13, 3, 1, 0x1},
                                                      {"SV_TessFactor", 2, 13, 3, 2, 0x1},
                                                      {"SV_InsideTessFactor", 0, 14, 3, 3, 0x1}});
-  std::vector<FlowBody> bodies;
-  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
-  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  const std::vector<FlowBody> bodies = table_and_random_bodies();
   Translator translator;
   TranslateResult out;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::vector<std::uint8_t> bytes =
-        make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(flow_hull_program(bodies[i]))},
+        make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(program(bodies[i]))},
                         {fourcc('I', 'S', 'G', 'N'), io},
                         {fourcc('O', 'S', 'G', 'N'), io},
                         {fourcc('P', 'C', 'S', 'G'), patch}});
@@ -93,13 +97,18 @@ TEST(DxbcControlFlow, NestingsInAHullForkPhaseTranslateToValidSpirv) {
   }
 }
 
+// Every table case and a few hundred random nestings as a hull shader's fork phase (two
+// instances): the phase's own returns and its loops, switches and breaks inside the instance
+// loop or the phase's function.
+TEST(DxbcControlFlow, NestingsInAHullForkPhaseTranslateToValidSpirv) {
+  expect_hull_shaders_valid(flow_hull_program);
+}
+
 // Every table case and a few hundred random nestings as an inlined subroutine, a subroutine
 // called from a loop of another, and a class-linkage function body: returns from any depth of
 // the body's control flow leave only the body.
 TEST(DxbcControlFlow, NestingsInInlinedBodiesTranslateToValidSpirv) {
-  std::vector<FlowBody> bodies;
-  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
-  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
+  const std::vector<FlowBody> bodies = table_and_random_bodies();
   Translator translator;
   Converter converter;
   ir::Builder b;
@@ -126,27 +135,7 @@ TEST(DxbcControlFlow, NestingsInInlinedBodiesTranslateToValidSpirv) {
 // body's loops, switches and returns inside the phase's instance loop or function, with the
 // flow-stack bases of the phase and the body one above the other.
 TEST(DxbcControlFlow, InlinedBodiesInAHullForkPhaseTranslateToValidSpirv) {
-  const std::vector<std::uint8_t> io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}});
-  const std::vector<std::uint8_t> patch = signature({{"SV_TessFactor", 0, 13, 3, 0, 0x1},
-                                                     {"SV_TessFactor", 1, 13, 3, 1, 0x1},
-                                                     {"SV_TessFactor", 2, 13, 3, 2, 0x1},
-                                                     {"SV_InsideTessFactor", 0, 14, 3, 3, 0x1}});
-  std::vector<FlowBody> bodies;
-  for (const FlowCase& c : flow_cases()) bodies.push_back(c.body);
-  for (std::uint32_t seed = 1; seed <= 300; ++seed) bodies.push_back(RandomFlow(seed).make());
-  Translator translator;
-  TranslateResult out;
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const std::vector<std::uint8_t> bytes =
-        make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(flow_hull_call_program(bodies[i]))},
-                        {fourcc('I', 'S', 'G', 'N'), io},
-                        {fourcc('O', 'S', 'G', 'N'), io},
-                        {fourcc('P', 'C', 'S', 'G'), patch}});
-    Status translated = translator.translate(bytes, {}, out);
-    ASSERT_TRUE(translated) << "body " << i << ": " << translated.message();
-    Status valid = validate_spirv(out.spirv, SpirvTarget::Vulkan13);
-    ASSERT_TRUE(valid) << "body " << i << ": " << valid.message();
-  }
+  expect_hull_shaders_valid(flow_hull_call_program);
 }
 
 // The CPU interpreter the execution test judges random nestings by agrees with the table's

@@ -152,24 +152,23 @@ TEST(CompileService, LowJobsLeaveForegroundWorkersFree) {
 }
 
 #if defined(__linux__)
-// Background workers run Low jobs at a higher nice value than the foreground workers' Normal
-// jobs (setpriority() per thread on Linux).
-TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
+// What `probe()` read on the worker thread that ran a Low job and on the one that ran a Normal
+// job, under `o` (one worker each).
+struct LowAndNormal {
+  int low = -100, normal = -100;
+};
+LowAndNormal probe_low_and_normal(ServiceOptions o, int (*probe)()) {
   std::mutex mutex;
-  int low_nice = -100, normal_nice = -100;
-  ServiceOptions o;
+  LowAndNormal seen;
   o.threads = 1;
-  o.background_nice = 5;
   o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
                     TranslateResult& out) {
-    errno = 0;
-    const int nice = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+    const int value = probe();
     std::lock_guard lock(mutex);
-    (bytes[4] == 1 ? low_nice : normal_nice) = nice;
+    (bytes[4] == 1 ? seen.low : seen.normal) = value;
     out.spirv.assign(1, 1);
     return Status::ok();
   };
-  const int own_nice = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
   CompileService service(o);
   JobRef low = service.submit(blob(1), {}, Priority::Low);
   JobRef normal = service.submit(blob(2), {}, Priority::Normal);
@@ -177,12 +176,27 @@ TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
   while (!is_final(low->state.load()) || !is_final(normal->state.load()))
     std::this_thread::sleep_for(1ms);
   std::lock_guard lock(mutex);
-  EXPECT_EQ(normal_nice, own_nice);
-  EXPECT_EQ(low_nice, std::min(own_nice + 5, 19));
+  return seen;
 }
-#endif
 
-#if defined(__linux__)
+int thread_nice() {
+  return ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+}
+int thread_policy() {
+  return ::sched_getscheduler(0);
+}
+
+// Background workers run Low jobs at a higher nice value than the foreground workers' Normal
+// jobs (setpriority() per thread on Linux).
+TEST(CompileService, BackgroundWorkersRunAtLowerOsPriority) {
+  ServiceOptions o;
+  o.background_nice = 5;
+  const int own_nice = thread_nice();
+  const LowAndNormal nice = probe_low_and_normal(o, thread_nice);
+  EXPECT_EQ(nice.normal, own_nice);
+  EXPECT_EQ(nice.low, std::min(own_nice + 5, 19));
+}
+
 // Whether this process may move a thread to SCHED_IDLE (a seccomp filter may refuse it).
 bool idle_policy_allowed() {
   bool allowed = false;
@@ -193,40 +207,18 @@ bool idle_policy_allowed() {
   return allowed;
 }
 
-struct Policies {
-  int low = -1, normal = -1;
-};
-
 // The scheduling policy a Low and a Normal job ran under.
-Policies job_policies(bool background_idle_policy) {
-  std::mutex mutex;
-  Policies policies;
+LowAndNormal job_policies(bool background_idle_policy) {
   ServiceOptions o;
-  o.threads = 1;
   o.background_idle_policy = background_idle_policy;
-  o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
-                    TranslateResult& out) {
-    const int policy = ::sched_getscheduler(0);
-    std::lock_guard lock(mutex);
-    (bytes[4] == 1 ? policies.low : policies.normal) = policy;
-    out.spirv.assign(1, 1);
-    return Status::ok();
-  };
-  CompileService service(o);
-  JobRef low = service.submit(blob(1), {}, Priority::Low);
-  JobRef normal = service.submit(blob(2), {}, Priority::Normal);
-  // Poll rather than wait(): wait() could run a job on this thread.
-  while (!is_final(low->state.load()) || !is_final(normal->state.load()))
-    std::this_thread::sleep_for(1ms);
-  std::lock_guard lock(mutex);
-  return policies;
+  return probe_low_and_normal(o, thread_policy);
 }
 
 // Background workers run Low jobs under SCHED_IDLE (never preempting the game's threads or a
 // waiter); foreground workers stay under the policy the process runs at.
 TEST(CompileService, BackgroundWorkersRunUnderTheIdlePolicy) {
   if (!idle_policy_allowed()) GTEST_SKIP() << "this process may not use SCHED_IDLE";
-  const Policies policies = job_policies(true);
+  const LowAndNormal policies = job_policies(true);
   EXPECT_EQ(policies.low, SCHED_IDLE);
   EXPECT_EQ(policies.normal, ::sched_getscheduler(0));
   EXPECT_EQ(job_policies(false).low, ::sched_getscheduler(0)); // the nice increment alone
