@@ -308,5 +308,35 @@ TEST(ModuleBuilder, ManyTypesGrowTheTablesWithoutLosingEntries) {
   EXPECT_EQ(count_op(words, spv::OpConstant), 5000u);
 }
 
+// constant_u32 and type_pointer answer from small direct-mapped caches before the dedup table:
+// keys that share a cache entry, the same constant made through constant(), and a reset between
+// modules must still give one instruction per key and the same id for the same key.
+TEST(ModuleBuilder, CachedConstantsAndPointerTypesStayDeduplicated) {
+  ModuleBuilder b;
+  std::vector<std::uint32_t> first, second;
+  for (std::vector<std::uint32_t>* out : {&first, &second}) {
+    b.reset();
+    const Id u32 = b.type_int(32, false);
+    const std::uint32_t seven = 7;
+    const Id made_by_constant = b.constant(u32, {&seven, 1});
+    EXPECT_EQ(b.constant_u32(7), made_by_constant);
+    std::vector<Id> constants, pointers;
+    for (std::uint32_t i = 0; i < 300; ++i)
+      constants.push_back(b.constant_u32(i * 64)); // one entry
+    const spv::StorageClass classes[] = {spv::StorageClassInput, spv::StorageClassOutput,
+                                         spv::StorageClassPrivate};
+    for (spv::StorageClass sc : classes)
+      for (Id pointee : constants) pointers.push_back(b.type_pointer(sc, pointee));
+    for (std::uint32_t i = 300; i-- > 0;) EXPECT_EQ(b.constant_u32(i * 64), constants[i]);
+    std::size_t at = 0;
+    for (spv::StorageClass sc : classes)
+      for (Id pointee : constants) EXPECT_EQ(b.type_pointer(sc, pointee), pointers[at++]);
+    b.finish(*out);
+    EXPECT_EQ(count_op(*out, spv::OpConstant), 301u); // 7 and 0, 64, ..., 19136
+    EXPECT_EQ(count_op(*out, spv::OpTypePointer), 900u);
+  }
+  EXPECT_EQ(first, second);
+}
+
 } // namespace
 } // namespace kiln::test

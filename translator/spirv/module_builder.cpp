@@ -77,6 +77,8 @@ void ModuleBuilder::reset(SpirvTarget target) {
   globals_.clear();
   decorations_.clear();
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
+  std::fill(std::begin(u32_constants_), std::end(u32_constants_), PairCacheEntry{});
+  std::fill(std::begin(pointer_types_), std::end(pointer_types_), PairCacheEntry{});
   in_function_ = false;
   function_has_label_ = false;
   locals_.clear();
@@ -283,13 +285,21 @@ Id ModuleBuilder::intern_global(spv::Op opcode, Id result_type,
 }
 
 Id ModuleBuilder::type_void() {
-  return intern_global(spv::OpTypeVoid, 0, {});
+  if (void_type_ == 0) void_type_ = intern_global(spv::OpTypeVoid, 0, {});
+  return void_type_;
 }
 Id ModuleBuilder::type_bool() {
-  return intern_global(spv::OpTypeBool, 0, {});
+  if (bool_type_ == 0) bool_type_ = intern_global(spv::OpTypeBool, 0, {});
+  return bool_type_;
 }
 
 Id ModuleBuilder::type_int(std::uint32_t width, bool is_signed) {
+  if (width == 32) {
+    Id& cached = is_signed ? i32_type_ : u32_type_;
+    const std::uint32_t ops[] = {32, is_signed ? 1u : 0u};
+    if (cached == 0) cached = intern_global(spv::OpTypeInt, 0, ops);
+    return cached;
+  }
   if (width == 8) require_capability(spv::CapabilityInt8);
   if (width == 16) require_capability(spv::CapabilityInt16);
   if (width == 64) require_capability(spv::CapabilityInt64);
@@ -347,8 +357,12 @@ Id ModuleBuilder::type_struct(std::span<const Id> members) {
 }
 
 Id ModuleBuilder::type_pointer(spv::StorageClass storage, Id pointee) {
-  const std::uint32_t ops[] = {static_cast<std::uint32_t>(storage), pointee};
-  return intern_global(spv::OpTypePointer, 0, ops);
+  const auto storage_word = static_cast<std::uint32_t>(storage);
+  PairCacheEntry& cached = pointer_types_[(pointee + storage_word * 7) & (kPairCacheSize - 1)];
+  if (cached.id != 0 && cached.a == storage_word && cached.b == pointee) return cached.id;
+  const std::uint32_t ops[] = {storage_word, pointee};
+  cached = {storage_word, pointee, intern_global(spv::OpTypePointer, 0, ops)};
+  return cached.id;
 }
 
 Id ModuleBuilder::type_function(Id return_type, std::span<const Id> parameters) {
@@ -385,7 +399,10 @@ Id ModuleBuilder::constant_bool(bool value) {
 }
 
 Id ModuleBuilder::constant_u32(std::uint32_t value) {
-  return intern_global(spv::OpConstant, type_int(32, false), {&value, 1});
+  PairCacheEntry& cached = u32_constants_[value & (kPairCacheSize - 1)];
+  if (cached.id != 0 && cached.a == value) return cached.id;
+  cached = {value, 0, intern_global(spv::OpConstant, type_int(32, false), {&value, 1})};
+  return cached.id;
 }
 
 Id ModuleBuilder::constant_i32(std::int32_t value) {

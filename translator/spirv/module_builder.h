@@ -188,6 +188,17 @@ class ModuleBuilder {
 
   // The most used types, cached so constants skip a table lookup for their type.
   Id void_type_ = 0, bool_type_ = 0, u32_type_ = 0, i32_type_ = 0, f32_type_ = 0;
+  // Direct-mapped caches in front of `globals_` for the two lookups the backend repeats most
+  // (a u32 constant per access-chain index, a pointer type per access chain): an entry holds
+  // what the table answered for its key, so a hit returns the same id a lookup would, and a
+  // miss or an overwritten entry costs only the lookup. Cleared by reset().
+  struct PairCacheEntry {
+    std::uint32_t a = 0, b = 0;
+    Id id = 0; // 0 = empty
+  };
+  static constexpr std::size_t kPairCacheSize = 64; // power of two
+  PairCacheEntry u32_constants_[kPairCacheSize];    // a = value
+  PairCacheEntry pointer_types_[kPairCacheSize];    // a = storage class, b = pointee
 
   // Function bodies go straight into the Functions section; function-scope OpVariables go
   // to locals_, and finish() splices each function's run of locals in after its first label.
