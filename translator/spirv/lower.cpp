@@ -112,18 +112,20 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
 
   bool in_code = false;
   for (ir::OpView op : builder.ops()) {
-    ir::OpCategory category = op.info().category;
-    if (category == ir::OpCategory::Function || category == ir::OpCategory::FunctionEnd ||
-        category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
-        category == ir::OpCategory::Code) {
-      if (!in_code) {
+    if (!in_code) {
+      const ir::OpCategory category = op.info().category;
+      if (category == ir::OpCategory::Function || category == ir::OpCategory::FunctionEnd ||
+          category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
+          category == ir::OpCategory::Code) {
         in_code = true;
         if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
         s.build_push_block();
       }
     }
-    if (Status st = s.check_final_type(op); !st) return st;
-    if (Status st = s.lower_op(op); !st) return st;
+    if (!State::has_final_type(op)) [[unlikely]]
+      return s.fail(op.def(), "value of Unknown type (not final form)");
+    if (Status st = s.lower_op(op); !st) [[unlikely]]
+      return st;
   }
   if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
   if (Status st = s.finish_entry_point(); !st) return st;
@@ -151,15 +153,6 @@ Status Lowering::State::lower_op(ir::OpView o) {
     break;
   }
   return fail(o.def(), "opcode out of range");
-}
-
-// Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
-// result is checked as it is lowered, so an operand of Unknown type fails the translation
-// when its own op comes by (before or after its use): operands need no check of their own.
-Status Lowering::State::check_final_type(ir::OpView o) {
-  if (o.type().is_basic() && o.type().scalar_type() == ir::ScalarType::Unknown) [[unlikely]]
-    return fail(o.def(), "value of Unknown type (not final form)");
-  return Status::ok();
 }
 
 Id Lowering::State::load_invocation_id() {

@@ -16,10 +16,7 @@ Status Lowering::State::fail(ir::SsaDef def, std::string_view what) {
   return Status::error(message);
 }
 
-Id Lowering::State::basic(ir::ScalarType s, unsigned n) {
-  const ir::Type t(s, n);
-  Id& cached = basic_types[t.member_field()];
-  if (cached) return cached;
+Id Lowering::State::make_basic(ir::ScalarType s, unsigned n) {
   Id scalar = 0;
   switch (s) {
   case ir::ScalarType::Bool:
@@ -57,6 +54,7 @@ Id Lowering::State::basic(ir::ScalarType s, unsigned n) {
     scalar = mb.type_int(32, false);
     break;
   }
+  Id& cached = basic_types[ir::Type(s, n).member_field()];
   cached = n > 1 ? mb.type_vector(scalar, n) : scalar;
   return cached;
 }
@@ -246,11 +244,6 @@ Id Lowering::State::bitcast_id(Id id, ir::Type from, ir::Type to) {
   return mb.op(spv::OpBitcast, want, {id});
 }
 
-Id Lowering::State::value_as(ir::SsaDef def, ir::Type want) {
-  Id id = id_for(def);
-  return bitcast_id(id, type_of(def), want);
-}
-
 void Lowering::State::bind(ir::SsaDef def, Id result, ir::Type t) {
   Id& slot = ids[def.id()];
   if (!slot) {
@@ -258,10 +251,6 @@ void Lowering::State::bind(ir::SsaDef def, Id result, ir::Type t) {
   } else if (slot != result) {
     mb.op(spv::OpCopyObject, type(t), {result}, slot);
   }
-}
-
-void Lowering::State::decorate_result(ir::OpView o, Id result) {
-  if (ir::has(o.flags(), ir::OpFlags::Precise)) mb.decorate(result, spv::DecorationNoContraction);
 }
 
 bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vector<Id>& indices,

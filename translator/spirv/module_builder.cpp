@@ -54,10 +54,6 @@ inline void copy_words(std::uint32_t* to, std::span<const std::uint32_t> from) {
   }
 }
 
-std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
-  return static_cast<std::uint32_t>(word_count) << spv::WordCountShift |
-         static_cast<std::uint32_t>(opcode);
-}
 } // namespace
 
 ModuleBuilder::ModuleBuilder() {
@@ -545,32 +541,6 @@ void ModuleBuilder::end_function() {
     splices_.push_back({function_splice_at_, function_locals_begin_, locals_end});
   in_function_ = false;
   function_has_label_ = false;
-}
-
-Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands,
-                     Id result) {
-  if (result == 0) result = allocate_id();
-  const std::size_t words = 3 + operands.size();
-  std::uint32_t* w = body().append(words);
-  w[0] = header_word(opcode, words);
-  w[1] = result_type;
-  w[2] = result;
-  copy_words(w + 3, operands);
-  return result;
-}
-
-Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::initializer_list<std::uint32_t> operands,
-                     Id result) {
-  return op(opcode, result_type, std::span<const std::uint32_t>(operands.begin(), operands.size()),
-            result);
-}
-
-void ModuleBuilder::op_void(spv::Op opcode, std::span<const std::uint32_t> operands) {
-  emit(body(), opcode, operands);
-}
-
-void ModuleBuilder::op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands) {
-  emit(body(), opcode, std::span<const std::uint32_t>(operands.begin(), operands.size()));
 }
 
 Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,

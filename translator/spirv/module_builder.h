@@ -139,13 +139,34 @@ class ModuleBuilder {
   Id label(Id id = 0);
   void end_function();
 
-  // Instruction with a result type and a result id (a fresh one when `result` is 0).
+  // Instruction with a result type and a result id (a fresh one when `result` is 0). Inline:
+  // most of the backend's instructions come through here, and with the operand count known at
+  // the call site the copy is a few stores.
+  Id op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands, Id result = 0) {
+    if (result == 0) result = allocate_id();
+    const std::size_t count = 3 + operands.size();
+    std::uint32_t* w = body().append(count);
+    w[0] = header_word(opcode, count);
+    w[1] = result_type;
+    w[2] = result;
+    for (std::size_t i = 0; i < operands.size(); ++i) w[3 + i] = operands[i];
+    return result;
+  }
   Id op(spv::Op opcode, Id result_type, std::initializer_list<std::uint32_t> operands,
-        Id result = 0);
-  Id op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands, Id result = 0);
+        Id result = 0) {
+    return op(opcode, result_type,
+              std::span<const std::uint32_t>(operands.begin(), operands.size()), result);
+  }
   // Instruction without result.
-  void op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands);
-  void op_void(spv::Op opcode, std::span<const std::uint32_t> operands);
+  void op_void(spv::Op opcode, std::span<const std::uint32_t> operands) {
+    const std::size_t count = 1 + operands.size();
+    std::uint32_t* w = body().append(count);
+    w[0] = header_word(opcode, count);
+    for (std::size_t i = 0; i < operands.size(); ++i) w[1 + i] = operands[i];
+  }
+  void op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands) {
+    op_void(opcode, std::span<const std::uint32_t>(operands.begin(), operands.size()));
+  }
   // OpExtInst into an imported set.
   Id ext_inst(Id result_type, Id set, std::uint32_t instruction,
               std::initializer_list<Id> operands);
@@ -166,6 +187,10 @@ class ModuleBuilder {
 
  private:
   static constexpr std::size_t index(Section s) { return static_cast<std::size_t>(s); }
+  static constexpr std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
+    return static_cast<std::uint32_t>(word_count) << spv::WordCountShift |
+           static_cast<std::uint32_t>(opcode);
+  }
   WordBuffer& buffer(Section s) { return sections_[index(s)]; }
   WordBuffer& body() { return sections_[index(Section::Functions)]; }
 
