@@ -50,5 +50,32 @@ TEST(InternTable, ClearForgetsEverything) {
   }
 }
 
+// Keys of up to four words live in their slot, longer ones out of line: both kinds, of every
+// length, side by side and past growth, keep their own values.
+TEST(InternTable, ShortAndLongKeysKeepTheirValues) {
+  InternTable table;
+  std::vector<std::uint32_t> key;
+  std::uint32_t value = 1;
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    value = 1;
+    for (std::uint32_t i = 0; i < 500; ++i) {
+      for (std::uint32_t length = 1; length <= 9; ++length) {
+        key.assign(length, i * 16 + length);
+        const std::uint32_t expected = value++;
+        ASSERT_EQ(table.intern(key, round == 0 ? expected : 999999), expected)
+            << i << " " << length;
+      }
+    }
+  }
+  EXPECT_EQ(table.size(), 500u * 9u);
+  const std::uint32_t long_key[] = {1, 2, 3, 4, 5, 6};
+  const std::uint32_t its_prefix[] = {1, 2, 3, 4};
+  EXPECT_EQ(table.find(long_key), InternTable::kNotFound);
+  EXPECT_EQ(table.intern(long_key, 7777), 7777u);
+  EXPECT_EQ(table.find(its_prefix), InternTable::kNotFound);
+  table.clear();
+  EXPECT_EQ(table.find(long_key), InternTable::kNotFound);
+}
+
 } // namespace
 } // namespace kiln::spirv

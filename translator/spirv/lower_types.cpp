@@ -182,17 +182,34 @@ struct ConstantBuilder {
   std::size_t cursor = 0;
   bool ok = true;
 
+  // The last vector made: arrays repeat elements (runs of zeros above all), and making a
+  // repeated one again would only find the same constants.
+  ir::Type last_type = ir::Type();
+  std::uint64_t last_bits[4] = {};
+  Id last_id = 0;
+
   Id basic_value(ir::Type t) {
-    Id parts[4];
-    for (unsigned c = 0; c < t.vector_size(); ++c) {
-      if (cursor >= literals.size()) {
-        ok = false;
-        return 0;
-      }
-      parts[c] = s.const_scalar(t.scalar_type(), literals[cursor++].bits());
+    const unsigned n = t.vector_size();
+    if (cursor + n > literals.size()) {
+      ok = false;
+      return 0;
     }
-    if (t.vector_size() == 1) return parts[0];
-    return s.mb.constant_composite(s.basic(t), std::span<const Id>(parts, t.vector_size()));
+    const ir::Operand* at = literals.data() + cursor;
+    cursor += n;
+    if (n == 1) return s.const_scalar(t.scalar_type(), at[0].bits());
+    if (last_id != 0 && t == last_type) {
+      bool same = true;
+      for (unsigned c = 0; c < n; ++c) same = same && at[c].bits() == last_bits[c];
+      if (same) return last_id;
+    }
+    Id parts[4];
+    for (unsigned c = 0; c < n; ++c) {
+      last_bits[c] = at[c].bits();
+      parts[c] = s.const_scalar(t.scalar_type(), last_bits[c]);
+    }
+    last_type = t;
+    last_id = s.mb.constant_composite(s.basic(t), std::span<const Id>(parts, n));
+    return last_id;
   }
   Id element(unsigned dims) {
     if (dims == 0) {
@@ -257,19 +274,17 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
                                    Pointee& out) {
   out = Pointee{};
   out.base = base;
+  // A basic base (the common I/O case) needs no type view: one member, no dimensions.
   ir::TypeView v;
-  if (base.is_basic()) {
-    v.member_fields = {};
-  } else {
-    v = ir->types().view(base);
-  }
-  unsigned dims_left = base.is_basic() ? 0 : v.dim_count;
-  const unsigned members = base.is_basic() ? 1 : v.member_count();
+  const bool basic_base = base.is_basic();
+  if (!basic_base) v = ir->types().view(base);
+  unsigned dims_left = basic_base ? 0 : v.dim_count;
+  const unsigned members = basic_base ? 1 : v.member_count();
   int member = members == 1 ? 0 : -1;
   bool component = false;
 
-  Id dynamic[4] = {};
-  std::uint64_t constants[4] = {};
+  Id dynamic[4];
+  std::uint64_t constants[4];
   unsigned count = 0;
   bool is_constant = true;
   if (address) {
@@ -281,7 +296,8 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
     }
     count = at.vector_size();
     if (a.code() == ir::OpCode::Constant && a.operand_count() >= count) {
-      for (unsigned i = 0; i < count; ++i) constants[i] = a.operand(i).bits();
+      const auto literals = a.operands();
+      for (unsigned i = 0; i < count; ++i) constants[i] = literals[i].bits();
     } else {
       is_constant = false;
       Id whole = id_for(address);
@@ -340,11 +356,8 @@ Id Lowering::State::pointee_type(const Pointee& p, bool explicit_layout) {
 Id Lowering::State::emit_chain(Id base, spv::StorageClass storage, Id pointee,
                                std::span<const Id> indices, bool nonuniform) {
   if (indices.empty()) return base;
-  Id ptr_type = mb.type_pointer(storage, pointee);
-  scratch_words.clear();
-  scratch_words.push_back(base);
-  scratch_words.insert(scratch_words.end(), indices.begin(), indices.end());
-  Id result = mb.op(spv::OpAccessChain, ptr_type, scratch_words);
+  const Id ptr_type = mb.type_pointer(storage, pointee);
+  const Id result = mb.access_chain(ptr_type, base, indices);
   if (nonuniform) mb.decorate(result, spv::DecorationNonUniform);
   return result;
 }

@@ -73,7 +73,7 @@ void ModuleBuilder::reset(SpirvTarget target) {
   globals_.clear();
   decorations_.clear();
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
-  std::fill(std::begin(u32_constants_), std::end(u32_constants_), PairCacheEntry{});
+  std::fill(std::begin(scalar_constants_), std::end(scalar_constants_), PairCacheEntry{});
   std::fill(std::begin(pointer_types_), std::end(pointer_types_), PairCacheEntry{});
   in_function_ = false;
   function_has_label_ = false;
@@ -217,34 +217,36 @@ void ModuleBuilder::decorate_words(std::span<const std::uint32_t> key) {
 
 void ModuleBuilder::decorate(Id target, spv::Decoration decoration,
                              std::initializer_list<std::uint32_t> literals) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpDecorate);
-  scratch_.push_back(target);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpDecorate, target, static_cast<std::uint32_t>(decoration)}, literals);
 }
 
 void ModuleBuilder::decorate_id(Id target, spv::Decoration decoration,
                                 std::initializer_list<Id> ids) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpDecorateId);
-  scratch_.push_back(target);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), ids.begin(), ids.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpDecorateId, target, static_cast<std::uint32_t>(decoration)}, ids);
 }
 
 void ModuleBuilder::decorate_member(Id struct_type, std::uint32_t member,
                                     spv::Decoration decoration,
                                     std::initializer_list<std::uint32_t> literals) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpMemberDecorate);
-  scratch_.push_back(struct_type);
-  scratch_.push_back(member);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpMemberDecorate, struct_type, member, static_cast<std::uint32_t>(decoration)},
+               literals);
+}
+
+void ModuleBuilder::decorate_key(std::initializer_list<std::uint32_t> head,
+                                 std::initializer_list<std::uint32_t> tail) {
+  // Decorations carry a literal or two: the key fits a local array (a long tail: scratch_).
+  std::uint32_t storage[12];
+  std::span<const std::uint32_t> key;
+  if (head.size() + tail.size() <= std::size(storage)) {
+    std::copy(head.begin(), head.end(), storage);
+    std::copy(tail.begin(), tail.end(), storage + head.size());
+    key = {storage, head.size() + tail.size()};
+  } else {
+    scratch_.assign(head.begin(), head.end());
+    scratch_.insert(scratch_.end(), tail.begin(), tail.end());
+    key = scratch_;
+  }
+  decorate_words(key);
 }
 
 // ---- Types and constants --------------------------------------------------------------------
@@ -394,24 +396,22 @@ Id ModuleBuilder::constant_bool(bool value) {
   return intern_global(value ? spv::OpConstantTrue : spv::OpConstantFalse, type_bool(), {});
 }
 
-Id ModuleBuilder::constant_u32(std::uint32_t value) {
-  PairCacheEntry& cached = u32_constants_[value & (kPairCacheSize - 1)];
-  if (cached.id != 0 && cached.a == value) return cached.id;
-  cached = {value, 0, intern_global(spv::OpConstant, type_int(32, false), {&value, 1})};
+Id ModuleBuilder::make_constant_word(Id type, std::uint32_t bits) {
+  PairCacheEntry& cached = scalar_constants_[scalar_constant_slot(type, bits)];
+  cached = {type, bits, intern_global(spv::OpConstant, type, {&bits, 1})};
   return cached.id;
 }
 
 Id ModuleBuilder::constant_i32(std::int32_t value) {
-  const auto bits = static_cast<std::uint32_t>(value);
-  return intern_global(spv::OpConstant, type_int(32, true), {&bits, 1});
+  return constant_word(type_int(32, true), static_cast<std::uint32_t>(value));
 }
 
 Id ModuleBuilder::constant_f32(float value) {
-  const auto bits = std::bit_cast<std::uint32_t>(value);
-  return intern_global(spv::OpConstant, type_float(32), {&bits, 1});
+  return constant_word(type_float(32), std::bit_cast<std::uint32_t>(value));
 }
 
 Id ModuleBuilder::constant(Id type, std::span<const std::uint32_t> words) {
+  if (words.size() == 1) return constant_word(type, words[0]);
   return intern_global(spv::OpConstant, type, words);
 }
 

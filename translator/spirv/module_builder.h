@@ -108,7 +108,15 @@ class ModuleBuilder {
 
   // ---- Constants (deduplicated; plain spec_constant() is not) -------------------------------
   Id constant_bool(bool value);
-  Id constant_u32(std::uint32_t value);
+  // A scalar constant whose literal is one word (`type` of up to 32 bits).
+  Id constant_word(Id type, std::uint32_t bits) {
+    const PairCacheEntry& cached = scalar_constants_[scalar_constant_slot(type, bits)];
+    return cached.id != 0 && cached.a == type && cached.b == bits ? cached.id
+                                                                  : make_constant_word(type, bits);
+  }
+  Id constant_u32(std::uint32_t value) {
+    return constant_word(u32_type_ != 0 ? u32_type_ : type_int(32, false), value);
+  }
   Id constant_i32(std::int32_t value);
   Id constant_f32(float value);
   // Any scalar numeric type: `words` is the literal, low-order word first.
@@ -157,6 +165,18 @@ class ModuleBuilder {
     return op(opcode, result_type,
               std::span<const std::uint32_t>(operands.begin(), operands.size()), result);
   }
+  // OpAccessChain of `base` by `indices` (ids), written straight into the body.
+  Id access_chain(Id pointer_type, Id base, std::span<const Id> indices) {
+    const Id result = allocate_id();
+    const std::size_t count = 4 + indices.size();
+    std::uint32_t* w = body().append(count);
+    w[0] = header_word(spv::OpAccessChain, count);
+    w[1] = pointer_type;
+    w[2] = result;
+    w[3] = base;
+    for (std::size_t i = 0; i < indices.size(); ++i) w[4 + i] = indices[i];
+    return result;
+  }
   // Instruction without result.
   void op_void(spv::Op opcode, std::span<const std::uint32_t> operands) {
     const std::size_t count = 1 + operands.size();
@@ -200,7 +220,15 @@ class ModuleBuilder {
   // Dedup an instruction in the Globals section keyed by (opcode, operands): returns the
   // existing result id or emits `opcode [result_type] id operands` and returns the new id.
   Id intern_global(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands);
+  Id make_constant_word(Id type, std::uint32_t bits); // constant_word past its cache
+  static std::size_t scalar_constant_slot(Id type, std::uint32_t bits) {
+    // Fibonacci hashing: the product's top bits depend on every bit of the key.
+    return ((bits ^ type << 20) * 0x9E3779B1u) >> (32 - kScalarConstantBits);
+  }
   void decorate_words(std::span<const std::uint32_t> key);
+  // decorate_words of the key `head` followed by `tail`.
+  void decorate_key(std::initializer_list<std::uint32_t> head,
+                    std::initializer_list<std::uint32_t> tail);
 
   SpirvTarget target_ = SpirvTarget::Vulkan13;
   Id next_id_ = 1;
@@ -213,17 +241,19 @@ class ModuleBuilder {
 
   // The most used types, cached so constants skip a table lookup for their type.
   Id void_type_ = 0, bool_type_ = 0, u32_type_ = 0, i32_type_ = 0, f32_type_ = 0;
-  // Direct-mapped caches in front of `globals_` for the two lookups the backend repeats most
-  // (a u32 constant per access-chain index, a pointer type per access chain): an entry holds
-  // what the table answered for its key, so a hit returns the same id a lookup would, and a
-  // miss or an overwritten entry costs only the lookup. Cleared by reset().
+  // Direct-mapped caches in front of `globals_` for the lookups the backend repeats most (a
+  // u32 constant per access-chain index, the same float constants over and over, a pointer
+  // type per access chain): an entry holds what the table answered for its key, so a hit
+  // returns the same id a lookup would, and a miss or an overwritten entry costs only the
+  // lookup. Cleared by reset().
   struct PairCacheEntry {
     std::uint32_t a = 0, b = 0;
     Id id = 0; // 0 = empty
   };
   static constexpr std::size_t kPairCacheSize = 64; // power of two
-  PairCacheEntry u32_constants_[kPairCacheSize];    // a = value
-  PairCacheEntry pointer_types_[kPairCacheSize];    // a = storage class, b = pointee
+  static constexpr unsigned kScalarConstantBits = 7;
+  PairCacheEntry scalar_constants_[std::size_t{1} << kScalarConstantBits]; // a = type, b = bits
+  PairCacheEntry pointer_types_[kPairCacheSize]; // a = storage class, b = pointee
 
   // Function bodies go straight into the Functions section; function-scope OpVariables go
   // to locals_, and finish() splices each function's run of locals in after its first label.
