@@ -1,5 +1,5 @@
 // SPIR-V backend: the driver. One walk over the final-form IR (docs/pipeline.md) hands every op
-// to its handler through lower_op, the switch generated from KILN_SPIRV_LOWERINGS
+// to its handler through lower_op, the handler table generated from KILN_SPIRV_LOWERINGS
 // (lower_table.h): declarations become types, constants and variables; functions are emitted as
 // they come; the entry point, its interface and the stage's execution modes are added at the end.
 #include "translator/spirv/lower.h"
@@ -57,8 +57,9 @@ constexpr Handler kHandlers[] = {
 static_assert(std::size(kHandlers) == std::size_t(ir::OpCode::Count));
 } // namespace
 
-// The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler.
-Status Lowering::State::lower_op(ir::OpView o) {
+// The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler. Inline:
+// it runs once per op, from the walk below.
+inline Status Lowering::State::lower_op(ir::OpView o) {
   const auto code = std::size_t(o.code());
   if (code >= std::size(kHandlers)) [[unlikely]]
     return fail(o.def(), "opcode out of range");

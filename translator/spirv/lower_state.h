@@ -167,7 +167,23 @@ struct Lowering::State {
   }
   Id basic(ir::ScalarType s, unsigned n) { return basic(ir::Type(s, n)); }
   Id make_basic(ir::ScalarType s, unsigned n);
-  std::uint32_t scalar_size(ir::ScalarType s) const;
+  static std::uint32_t scalar_size(ir::ScalarType s) {
+    switch (s) {
+    case ir::ScalarType::I8:
+    case ir::ScalarType::U8:
+      return 1;
+    case ir::ScalarType::I16:
+    case ir::ScalarType::U16:
+    case ir::ScalarType::F16:
+      return 2;
+    case ir::ScalarType::I64:
+    case ir::ScalarType::U64:
+    case ir::ScalarType::F64:
+      return 8;
+    default:
+      return 4;
+    }
+  }
   std::uint32_t layout_size(ir::Type t) const; // explicit layout size of a type
   // The size of `v`'s element with its `dims` innermost array dimensions.
   std::uint32_t layout_size(const ir::TypeView& v, unsigned dims) const;
@@ -205,7 +221,9 @@ struct Lowering::State {
   // Appends the indices for `address` into `base` to `indices`; false (error set) when the
   // address does not fit the type.
   bool walk_address(ir::Type base, ir::SsaDef address, std::vector<Id>& indices, Pointee& out);
-  Id pointee_type(const Pointee& p, bool explicit_layout);
+  Id pointee_type(const Pointee& p, bool explicit_layout) {
+    return p.is_basic ? basic(p.basic) : type_dims(p.base, p.dims_left, explicit_layout);
+  }
   Id emit_chain(Id base, spv::StorageClass storage, Id pointee, std::span<const Id> indices,
                 bool nonuniform = false);
   // Adds `k` to the last index (consecutive scalars of a vector access).
@@ -391,7 +409,10 @@ struct Lowering::State {
   Id load_invocation_id();
   // A basic value of type `from` as the IR type `to` (fewer components, bool to int,
   // signedness, int/float).
-  Id convert_basic(Id id, ir::Type from, ir::Type to);
+  Id convert_basic(Id id, ir::Type from, ir::Type to) {
+    return from == to ? id : convert_basic_types(id, from, to);
+  }
+  Id convert_basic_types(Id id, ir::Type from, ir::Type to); // convert_basic when they differ
   bool xfb = false;
   // An I/O declaration equal to an earlier one (front ends declare per phase): reuse it.
   bool reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type);

@@ -59,24 +59,6 @@ Id Lowering::State::make_basic(ir::ScalarType s, unsigned n) {
   return cached;
 }
 
-std::uint32_t Lowering::State::scalar_size(ir::ScalarType s) const {
-  switch (s) {
-  case ir::ScalarType::I8:
-  case ir::ScalarType::U8:
-    return 1;
-  case ir::ScalarType::I16:
-  case ir::ScalarType::U16:
-  case ir::ScalarType::F16:
-    return 2;
-  case ir::ScalarType::I64:
-  case ir::ScalarType::U64:
-  case ir::ScalarType::F64:
-    return 8;
-  default:
-    return 4;
-  }
-}
-
 namespace {
 // std430-like alignment of a basic type: vec3 aligns as vec4.
 std::uint32_t basic_align(std::uint32_t scalar, unsigned n) {
@@ -156,6 +138,7 @@ Id Lowering::State::type_dims(ir::Type t, unsigned dims, bool explicit_layout) {
 Id Lowering::State::const_scalar(ir::ScalarType s, std::uint64_t bits) {
   if (s == ir::ScalarType::Bool) return mb.constant_bool(bits != 0);
   std::uint32_t size = scalar_size(s);
+  if (size == 4) return mb.constant_word(basic(s, 1), std::uint32_t(bits));
   std::uint32_t words[2] = {std::uint32_t(bits), std::uint32_t(bits >> 32)};
   if (size < 4) {
     std::uint32_t mask = (1u << (size * 8)) - 1;
@@ -274,7 +257,20 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
                                    Pointee& out) {
   out = Pointee{};
   out.base = base;
-  // A basic base (the common I/O case) needs no type view: one member, no dimensions.
+  if (base.is_basic() && address) {
+    // The common I/O case: one component of a vector, by a constant.
+    const ir::OpView a = op(address);
+    const ir::Type at = a.type();
+    if (a.code() == ir::OpCode::Constant && at.is_scalar() && ir::is_integer(at.scalar_type()) &&
+        a.operand_count() >= 1 && base.vector_size() > 1) {
+      indices.push_back(const_u32(std::uint32_t(a.operand(0).bits())));
+      out.component = true;
+      out.is_basic = true;
+      out.basic = base.with_vector_size(1);
+      return true;
+    }
+  }
+  // A basic base needs no type view: one member, no dimensions.
   ir::TypeView v;
   const bool basic_base = base.is_basic();
   if (!basic_base) v = ir->types().view(base);
@@ -346,11 +342,6 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
     out.basic = component ? m.with_vector_size(1) : m;
   }
   return true;
-}
-
-Id Lowering::State::pointee_type(const Pointee& p, bool explicit_layout) {
-  if (p.is_basic) return basic(p.basic);
-  return type_dims(p.base, p.dims_left, explicit_layout);
 }
 
 Id Lowering::State::emit_chain(Id base, spv::StorageClass storage, Id pointee,
