@@ -1,4 +1,5 @@
-// InternTable: lookups, growth past many entries, O(1) clear() that really forgets.
+// InternTable and PairInternTable: lookups, growth past many entries, O(1) clear() that really
+// forgets.
 
 #include "translator/spirv/intern_table.h"
 
@@ -75,6 +76,20 @@ TEST(InternTable, ShortAndLongKeysKeepTheirValues) {
   EXPECT_EQ(table.find(its_prefix), InternTable::kNotFound);
   table.clear();
   EXPECT_EQ(table.find(long_key), InternTable::kNotFound);
+}
+
+TEST(PairInternTable, InternsPairsGrowsAndClears) {
+  PairInternTable table;
+  for (int round = 0; round < 2; ++round) {
+    for (std::uint32_t i = 0; i < 5000; ++i) {
+      ASSERT_EQ(table.intern(i, i * 3, i + 1), i + 1);
+      ASSERT_EQ(table.intern(i * 3, i, i + 100000), i == 0 ? 1u : i + 100000); // order matters
+    }
+    for (std::uint32_t i = 0; i < 5000; ++i) ASSERT_EQ(table.intern(i, i * 3, 7), i + 1);
+    EXPECT_EQ(table.size(), 9999u);
+    table.clear();
+    EXPECT_EQ(table.size(), 0u);
+  }
 }
 
 } // namespace

@@ -308,9 +308,10 @@ TEST(ModuleBuilder, ManyTypesGrowTheTablesWithoutLosingEntries) {
   EXPECT_EQ(count_op(words, spv::OpConstant), 5000u);
 }
 
-// constant_u32 and type_pointer answer from small direct-mapped caches before the dedup table:
-// keys that share a cache entry, the same constant made through constant(), and a reset between
-// modules must still give one instruction per key and the same id for the same key.
+// One-word constants and pointer types are deduplicated in tables of their own (not the general
+// one): many keys, the same constant made through constant(), constant_u32() and in another
+// order, and a reset between modules must still give one instruction per key and the same id
+// for the same key.
 TEST(ModuleBuilder, CachedConstantsAndPointerTypesStayDeduplicated) {
   ModuleBuilder b;
   std::vector<std::uint32_t> first, second;

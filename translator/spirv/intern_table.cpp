@@ -66,4 +66,29 @@ void InternTable::grow() {
   }
 }
 
+void PairInternTable::clear() {
+  count_ = 0;
+  if (++generation_ == 0) {
+    for (Slot& slot : slots_) slot.generation = 0;
+    generation_ = 1;
+  }
+}
+
+std::uint32_t PairInternTable::insert_after_growing(std::uint64_t key, std::uint32_t value) {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  slots_.resize(old.size() * 2);
+  const std::size_t mask = slots_.size() - 1;
+  auto place = [&](const Slot& slot) {
+    std::size_t i = slot_of(slot.key) & mask;
+    while (slots_[i].generation == generation_) i = (i + 1) & mask;
+    slots_[i] = slot;
+  };
+  for (const Slot& slot : old)
+    if (slot.generation == generation_) place(slot);
+  place({key, value, generation_});
+  ++count_;
+  return value;
+}
+
 } // namespace kiln::spirv

@@ -72,4 +72,56 @@ class InternTable {
   std::uint32_t generation_ = 1;
 };
 
+// PairInternTable: the same for keys of exactly two words (a scalar constant's type and bits, a
+// pointer type's storage class and pointee), the lookups the backend makes most: a slot holds
+// the key as one 64-bit word, so a probe is one compare and nothing is stored apart. The
+// lookup is inline; growth is not.
+class PairInternTable {
+ public:
+  static constexpr std::uint32_t kNotFound = 0;
+
+  PairInternTable() { slots_.resize(kInitialSlots); }
+
+  void clear();
+  std::uint32_t size() const { return count_; }
+
+  // Returns the value stored for (a, b); when absent, stores `value` first and returns it.
+  // `value` must not be kNotFound.
+  std::uint32_t intern(std::uint32_t a, std::uint32_t b, std::uint32_t value) {
+    const std::uint64_t key = std::uint64_t{a} << 32 | b;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = slot_of(key) & mask;
+    for (;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.generation != generation_) break;
+      if (slot.key == key) return slot.value;
+    }
+    // Keep the load factor under 1/2 so probe chains stay short.
+    if ((count_ + 1) * 2 > slots_.size()) [[unlikely]]
+      return insert_after_growing(key, value);
+    slots_[i] = {key, value, generation_};
+    ++count_;
+    return value;
+  }
+
+ private:
+  static constexpr std::uint32_t kInitialSlots = 256; // power of two
+
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t value = kNotFound;
+    std::uint32_t generation = 0; // occupied when equal to the table's (clear() bumps it)
+  };
+
+  // The product's high half depends on every key bit.
+  static std::size_t slot_of(std::uint64_t key) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32);
+  }
+  std::uint32_t insert_after_growing(std::uint64_t key, std::uint32_t value);
+
+  std::vector<Slot> slots_;
+  std::uint32_t count_ = 0;
+  std::uint32_t generation_ = 1;
+};
+
 } // namespace kiln::spirv

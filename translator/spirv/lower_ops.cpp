@@ -18,7 +18,9 @@ Status Lowering::State::lower_direct(ir::OpView o) {
     return fail(o.def(), "too many operands");
   const auto refs = o.operands();
   // OpExtInst's operands are the set and the instruction, then these.
-  std::uint32_t words[6] = {glsl, direct.instruction};
+  std::uint32_t words[6];
+  words[0] = glsl;
+  words[1] = direct.instruction;
   std::uint32_t* const operands = words + 2;
   for (std::uint32_t i = 0; i < n; ++i) {
     const ir::SsaDef operand = refs[i].def();
@@ -26,11 +28,27 @@ Status Lowering::State::lower_direct(ir::OpView o) {
   }
   const Id result = id_for(o.def());
   const Id result_type = type(rt);
-  if (direct.set == DirectSet::Core)
-    mb.op(spv::Op(direct.instruction), result_type, std::span<const std::uint32_t>(operands, n),
-          result);
-  else
-    mb.op(spv::OpExtInst, result_type, std::span<const std::uint32_t>(words, n + 2), result);
+  const bool core = direct.set == DirectSet::Core;
+  const auto opcode = core ? spv::Op(direct.instruction) : spv::OpExtInst;
+  const std::uint32_t* first = core ? operands : words;
+  // One instruction of known length per count: straight-line stores rather than a copy loop.
+  switch (n + (core ? 0 : 2)) {
+  case 1:
+    mb.op(opcode, result_type, {first[0]}, result);
+    break;
+  case 2:
+    mb.op(opcode, result_type, {first[0], first[1]}, result);
+    break;
+  case 3:
+    mb.op(opcode, result_type, {first[0], first[1], first[2]}, result);
+    break;
+  case 4:
+    mb.op(opcode, result_type, {first[0], first[1], first[2], first[3]}, result);
+    break;
+  default: // none, or IBitInsert's four
+    mb.op(opcode, result_type, std::span<const std::uint32_t>(first, n + (core ? 0 : 2)), result);
+    break;
+  }
   decorate_result(o, result);
   return Status::ok();
 }
@@ -226,12 +244,25 @@ Status Lowering::State::lower_composite_access(ir::OpView o) {
   const bool insert = o.code() == ir::OpCode::CompositeInsert;
   const ir::OpView address = op(refs[1].def());
   if (address.code() != ir::OpCode::Constant) return fail(def, "dynamic composite address");
+  const auto indices = address.operands();
+  if (indices.size() == 1) {
+    // One level (a vector component, mostly): straight-line.
+    const Id inserted = insert ? value(refs[2].def()) : 0;
+    const Id composite = value(refs[0].def());
+    const Id result = id_for(def);
+    if (insert)
+      mb.op(spv::OpCompositeInsert, type(rt), {inserted, composite, indices[0].literal_u32()},
+            result);
+    else
+      mb.op(spv::OpCompositeExtract, type(rt), {composite, indices[0].literal_u32()}, result);
+    return Status::ok();
+  }
   // [inserted value,] composite, literal indices. The inserted value takes the type of the
   // element it replaces.
   scratch_words.clear();
   if (insert) scratch_words.push_back(value(refs[2].def()));
   scratch_words.push_back(value(refs[0].def()));
-  for (const ir::Operand& index : address.operands()) scratch_words.push_back(index.literal_u32());
+  for (const ir::Operand& index : indices) scratch_words.push_back(index.literal_u32());
   const Id result = id_for(def);
   mb.op(insert ? spv::OpCompositeInsert : spv::OpCompositeExtract, type(rt), scratch_words, result);
   return Status::ok();

@@ -73,8 +73,8 @@ void ModuleBuilder::reset(SpirvTarget target) {
   globals_.clear();
   decorations_.clear();
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
-  std::fill(std::begin(scalar_constants_), std::end(scalar_constants_), PairCacheEntry{});
-  std::fill(std::begin(pointer_types_), std::end(pointer_types_), PairCacheEntry{});
+  scalar_constants_.clear();
+  pointer_types_.clear();
   in_function_ = false;
   function_has_label_ = false;
   locals_.clear();
@@ -354,13 +354,13 @@ Id ModuleBuilder::type_struct(std::span<const Id> members) {
   return id;
 }
 
-Id ModuleBuilder::type_pointer(spv::StorageClass storage, Id pointee) {
-  const auto storage_word = static_cast<std::uint32_t>(storage);
-  PairCacheEntry& cached = pointer_types_[(pointee + storage_word * 7) & (kPairCacheSize - 1)];
-  if (cached.id != 0 && cached.a == storage_word && cached.b == pointee) return cached.id;
-  const std::uint32_t ops[] = {storage_word, pointee};
-  cached = {storage_word, pointee, intern_global(spv::OpTypePointer, 0, ops)};
-  return cached.id;
+void ModuleBuilder::emit_type_pointer(std::uint32_t storage, Id pointee) {
+  const Id id = allocate_id();
+  std::uint32_t* w = buffer(Section::Globals).append(4);
+  w[0] = header_word(spv::OpTypePointer, 4);
+  w[1] = id;
+  w[2] = storage;
+  w[3] = pointee;
 }
 
 Id ModuleBuilder::type_function(Id return_type, std::span<const Id> parameters) {
@@ -396,10 +396,13 @@ Id ModuleBuilder::constant_bool(bool value) {
   return intern_global(value ? spv::OpConstantTrue : spv::OpConstantFalse, type_bool(), {});
 }
 
-Id ModuleBuilder::make_constant_word(Id type, std::uint32_t bits) {
-  PairCacheEntry& cached = scalar_constants_[scalar_constant_slot(type, bits)];
-  cached = {type, bits, intern_global(spv::OpConstant, type, {&bits, 1})};
-  return cached.id;
+void ModuleBuilder::emit_constant_word(Id type, std::uint32_t bits) {
+  const Id id = allocate_id();
+  std::uint32_t* w = buffer(Section::Globals).append(4);
+  w[0] = header_word(spv::OpConstant, 4);
+  w[1] = type;
+  w[2] = id;
+  w[3] = bits;
 }
 
 Id ModuleBuilder::constant_i32(std::int32_t value) {

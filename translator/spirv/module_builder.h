@@ -99,7 +99,13 @@ class ModuleBuilder {
   Id type_runtime_array(Id element);
   // Never deduplicated: structs carry their own member decorations (Block, Offset, ...).
   Id type_struct(std::span<const Id> members);
-  Id type_pointer(spv::StorageClass storage, Id pointee);
+  Id type_pointer(spv::StorageClass storage, Id pointee) {
+    const Id fresh = next_id_;
+    const auto storage_word = static_cast<std::uint32_t>(storage);
+    const Id id = pointer_types_.intern(storage_word, pointee, fresh);
+    if (id == fresh) emit_type_pointer(storage_word, pointee);
+    return id;
+  }
   Id type_function(Id return_type, std::span<const Id> parameters);
   Id type_image(Id sampled_type, spv::Dim dim, std::uint32_t depth, bool arrayed, bool ms,
                 std::uint32_t sampled, spv::ImageFormat format);
@@ -110,9 +116,10 @@ class ModuleBuilder {
   Id constant_bool(bool value);
   // A scalar constant whose literal is one word (`type` of up to 32 bits).
   Id constant_word(Id type, std::uint32_t bits) {
-    const PairCacheEntry& cached = scalar_constants_[scalar_constant_slot(type, bits)];
-    return cached.id != 0 && cached.a == type && cached.b == bits ? cached.id
-                                                                  : make_constant_word(type, bits);
+    const Id fresh = next_id_;
+    const Id id = scalar_constants_.intern(type, bits, fresh);
+    if (id == fresh) emit_constant_word(type, bits);
+    return id;
   }
   Id constant_u32(std::uint32_t value) {
     return constant_word(u32_type_ != 0 ? u32_type_ : type_int(32, false), value);
@@ -220,11 +227,9 @@ class ModuleBuilder {
   // Dedup an instruction in the Globals section keyed by (opcode, operands): returns the
   // existing result id or emits `opcode [result_type] id operands` and returns the new id.
   Id intern_global(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands);
-  Id make_constant_word(Id type, std::uint32_t bits); // constant_word past its cache
-  static std::size_t scalar_constant_slot(Id type, std::uint32_t bits) {
-    // Fibonacci hashing: the product's top bits depend on every bit of the key.
-    return ((bits ^ type << 20) * 0x9E3779B1u) >> (32 - kScalarConstantBits);
-  }
+  // The new instructions of constant_word and type_pointer (each takes the next id).
+  void emit_constant_word(Id type, std::uint32_t bits);
+  void emit_type_pointer(std::uint32_t storage, Id pointee);
   void decorate_words(std::span<const std::uint32_t> key);
   // decorate_words of the key `head` followed by `tail`.
   void decorate_key(std::initializer_list<std::uint32_t> head,
@@ -241,19 +246,11 @@ class ModuleBuilder {
 
   // The most used types, cached so constants skip a table lookup for their type.
   Id void_type_ = 0, bool_type_ = 0, u32_type_ = 0, i32_type_ = 0, f32_type_ = 0;
-  // Direct-mapped caches in front of `globals_` for the lookups the backend repeats most (a
-  // u32 constant per access-chain index, the same float constants over and over, a pointer
-  // type per access chain): an entry holds what the table answered for its key, so a hit
-  // returns the same id a lookup would, and a miss or an overwritten entry costs only the
-  // lookup. Cleared by reset().
-  struct PairCacheEntry {
-    std::uint32_t a = 0, b = 0;
-    Id id = 0; // 0 = empty
-  };
-  static constexpr std::size_t kPairCacheSize = 64; // power of two
-  static constexpr unsigned kScalarConstantBits = 7;
-  PairCacheEntry scalar_constants_[std::size_t{1} << kScalarConstantBits]; // a = type, b = bits
-  PairCacheEntry pointer_types_[kPairCacheSize]; // a = storage class, b = pointee
+  // One-word scalar constants (type, bits) and pointer types (storage class, pointee): the keys
+  // the backend looks up most, in tables of their own (only constant_word and type_pointer make
+  // these instructions, so they are never in `globals_`).
+  PairInternTable scalar_constants_;
+  PairInternTable pointer_types_;
 
   // Function bodies go straight into the Functions section; function-scope OpVariables go
   // to locals_, and finish() splices each function's run of locals in after its first label.
