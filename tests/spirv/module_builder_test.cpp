@@ -117,6 +117,30 @@ TEST(ModuleBuilder, DecorationsCapabilitiesExtensionsRecordedOnce) {
   EXPECT_EQ(count_op(words, spv::OpExtension), 2u);
 }
 
+// Decorations are deduplicated per target: the same fact on another target, a decoration
+// without literals next to one with, OpDecorateId next to OpDecorate, ids far past any seen
+// before, and a reset (which forgets every target's decorations) all count.
+TEST(ModuleBuilder, DecorationsAreDeduplicatedPerTarget) {
+  ModuleBuilder b;
+  for (int module = 0; module < 2; ++module) {
+    b.reset();
+    std::vector<Id> ids;
+    for (int i = 0; i < 3000; ++i) ids.push_back(b.allocate_id());
+    for (int round = 0; round < 2; ++round) {
+      for (Id id : ids) {
+        b.decorate(id, spv::DecorationFlat);
+        b.decorate(id, spv::DecorationLocation, {id % 7});
+        b.decorate_id(id, spv::DecorationCounterBuffer, {ids[0]});
+      }
+      b.decorate(ids.back(), spv::DecorationLocation, {1234}); // a second Location: distinct
+    }
+    std::vector<std::uint32_t> words;
+    b.finish(words);
+    EXPECT_EQ(count_op(words, spv::OpDecorate), 2u * 3000u + 1u) << module;
+    EXPECT_EQ(count_op(words, spv::OpDecorateId), 3000u) << module;
+  }
+}
+
 TEST(ModuleBuilder, HeaderVersionPerTargetAndCompactBound) {
   const std::pair<SpirvTarget, std::uint32_t> cases[] = {{SpirvTarget::Vulkan10, 0x00010000u},
                                                          {SpirvTarget::Vulkan11, 0x00010300u},

@@ -71,7 +71,12 @@ void ModuleBuilder::reset(SpirvTarget target) {
   std::fill(capability_bits_.begin(), capability_bits_.end(), 0u);
   extension_names_.clear();
   globals_.clear();
-  decorations_.clear();
+  decoration_links_.clear();
+  if (++decoration_generation_ == 0) {
+    // Wrapped after 2^32 modules: forget every stale head for real once.
+    for (DecorationHead& head : decoration_heads_) head.generation = 0;
+    decoration_generation_ = 1;
+  }
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
   scalar_constants_.clear();
   pointer_types_.clear();
@@ -208,11 +213,22 @@ void ModuleBuilder::add_member_name(Id struct_type, std::uint32_t member, std::s
 // ---- Annotations ----------------------------------------------------------------------------
 
 void ModuleBuilder::decorate_words(std::span<const std::uint32_t> key) {
-  // key = opcode, operands...; present once per module.
-  const std::uint32_t before = decorations_.size();
-  decorations_.intern(key, 1);
-  if (decorations_.size() == before) return;
-  emit(buffer(Section::Annotations), static_cast<spv::Op>(key[0]), key.subspan(1));
+  // key = opcode, target (OpDecorate, OpDecorateId: the id; OpMemberDecorate: the struct),
+  // operands...; present once per module.
+  const Id target = key[1];
+  if (target >= decoration_heads_.size())
+    decoration_heads_.resize(std::max<std::size_t>(target + 1, 2 * decoration_heads_.size()));
+  DecorationHead& head = decoration_heads_[target];
+  if (head.generation != decoration_generation_) head = {decoration_generation_, 0};
+  WordBuffer& out = buffer(Section::Annotations);
+  const std::uint32_t first_word = header_word(static_cast<spv::Op>(key[0]), key.size());
+  for (std::uint32_t link = head.first; link != 0; link = decoration_links_[link - 1].next) {
+    const std::uint32_t* existing = out.data() + decoration_links_[link - 1].offset;
+    if (existing[0] == first_word && std::equal(key.begin() + 1, key.end(), existing + 1)) return;
+  }
+  decoration_links_.push_back({static_cast<std::uint32_t>(out.size()), head.first});
+  head.first = static_cast<std::uint32_t>(decoration_links_.size());
+  emit(out, static_cast<spv::Op>(key[0]), key.subspan(1));
 }
 
 void ModuleBuilder::decorate(Id target, spv::Decoration decoration,

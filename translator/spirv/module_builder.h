@@ -241,7 +241,21 @@ class ModuleBuilder {
   std::vector<std::uint64_t> capability_bits_; // one bit per capability value, grown on demand
   std::vector<char> extension_names_;          // NUL-separated, for dedup
   InternTable globals_;                        // types, constants, undefs, imports
-  InternTable decorations_;                    // (opcode, target, decoration, literals)
+  // Decorations, deduplicated per target: a target's decorations so far form a chain through
+  // decoration_links_ (their offsets in the Annotations section), so a repeat is found by
+  // comparing that target's few decorations, without hashing. Heads carry the generation of
+  // the module that set them, so reset() leaves them alone.
+  struct DecorationHead {
+    std::uint32_t generation = 0;
+    std::uint32_t first = 0; // index + 1 into decoration_links_; 0 = none
+  };
+  struct DecorationLink {
+    std::uint32_t offset; // of the instruction in the Annotations section
+    std::uint32_t next;   // index + 1 of the target's previous decoration; 0 = none
+  };
+  std::vector<DecorationHead> decoration_heads_; // by target id
+  std::vector<DecorationLink> decoration_links_;
+  std::uint32_t decoration_generation_ = 1;
   std::vector<std::uint32_t> scratch_;
 
   // The most used types, cached so constants skip a table lookup for their type.
