@@ -230,7 +230,8 @@ struct Lowering::State {
   Id offset_index(Id index, std::uint32_t k);
   std::vector<Id> chain;
 
-  // The dispatch (lower.cpp): the switch generated from KILN_SPIRV_LOWERINGS (lower_table.h).
+  // The dispatch (lower.cpp): the handler table generated from KILN_SPIRV_LOWERINGS
+  // (lower_table.h).
   Status lower_op(ir::OpView op);
   // Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
   // result is checked as it is lowered, so an operand of Unknown type fails the translation

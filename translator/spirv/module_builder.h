@@ -1,8 +1,12 @@
 #pragma once
 // ModuleBuilder: writes a SPIR-V module section by section, in whatever order the backend
 // produces things, and lays the sections out in the logical order of SPIR-V spec 2.4 at
-// finish(). Types, constants, ext-inst imports and decorations are deduplicated through flat
-// hash tables; capabilities and extensions are recorded once, when first required.
+// finish(). Types, constants and ext-inst imports are deduplicated through flat hash tables
+// (one-word constants and pointer types, the most asked for, through tables keyed by one 64-bit
+// word), decorations through a per-target list; capabilities and extensions are recorded once,
+// when first required. The calls the backend makes per instruction (op, access_chain,
+// constant_word, type_pointer) are inline. The Globals section's builders live in
+// module_builder_globals.cpp.
 //
 // Allocation: every section is a WordBuffer whose capacity survives reset(), and the dedup
 // tables reuse their storage too, so a builder kept per worker thread stops allocating after
@@ -15,6 +19,7 @@
 #include "translator/translate.h"
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <span>
 #include <spirv/unified1/spirv.hpp>
@@ -221,6 +226,27 @@ class ModuleBuilder {
   WordBuffer& buffer(Section s) { return sections_[index(s)]; }
   WordBuffer& body() { return sections_[index(Section::Functions)]; }
 
+  // Operand lists are mostly 1-4 words: copy those inline instead of calling memcpy.
+  static void copy_words(std::uint32_t* to, std::span<const std::uint32_t> from) {
+    switch (from.size()) {
+    case 4:
+      to[3] = from[3];
+      [[fallthrough]];
+    case 3:
+      to[2] = from[2];
+      [[fallthrough]];
+    case 2:
+      to[1] = from[1];
+      [[fallthrough]];
+    case 1:
+      to[0] = from[0];
+      [[fallthrough]];
+    case 0:
+      return;
+    default:
+      std::memcpy(to, from.data(), from.size_bytes());
+    }
+  }
   static void emit(WordBuffer& out, spv::Op opcode, std::span<const std::uint32_t> ops);
   static void emit_with_string(WordBuffer& out, spv::Op opcode, std::uint32_t before,
                                std::string_view text);
