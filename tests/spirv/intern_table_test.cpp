@@ -1,4 +1,5 @@
-// InternTable: lookups, growth past many entries, O(1) clear() that really forgets.
+// InternTable and PairInternTable: lookups, growth past many entries, O(1) clear() that really
+// forgets.
 
 #include "translator/spirv/intern_table.h"
 
@@ -45,6 +46,47 @@ TEST(InternTable, ClearForgetsEverything) {
       EXPECT_EQ(table.intern(key, 100 + i + static_cast<std::uint32_t>(round)),
                 100 + i + static_cast<std::uint32_t>(round));
     }
+    table.clear();
+    EXPECT_EQ(table.size(), 0u);
+  }
+}
+
+// Keys of up to four words live in their slot, longer ones out of line: both kinds, of every
+// length, side by side and past growth, keep their own values.
+TEST(InternTable, ShortAndLongKeysKeepTheirValues) {
+  InternTable table;
+  std::vector<std::uint32_t> key;
+  std::uint32_t value = 1;
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    value = 1;
+    for (std::uint32_t i = 0; i < 500; ++i) {
+      for (std::uint32_t length = 1; length <= 9; ++length) {
+        key.assign(length, i * 16 + length);
+        const std::uint32_t expected = value++;
+        ASSERT_EQ(table.intern(key, round == 0 ? expected : 999999), expected)
+            << i << " " << length;
+      }
+    }
+  }
+  EXPECT_EQ(table.size(), 500u * 9u);
+  const std::uint32_t long_key[] = {1, 2, 3, 4, 5, 6};
+  const std::uint32_t its_prefix[] = {1, 2, 3, 4};
+  EXPECT_EQ(table.find(long_key), InternTable::kNotFound);
+  EXPECT_EQ(table.intern(long_key, 7777), 7777u);
+  EXPECT_EQ(table.find(its_prefix), InternTable::kNotFound);
+  table.clear();
+  EXPECT_EQ(table.find(long_key), InternTable::kNotFound);
+}
+
+TEST(PairInternTable, InternsPairsGrowsAndClears) {
+  PairInternTable table;
+  for (int round = 0; round < 2; ++round) {
+    for (std::uint32_t i = 0; i < 5000; ++i) {
+      ASSERT_EQ(table.intern(i, i * 3, i + 1), i + 1);
+      ASSERT_EQ(table.intern(i * 3, i, i + 100000), i == 0 ? 1u : i + 100000); // order matters
+    }
+    for (std::uint32_t i = 0; i < 5000; ++i) ASSERT_EQ(table.intern(i, i * 3, 7), i + 1);
+    EXPECT_EQ(table.size(), 9999u);
     table.clear();
     EXPECT_EQ(table.size(), 0u);
   }

@@ -117,6 +117,30 @@ TEST(ModuleBuilder, DecorationsCapabilitiesExtensionsRecordedOnce) {
   EXPECT_EQ(count_op(words, spv::OpExtension), 2u);
 }
 
+// Decorations are deduplicated per target: the same fact on another target, a decoration
+// without literals next to one with, OpDecorateId next to OpDecorate, ids far past any seen
+// before, and a reset (which forgets every target's decorations) all count.
+TEST(ModuleBuilder, DecorationsAreDeduplicatedPerTarget) {
+  ModuleBuilder b;
+  for (int module = 0; module < 2; ++module) {
+    b.reset();
+    std::vector<Id> ids;
+    for (int i = 0; i < 3000; ++i) ids.push_back(b.allocate_id());
+    for (int round = 0; round < 2; ++round) {
+      for (Id id : ids) {
+        b.decorate(id, spv::DecorationFlat);
+        b.decorate(id, spv::DecorationLocation, {id % 7});
+        b.decorate_id(id, spv::DecorationCounterBuffer, {ids[0]});
+      }
+      b.decorate(ids.back(), spv::DecorationLocation, {1234}); // a second Location: distinct
+    }
+    std::vector<std::uint32_t> words;
+    b.finish(words);
+    EXPECT_EQ(count_op(words, spv::OpDecorate), 2u * 3000u + 1u) << module;
+    EXPECT_EQ(count_op(words, spv::OpDecorateId), 3000u) << module;
+  }
+}
+
 TEST(ModuleBuilder, HeaderVersionPerTargetAndCompactBound) {
   const std::pair<SpirvTarget, std::uint32_t> cases[] = {{SpirvTarget::Vulkan10, 0x00010000u},
                                                          {SpirvTarget::Vulkan11, 0x00010300u},
@@ -306,6 +330,37 @@ TEST(ModuleBuilder, ManyTypesGrowTheTablesWithoutLosingEntries) {
   std::vector<std::uint32_t> words;
   b.finish(words);
   EXPECT_EQ(count_op(words, spv::OpConstant), 5000u);
+}
+
+// One-word constants and pointer types are deduplicated in tables of their own (not the general
+// one): many keys, the same constant made through constant(), constant_u32() and in another
+// order, and a reset between modules must still give one instruction per key and the same id
+// for the same key.
+TEST(ModuleBuilder, CachedConstantsAndPointerTypesStayDeduplicated) {
+  ModuleBuilder b;
+  std::vector<std::uint32_t> first, second;
+  for (std::vector<std::uint32_t>* out : {&first, &second}) {
+    b.reset();
+    const Id u32 = b.type_int(32, false);
+    const std::uint32_t seven = 7;
+    const Id made_by_constant = b.constant(u32, {&seven, 1});
+    EXPECT_EQ(b.constant_u32(7), made_by_constant);
+    std::vector<Id> constants, pointers;
+    for (std::uint32_t i = 0; i < 300; ++i)
+      constants.push_back(b.constant_u32(i * 64)); // one entry
+    const spv::StorageClass classes[] = {spv::StorageClassInput, spv::StorageClassOutput,
+                                         spv::StorageClassPrivate};
+    for (spv::StorageClass sc : classes)
+      for (Id pointee : constants) pointers.push_back(b.type_pointer(sc, pointee));
+    for (std::uint32_t i = 300; i-- > 0;) EXPECT_EQ(b.constant_u32(i * 64), constants[i]);
+    std::size_t at = 0;
+    for (spv::StorageClass sc : classes)
+      for (Id pointee : constants) EXPECT_EQ(b.type_pointer(sc, pointee), pointers[at++]);
+    b.finish(*out);
+    EXPECT_EQ(count_op(*out, spv::OpConstant), 301u); // 7 and 0, 64, ..., 19136
+    EXPECT_EQ(count_op(*out, spv::OpTypePointer), 900u);
+  }
+  EXPECT_EQ(first, second);
 }
 
 } // namespace

@@ -4,6 +4,10 @@
 #include "tests/spirv_lower/lower_test_util.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 #include <vulkan/vulkan_core.h>
 
 namespace kiln::test {
@@ -390,6 +394,57 @@ TEST(SpirvLower, FunctionsScratchConstantsPushDataSpecConstants) {
   EXPECT_EQ(count_lines(s, "OpCapability Int16"), 1);
   EXPECT_EQ(count_lines(s, "PackHalf2x16"), 1);
   EXPECT_EQ(count_lines(s, "OpConstantComposite"), 1); // the constant array
+}
+
+// Constant arrays reuse the previous element's composite when an element repeats it: a
+// repeat gets the same id, an element differing in one component or only in its type (the
+// struct's f32 and u32 members with the same bits) gets its own.
+TEST(SpirvLower, ConstantArraysWithRepeatedElements) {
+  const char* ir = R"(
+%1 = EntryPoint void %20 Compute
+%2 = DclUav u32[] %1 0 0 1 RawBuffer 0
+%8 = Constant u32 0
+%10 = Constant vec4<f32>[4] 1.0 2.0 3.0 4.0 1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 1.0 2.0 3.0 5.0
+%11 = Constant {vec2<f32>, vec2<u32>}[2] 1.0 1.0 1065353216 1065353216 1.0 1.0 1065353216 1065353216
+%20 = Function void
+  %21 = Label void None
+    %22 = DescriptorLoad u32[] %2 %8
+    %23 = BufferLoad u32 %22 %8 4
+    %24 = ConstantLoad f32 %10 %23
+    %25 = Cast u32 %24
+    %26 = BufferStore void %22 %8 %25 4
+    %27 = Return void null
+%28 = FunctionEnd void
+)";
+  Lowered out;
+  lower_and_validate(ir, out);
+  const std::string& s = out.text;
+  // vec4s (1,2,3,4) (5,6,7,8) (1,2,3,5) and their array; vec2<f32>, vec2<u32>, the struct (both
+  // elements equal) and its array.
+  EXPECT_EQ(count_lines(s, "OpConstantComposite"), 8) << s;
+  // "%id = OpConstantComposite %type %a %b ...": the composite whose constituents are all
+  // composites with four parts is the vec4 array.
+  std::map<std::string, std::vector<std::string>> composites;
+  std::istringstream lines(s);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string id, eq, opcode, type, part;
+    words >> id >> eq >> opcode >> type;
+    if (opcode != "OpConstantComposite") continue;
+    while (words >> part) composites[id].push_back(part);
+  }
+  const std::vector<std::string>* array = nullptr;
+  for (const auto& [id, parts] : composites) {
+    bool of_vec4s = parts.size() == 4;
+    for (const std::string& part : parts)
+      of_vec4s = of_vec4s && composites.count(part) && composites.at(part).size() == 4;
+    if (of_vec4s) array = &parts;
+  }
+  ASSERT_NE(array, nullptr) << s;
+  EXPECT_EQ((*array)[0], (*array)[1]);
+  EXPECT_NE((*array)[2], (*array)[0]);
+  EXPECT_NE((*array)[3], (*array)[0]);
+  EXPECT_NE((*array)[3], (*array)[2]);
 }
 
 TEST(SpirvLower, SwitchLoopAndSelection) {

@@ -1,11 +1,9 @@
 #include "translator/spirv/intern_table.h"
 
-#include <cstring>
-
 namespace kiln::spirv {
 
 void InternTable::clear() {
-  keys_.clear();
+  long_keys_.clear();
   count_ = 0;
   if (++generation_ == 0) {
     // Wrapped after 2^32 clears: forget every stale slot for real once.
@@ -20,7 +18,7 @@ std::uint32_t InternTable::find(std::span<const std::uint32_t> key) const {
   for (std::uint32_t i = hash & mask;; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.generation != generation_) return kNotFound;
-    if (slot.hash == hash && key_equals(slot, key)) return slot.value;
+    if (key_equals(slot, hash, key)) return slot.value;
   }
 }
 
@@ -31,22 +29,26 @@ std::uint32_t InternTable::intern(std::span<const std::uint32_t> key, std::uint3
   for (;; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.generation != generation_) break;
-    if (slot.hash == hash && key_equals(slot, key)) return slot.value;
+    if (key_equals(slot, hash, key)) return slot.value;
   }
   // Keep the load factor under 1/2 so probe chains stay short.
-  if ((count_ + 1) * 2 > slots_.size()) {
+  if ((count_ + 1) * 2 > slots_.size()) [[unlikely]] {
     grow();
     mask = static_cast<std::uint32_t>(slots_.size()) - 1;
     for (i = hash & mask; slots_[i].generation == generation_; i = (i + 1) & mask) {
     }
   }
   Slot& slot = slots_[i];
-  slot.hash = hash;
   slot.generation = generation_;
-  slot.key_offset = static_cast<std::uint32_t>(keys_.size());
-  slot.key_length = static_cast<std::uint32_t>(key.size());
+  slot.length = static_cast<std::uint32_t>(key.size());
+  slot.hash = hash;
   slot.value = value;
-  keys_.insert(keys_.end(), key.begin(), key.end());
+  std::uint32_t* stored = slot.words;
+  if (key.size() > kInlineWords) {
+    slot.words[0] = static_cast<std::uint32_t>(long_keys_.size());
+    stored = long_keys_.append(key.size());
+  }
+  for (std::size_t w = 0; w < key.size(); ++w) stored[w] = key[w];
   ++count_;
   return value;
 }
@@ -62,6 +64,31 @@ void InternTable::grow() {
     while (slots_[i].generation == generation_) i = (i + 1) & mask;
     slots_[i] = slot;
   }
+}
+
+void PairInternTable::clear() {
+  count_ = 0;
+  if (++generation_ == 0) {
+    for (Slot& slot : slots_) slot.generation = 0;
+    generation_ = 1;
+  }
+}
+
+std::uint32_t PairInternTable::insert_after_growing(std::uint64_t key, std::uint32_t value) {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  slots_.resize(old.size() * 2);
+  const std::size_t mask = slots_.size() - 1;
+  auto place = [&](const Slot& slot) {
+    std::size_t i = slot_of(slot.key) & mask;
+    while (slots_[i].generation == generation_) i = (i + 1) & mask;
+    slots_[i] = slot;
+  };
+  for (const Slot& slot : old)
+    if (slot.generation == generation_) place(slot);
+  place({key, value, generation_});
+  ++count_;
+  return value;
 }
 
 } // namespace kiln::spirv

@@ -1,9 +1,12 @@
 #pragma once
 // InternTable: a flat open-addressing hash table from short word sequences (an instruction's
-// opcode and operands, minus its result id) to a 32-bit value (the result id). Keys live in one
-// reused word vector and slots in one reused array, so after warm-up interning allocates
-// nothing, and clear() keeps all capacity. Used by ModuleBuilder to deduplicate types,
-// constants and decorations.
+// opcode and operands, minus its result id) to a 32-bit value (the result id). Keys of up to
+// four words (most types, scalar constants and decorations) live in their slot, longer ones in
+// one reused word buffer; slots are one reused array. So after warm-up interning allocates
+// nothing, a lookup reads one slot per probe, and clear() keeps all capacity. Used by
+// ModuleBuilder to deduplicate types, constants and decorations.
+
+#include "translator/spirv/word_buffer.h"
 
 #include <bit>
 #include <cstdint>
@@ -29,15 +32,17 @@ class InternTable {
 
  private:
   static constexpr std::uint32_t kInitialSlots = 256; // power of two
+  static constexpr std::size_t kInlineWords = 4;      // keys up to this long live in the slot
 
   // A slot is occupied when its generation equals the table's: clear() just bumps the
   // generation, so resetting a large table costs nothing.
   struct Slot {
-    std::uint32_t hash = 0;
     std::uint32_t generation = 0;
-    std::uint32_t key_offset = 0;
-    std::uint32_t key_length = 0;
+    std::uint32_t length = 0; // key words
+    std::uint32_t hash = 0;
     std::uint32_t value = kNotFound;
+    // The key when length <= kInlineWords, else words[0] is its offset in long_keys_.
+    std::uint32_t words[kInlineWords] = {};
   };
 
   // One multiply per two words (keys are 2-8 words), keeping the dependency chain short; the
@@ -51,9 +56,10 @@ class InternTable {
     return static_cast<std::uint32_t>(h >> 32);
   }
   // Word loop rather than memcmp: keys are a few words, so a call costs more than the compare.
-  bool key_equals(const Slot& slot, std::span<const std::uint32_t> key) const {
-    if (slot.key_length != key.size()) return false;
-    const std::uint32_t* stored = keys_.data() + slot.key_offset;
+  bool key_equals(const Slot& slot, std::uint32_t hash, std::span<const std::uint32_t> key) const {
+    if (slot.hash != hash || slot.length != key.size()) return false;
+    const std::uint32_t* stored =
+        key.size() <= kInlineWords ? slot.words : long_keys_.data() + slot.words[0];
     for (std::size_t i = 0; i < key.size(); ++i)
       if (stored[i] != key[i]) return false;
     return true;
@@ -61,7 +67,59 @@ class InternTable {
   void grow();
 
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> keys_;
+  WordBuffer long_keys_;
+  std::uint32_t count_ = 0;
+  std::uint32_t generation_ = 1;
+};
+
+// PairInternTable: the same for keys of exactly two words (a scalar constant's type and bits, a
+// pointer type's storage class and pointee), the lookups the backend makes most: a slot holds
+// the key as one 64-bit word, so a probe is one compare and nothing is stored apart. The
+// lookup is inline; growth is not.
+class PairInternTable {
+ public:
+  static constexpr std::uint32_t kNotFound = 0;
+
+  PairInternTable() { slots_.resize(kInitialSlots); }
+
+  void clear();
+  std::uint32_t size() const { return count_; }
+
+  // Returns the value stored for (a, b); when absent, stores `value` first and returns it.
+  // `value` must not be kNotFound.
+  std::uint32_t intern(std::uint32_t a, std::uint32_t b, std::uint32_t value) {
+    const std::uint64_t key = std::uint64_t{a} << 32 | b;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = slot_of(key) & mask;
+    for (;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.generation != generation_) break;
+      if (slot.key == key) return slot.value;
+    }
+    // Keep the load factor under 1/2 so probe chains stay short.
+    if ((count_ + 1) * 2 > slots_.size()) [[unlikely]]
+      return insert_after_growing(key, value);
+    slots_[i] = {key, value, generation_};
+    ++count_;
+    return value;
+  }
+
+ private:
+  static constexpr std::uint32_t kInitialSlots = 256; // power of two
+
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t value = kNotFound;
+    std::uint32_t generation = 0; // occupied when equal to the table's (clear() bumps it)
+  };
+
+  // The product's high half depends on every key bit.
+  static std::size_t slot_of(std::uint64_t key) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32);
+  }
+  std::uint32_t insert_after_growing(std::uint64_t key, std::uint32_t value);
+
+  std::vector<Slot> slots_;
   std::uint32_t count_ = 0;
   std::uint32_t generation_ = 1;
 };

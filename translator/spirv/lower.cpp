@@ -1,5 +1,5 @@
 // SPIR-V backend: the driver. One walk over the final-form IR (docs/pipeline.md) hands every op
-// to its handler through lower_op, the switch generated from KILN_SPIRV_LOWERINGS
+// to its handler through lower_op, the handler table generated from KILN_SPIRV_LOWERINGS
 // (lower_table.h): declarations become types, constants and variables; functions are emitted as
 // they come; the entry point, its interface and the stage's execution modes are added at the end.
 #include "translator/spirv/lower.h"
@@ -42,6 +42,28 @@ spv::Scope spirv_scope(ir::Scope scope) {
   default:
     return spv::ScopeDevice;
   }
+}
+
+namespace {
+// The handler of each opcode, from KILN_SPIRV_LOWERINGS (lower_table.h): its rows follow the
+// opcodes (static_asserted there), so the opcode indexes the table. A load and an indirect call
+// per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains.
+using Handler = Status (Lowering::State::*)(ir::OpView);
+constexpr Handler kHandlers[] = {
+#define KILN_X(name, handler, ...) &Lowering::State::handler,
+    KILN_SPIRV_LOWERINGS(KILN_X)
+#undef KILN_X
+};
+static_assert(std::size(kHandlers) == std::size_t(ir::OpCode::Count));
+} // namespace
+
+// The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler. Inline:
+// it runs once per op, from the walk below.
+inline Status Lowering::State::lower_op(ir::OpView o) {
+  const auto code = std::size_t(o.code());
+  if (code >= std::size(kHandlers)) [[unlikely]]
+    return fail(o.def(), "opcode out of range");
+  return (this->*kHandlers[code])(o);
 }
 
 Lowering::Lowering() : state_(std::make_unique<State>()) {}
@@ -112,18 +134,20 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
 
   bool in_code = false;
   for (ir::OpView op : builder.ops()) {
-    ir::OpCategory category = op.info().category;
-    if (category == ir::OpCategory::Function || category == ir::OpCategory::FunctionEnd ||
-        category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
-        category == ir::OpCategory::Code) {
-      if (!in_code) {
+    if (!in_code) {
+      const ir::OpCategory category = op.info().category;
+      if (category == ir::OpCategory::Function || category == ir::OpCategory::FunctionEnd ||
+          category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
+          category == ir::OpCategory::Code) {
         in_code = true;
         if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
         s.build_push_block();
       }
     }
-    if (Status st = s.check_final_type(op); !st) return st;
-    if (Status st = s.lower_op(op); !st) return st;
+    if (!State::has_final_type(op)) [[unlikely]]
+      return s.fail(op.def(), "value of Unknown type (not final form)");
+    if (Status st = s.lower_op(op); !st) [[unlikely]]
+      return st;
   }
   if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
   if (Status st = s.finish_entry_point(); !st) return st;
@@ -137,29 +161,6 @@ void Lowering::State::add_interface(Id var, spv::StorageClass storage) {
   if (storage == spv::StorageClassInput || storage == spv::StorageClassOutput ||
       mb.interface_lists_all_globals())
     interface.push_back(var);
-}
-
-// The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler.
-Status Lowering::State::lower_op(ir::OpView o) {
-  switch (o.code()) {
-#define KILN_X(name, handler, ...)                                                                 \
-  case ir::OpCode::name:                                                                           \
-    return handler(o);
-    KILN_SPIRV_LOWERINGS(KILN_X)
-#undef KILN_X
-  case ir::OpCode::Count:
-    break;
-  }
-  return fail(o.def(), "opcode out of range");
-}
-
-// Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
-// result is checked as it is lowered, so an operand of Unknown type fails the translation
-// when its own op comes by (before or after its use): operands need no check of their own.
-Status Lowering::State::check_final_type(ir::OpView o) {
-  if (o.type().is_basic() && o.type().scalar_type() == ir::ScalarType::Unknown) [[unlikely]]
-    return fail(o.def(), "value of Unknown type (not final form)");
-  return Status::ok();
 }
 
 Id Lowering::State::load_invocation_id() {

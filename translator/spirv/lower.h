@@ -5,8 +5,8 @@
 //
 // A Lowering is per worker: it owns a ModuleBuilder and dense id maps that keep their
 // capacity between shaders. One walk over the IR emits everything; each op goes to the handler
-// its row of KILN_SPIRV_LOWERINGS (lower_table.h) names, through one switch (lower.cpp,
-// State::lower_op). The files (README.md has the full list):
+// its row of KILN_SPIRV_LOWERINGS (lower_table.h) names, through one handler table generated
+// from it (lower.cpp, State::lower_op). The files (README.md has the full list):
 //
 //   lower.cpp            driver, dispatch, entry point (HS: one entry that calls the control-
 //                        point function, barriers, then runs the patch-constant function in

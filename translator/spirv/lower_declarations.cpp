@@ -188,8 +188,10 @@ Status Lowering::State::lower_debug_name(ir::OpView o) {
 Status Lowering::State::lower_semantic(ir::OpView o) {
   DeclInfo* d = decl(o.operand(0).def());
   if (d && d->signature >= 0) {
-    char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
-    ir::unpack_string(o.literals().subspan(1), name, sizeof(name) - 1);
+    char buffer[255];
+    const std::string_view name(
+        buffer, std::min(ir::unpack_string(o.literals().subspan(1), buffer, sizeof(buffer)),
+                         sizeof(buffer)));
     auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
     list[std::size_t(d->signature)].semantic = name;
     list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();

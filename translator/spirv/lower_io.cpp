@@ -83,7 +83,7 @@ bool builtin_is_per_vertex(ir::BuiltIn b) {
 }
 } // namespace
 
-Id Lowering::State::convert_basic(Id id, ir::Type from, ir::Type to) {
+Id Lowering::State::convert_basic_types(Id id, ir::Type from, ir::Type to) {
   if (!from.is_basic() || !to.is_basic()) return id;
   unsigned n = from.vector_size(), m = to.vector_size();
   if (m < n) {

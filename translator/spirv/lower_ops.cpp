@@ -7,30 +7,47 @@
 
 namespace kiln::spirv {
 
-// The rows of KILN_SPIRV_LOWERINGS with an instruction column: that one instruction.
+// The rows of KILN_SPIRV_LOWERINGS with an instruction column: that one instruction. Ids are
+// taken in a fixed order (operands, the result, its type) so that a module's numbering does
+// not depend on how the compiler orders a call's arguments.
 Status Lowering::State::lower_direct(ir::OpView o) {
-  const ir::SsaDef def = o.def();
-  const ir::Type rt = o.type();
   const DirectOp& direct = kDirect.ops[std::size_t(o.code())];
-  Id operands[4];
-  std::uint32_t n = o.ref_count();
-  if (n > 4) return fail(def, "too many operands");
+  const ir::Type rt = o.type();
+  const std::uint32_t n = o.ref_count();
+  if (n > 4) [[unlikely]]
+    return fail(o.def(), "too many operands");
+  const auto refs = o.operands();
+  // OpExtInst's operands are the set and the instruction, then these.
+  std::uint32_t words[6];
+  words[0] = glsl;
+  words[1] = direct.instruction;
+  std::uint32_t* const operands = words + 2;
   for (std::uint32_t i = 0; i < n; ++i) {
-    bool cast = direct.operands == DirectOperands::Same ||
-                (direct.operands == DirectOperands::First && i == 0) ||
-                (direct.operands == DirectOperands::First2 && i < 2);
-    operands[i] = cast ? value_as(o.operand(i).def(), rt) : value(o.operand(i).def());
+    const ir::SsaDef operand = refs[i].def();
+    operands[i] = direct.cast_mask >> i & 1u ? value_as(operand, rt) : value(operand);
   }
-  Id result;
-  if (direct.set == DirectSet::Core) {
-    result = mb.op(spv::Op(direct.instruction), type(rt),
-                   std::span<const std::uint32_t>(operands, n), id_for(def));
-  } else {
-    scratch_words.clear();
-    scratch_words.push_back(glsl);
-    scratch_words.push_back(direct.instruction);
-    scratch_words.insert(scratch_words.end(), operands, operands + n);
-    result = mb.op(spv::OpExtInst, type(rt), scratch_words, id_for(def));
+  const Id result = id_for(o.def());
+  const Id result_type = type(rt);
+  const bool core = direct.set == DirectSet::Core;
+  const auto opcode = core ? spv::Op(direct.instruction) : spv::OpExtInst;
+  const std::uint32_t* first = core ? operands : words;
+  // One instruction of known length per count: straight-line stores rather than a copy loop.
+  switch (n + (core ? 0 : 2)) {
+  case 1:
+    mb.op(opcode, result_type, {first[0]}, result);
+    break;
+  case 2:
+    mb.op(opcode, result_type, {first[0], first[1]}, result);
+    break;
+  case 3:
+    mb.op(opcode, result_type, {first[0], first[1], first[2]}, result);
+    break;
+  case 4:
+    mb.op(opcode, result_type, {first[0], first[1], first[2], first[3]}, result);
+    break;
+  default: // none, or IBitInsert's four
+    mb.op(opcode, result_type, std::span<const std::uint32_t>(first, n + (core ? 0 : 2)), result);
+    break;
   }
   decorate_result(o, result);
   return Status::ok();
@@ -50,14 +67,17 @@ Status Lowering::State::lower_frcp(ir::OpView o) {
 }
 
 Status Lowering::State::lower_fmad(ir::OpView o) {
-  const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
+  const auto refs = o.operands();
   // D3D mad is not fused; Precise keeps the pair from being contracted.
-  Id product = mb.op(spv::OpFMul, type(rt),
-                     {value_as(o.operand(0).def(), rt), value_as(o.operand(1).def(), rt)});
+  const Id a = value_as(refs[0].def(), rt), b = value_as(refs[1].def(), rt);
+  const Id result_type = type(rt);
+  const Id product = mb.op(spv::OpFMul, result_type, {a, b});
   decorate_result(o, product);
-  Id r = mb.op(spv::OpFAdd, type(rt), {product, value_as(o.operand(2).def(), rt)}, id_for(def));
-  decorate_result(o, r);
+  const Id result = id_for(o.def());
+  const Id c = value_as(refs[2].def(), rt);
+  mb.op(spv::OpFAdd, result_type, {product, c}, result);
+  decorate_result(o, result);
   return Status::ok();
 }
 
@@ -97,8 +117,9 @@ Status Lowering::State::lower_select(ir::OpView o) {
     cond = mb.op(spv::OpCompositeConstruct, basic(ir::ScalarType::Bool, rt.vector_size()),
                  std::span<const std::uint32_t>(parts, rt.vector_size()));
   }
-  mb.op(spv::OpSelect, type(rt),
-        {cond, value_as(o.operand(1).def(), rt), value_as(o.operand(2).def(), rt)}, id_for(def));
+  const Id result = id_for(def);
+  const Id if_true = value_as(o.operand(1).def(), rt), if_false = value_as(o.operand(2).def(), rt);
+  mb.op(spv::OpSelect, type(rt), {cond, if_true, if_false}, result);
   return Status::ok();
 }
 
@@ -188,18 +209,30 @@ Status Lowering::State::lower_extended_arith(ir::OpView o) {
 Status Lowering::State::lower_composite_construct(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
+  const auto refs = o.operands();
+  const std::uint32_t n = o.ref_count();
+  if (rt.is_basic() && n <= 4) {
+    // A vector from its components (the common case): no scratch list.
+    const ir::Type want = rt.with_vector_size(1);
+    Id parts[4];
+    for (std::uint32_t i = 0; i < n; ++i) parts[i] = value_as(refs[i].def(), want);
+    const Id result = id_for(def);
+    mb.op(spv::OpCompositeConstruct, type(rt), std::span<const std::uint32_t>(parts, n), result);
+    return Status::ok();
+  }
   scratch_words.clear();
   ir::TypeView view;
   bool is_vector = rt.is_basic();
   if (!is_vector) view = ir->types().view(rt);
-  for (std::uint32_t i = 0; i < o.ref_count(); ++i) {
+  for (std::uint32_t i = 0; i < n; ++i) {
     ir::Type want = is_vector        ? rt.with_vector_size(1)
                     : view.dim_count ? ir::Type()
                                      : view.member(i < view.member_count() ? i : 0);
-    scratch_words.push_back(want.is_void() ? v(i) : value_as(o.operand(i).def(), want));
+    const ir::SsaDef part = refs[i].def();
+    scratch_words.push_back(want.is_void() ? value(part) : value_as(part, want));
   }
-  mb.op(spv::OpCompositeConstruct, type(rt), scratch_words, id_for(def));
+  const Id result = id_for(def);
+  mb.op(spv::OpCompositeConstruct, type(rt), scratch_words, result);
   return Status::ok();
 }
 
@@ -207,20 +240,31 @@ Status Lowering::State::lower_composite_construct(ir::OpView o) {
 Status Lowering::State::lower_composite_access(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  bool insert = o.code() == ir::OpCode::CompositeInsert;
-  ir::OpView address = op(o.operand(1).def());
+  const auto refs = o.operands();
+  const bool insert = o.code() == ir::OpCode::CompositeInsert;
+  const ir::OpView address = op(refs[1].def());
   if (address.code() != ir::OpCode::Constant) return fail(def, "dynamic composite address");
-  scratch_words.clear();
-  if (insert) {
-    // The inserted value takes the type of the element it replaces.
-    scratch_words.push_back(v(2));
+  const auto indices = address.operands();
+  if (indices.size() == 1) {
+    // One level (a vector component, mostly): straight-line.
+    const Id inserted = insert ? value(refs[2].def()) : 0;
+    const Id composite = value(refs[0].def());
+    const Id result = id_for(def);
+    if (insert)
+      mb.op(spv::OpCompositeInsert, type(rt), {inserted, composite, indices[0].literal_u32()},
+            result);
+    else
+      mb.op(spv::OpCompositeExtract, type(rt), {composite, indices[0].literal_u32()}, result);
+    return Status::ok();
   }
-  scratch_words.push_back(v(0));
-  for (std::uint32_t i = 0; i < address.operand_count(); ++i)
-    scratch_words.push_back(address.operand(i).literal_u32());
-  mb.op(insert ? spv::OpCompositeInsert : spv::OpCompositeExtract, type(rt), scratch_words,
-        id_for(def));
+  // [inserted value,] composite, literal indices. The inserted value takes the type of the
+  // element it replaces.
+  scratch_words.clear();
+  if (insert) scratch_words.push_back(value(refs[2].def()));
+  scratch_words.push_back(value(refs[0].def()));
+  for (const ir::Operand& index : indices) scratch_words.push_back(index.literal_u32());
+  const Id result = id_for(def);
+  mb.op(insert ? spv::OpCompositeInsert : spv::OpCompositeExtract, type(rt), scratch_words, result);
   return Status::ok();
 }
 

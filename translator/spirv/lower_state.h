@@ -155,13 +155,35 @@ struct Lowering::State {
   }
 
   // Types (lower_types.cpp).
-  Id type(ir::Type t) { return type_layout(t, false); }
+  Id type(ir::Type t) { return t.is_basic() ? basic(t) : type_layout(t, false); }
   Id type_layout(ir::Type t, bool explicit_layout);
   // `t` with only its innermost `dims` array dimensions kept (an element type of it).
   Id type_dims(ir::Type t, unsigned dims, bool explicit_layout);
-  Id basic(ir::ScalarType s, unsigned n);
-  Id basic(ir::Type t) { return basic(t.scalar_type(), t.vector_size()); }
-  std::uint32_t scalar_size(ir::ScalarType s) const;
+  // Basic types answer from basic_types (by the handle's member field) once made: inline, as
+  // nearly every op asks for its result type and the types of its operands.
+  Id basic(ir::Type t) {
+    const Id cached = basic_types[t.member_field()];
+    return cached ? cached : make_basic(t.scalar_type(), t.vector_size());
+  }
+  Id basic(ir::ScalarType s, unsigned n) { return basic(ir::Type(s, n)); }
+  Id make_basic(ir::ScalarType s, unsigned n);
+  static std::uint32_t scalar_size(ir::ScalarType s) {
+    switch (s) {
+    case ir::ScalarType::I8:
+    case ir::ScalarType::U8:
+      return 1;
+    case ir::ScalarType::I16:
+    case ir::ScalarType::U16:
+    case ir::ScalarType::F16:
+      return 2;
+    case ir::ScalarType::I64:
+    case ir::ScalarType::U64:
+    case ir::ScalarType::F64:
+      return 8;
+    default:
+      return 4;
+    }
+  }
   std::uint32_t layout_size(ir::Type t) const; // explicit layout size of a type
   // The size of `v`'s element with its `dims` innermost array dimensions.
   std::uint32_t layout_size(const ir::TypeView& v, unsigned dims) const;
@@ -172,12 +194,19 @@ struct Lowering::State {
 
   // Values: the id of a value, bitcast to `want` when only signedness / bit pattern differs.
   Id value(ir::SsaDef def) { return id_for(def); }
-  Id value_as(ir::SsaDef def, ir::Type want);
+  Id value_as(ir::SsaDef def, ir::Type want) {
+    const Id id = id_for(def);
+    const ir::Type from = type_of(def);
+    return from == want ? id : bitcast_id(id, from, want);
+  }
   Id bitcast_id(Id id, ir::Type from, ir::Type to);
   // Sets the result of `def` (an op emitted under another id): copies when Phi already took
   // an id.
   void bind(ir::SsaDef def, Id result, ir::Type t);
-  void decorate_result(ir::OpView op, Id result);
+  void decorate_result(ir::OpView op, Id result) {
+    if (ir::has(op.flags(), ir::OpFlags::Precise)) [[unlikely]]
+      mb.decorate(result, spv::DecorationNoContraction);
+  }
 
   // Access chains: `base` (a pointer to `base_type` in `storage`) indexed by the IR address
   // (null, or a scalar/vector of indices through arrays, then a struct member, then a vector
@@ -192,17 +221,25 @@ struct Lowering::State {
   // Appends the indices for `address` into `base` to `indices`; false (error set) when the
   // address does not fit the type.
   bool walk_address(ir::Type base, ir::SsaDef address, std::vector<Id>& indices, Pointee& out);
-  Id pointee_type(const Pointee& p, bool explicit_layout);
+  Id pointee_type(const Pointee& p, bool explicit_layout) {
+    return p.is_basic ? basic(p.basic) : type_dims(p.base, p.dims_left, explicit_layout);
+  }
   Id emit_chain(Id base, spv::StorageClass storage, Id pointee, std::span<const Id> indices,
                 bool nonuniform = false);
   // Adds `k` to the last index (consecutive scalars of a vector access).
   Id offset_index(Id index, std::uint32_t k);
   std::vector<Id> chain;
 
-  // The dispatch (lower.cpp): the switch generated from KILN_SPIRV_LOWERINGS (lower_table.h).
+  // The dispatch (lower.cpp): the handler table generated from KILN_SPIRV_LOWERINGS
+  // (lower_table.h).
   Status lower_op(ir::OpView op);
-  // Code ops: no operand or result of Unknown type.
-  Status check_final_type(ir::OpView op);
+  // Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
+  // result is checked as it is lowered, so an operand of Unknown type fails the translation
+  // when its own op comes by (before or after its use): operands need no check of their own.
+  static bool has_final_type(ir::OpView op) {
+    const ir::Type t = op.type();
+    return !t.is_basic() || t.scalar_type() != ir::ScalarType::Unknown;
+  }
 
   // The handlers KILN_SPIRV_LOWERINGS names, one per op or per group of ops that differ only in
   // the instruction emitted. Declarations (lower_declarations.cpp, lower_io.cpp,
@@ -373,7 +410,10 @@ struct Lowering::State {
   Id load_invocation_id();
   // A basic value of type `from` as the IR type `to` (fewer components, bool to int,
   // signedness, int/float).
-  Id convert_basic(Id id, ir::Type from, ir::Type to);
+  Id convert_basic(Id id, ir::Type from, ir::Type to) {
+    return from == to ? id : convert_basic_types(id, from, to);
+  }
+  Id convert_basic_types(Id id, ir::Type from, ir::Type to); // convert_basic when they differ
   bool xfb = false;
   // An I/O declaration equal to an earlier one (front ends declare per phase): reuse it.
   bool reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type);

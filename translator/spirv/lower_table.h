@@ -1,10 +1,10 @@
 #pragma once
 // The SPIR-V backend's opcode table: for every IR opcode (KILN_IR_OPCODES, same order) the one
 // State member that lowers it, and for the ops that map to one instruction that instruction.
-// Lowering::State::lower_op (lower.cpp) is the switch generated from it; kDirect (below) the
-// instruction column, read by lower_direct (lower_ops.cpp). A new IR opcode without a row, or
-// rows out of order, fail the static_asserts below; a row naming a handler State lacks fails to
-// compile.
+// Lowering::State::lower_op (lower.cpp) calls through the handler table generated from it;
+// kDirect (below) is the instruction column, read by lower_direct (lower_ops.cpp). A new IR
+// opcode without a row, or rows out of order, fail the static_asserts below; a row naming a
+// handler State lacks fails to compile.
 //
 // X(IrOpName, handler)                                          the handler emits the op
 // X(IrOpName, lower_direct, set, instruction, operand policy)   one instruction, from this row
@@ -247,11 +247,26 @@ namespace kiln::spirv {
 enum class DirectSet : std::uint8_t { None, Core, Glsl };
 enum class DirectOperands : std::uint8_t { Same, Raw, First, First2 };
 
+// Bit i set: operand i is bitcast to the result type (the operand policy as a mask).
+constexpr std::uint8_t cast_mask(DirectOperands operands) {
+  switch (operands) {
+  case DirectOperands::Same:
+    return 0xf;
+  case DirectOperands::First:
+    return 0x1;
+  case DirectOperands::First2:
+    return 0x3;
+  default:
+    return 0;
+  }
+}
+
 // One row's instruction column (set None: the row has none).
 struct DirectOp {
   DirectSet set = DirectSet::None;
   std::uint32_t instruction = 0;
   DirectOperands operands = DirectOperands::Raw;
+  std::uint8_t cast_mask = 0; // cast_mask(operands)
 };
 
 namespace lowering_table {
@@ -298,7 +313,8 @@ static_assert(lowering_table::rows_consistent(),
 // The instruction column, indexed by opcode.
 #define KILN_SPIRV_DIRECT_OP(set, instruction, operands)                                           \
   DirectOp {                                                                                       \
-    DirectSet::set, std::uint32_t(instruction), DirectOperands::operands                           \
+    DirectSet::set, std::uint32_t(instruction), DirectOperands::operands,                          \
+        cast_mask(DirectOperands::operands)                                                        \
   }
 struct DirectTable {
   DirectOp ops[std::size_t(ir::OpCode::Count)];

@@ -16,10 +16,7 @@ Status Lowering::State::fail(ir::SsaDef def, std::string_view what) {
   return Status::error(message);
 }
 
-Id Lowering::State::basic(ir::ScalarType s, unsigned n) {
-  const ir::Type t(s, n);
-  Id& cached = basic_types[t.member_field()];
-  if (cached) return cached;
+Id Lowering::State::make_basic(ir::ScalarType s, unsigned n) {
   Id scalar = 0;
   switch (s) {
   case ir::ScalarType::Bool:
@@ -57,26 +54,9 @@ Id Lowering::State::basic(ir::ScalarType s, unsigned n) {
     scalar = mb.type_int(32, false);
     break;
   }
+  Id& cached = basic_types[ir::Type(s, n).member_field()];
   cached = n > 1 ? mb.type_vector(scalar, n) : scalar;
   return cached;
-}
-
-std::uint32_t Lowering::State::scalar_size(ir::ScalarType s) const {
-  switch (s) {
-  case ir::ScalarType::I8:
-  case ir::ScalarType::U8:
-    return 1;
-  case ir::ScalarType::I16:
-  case ir::ScalarType::U16:
-  case ir::ScalarType::F16:
-    return 2;
-  case ir::ScalarType::I64:
-  case ir::ScalarType::U64:
-  case ir::ScalarType::F64:
-    return 8;
-  default:
-    return 4;
-  }
 }
 
 namespace {
@@ -158,6 +138,7 @@ Id Lowering::State::type_dims(ir::Type t, unsigned dims, bool explicit_layout) {
 Id Lowering::State::const_scalar(ir::ScalarType s, std::uint64_t bits) {
   if (s == ir::ScalarType::Bool) return mb.constant_bool(bits != 0);
   std::uint32_t size = scalar_size(s);
+  if (size == 4) return mb.constant_word(basic(s, 1), std::uint32_t(bits));
   std::uint32_t words[2] = {std::uint32_t(bits), std::uint32_t(bits >> 32)};
   if (size < 4) {
     std::uint32_t mask = (1u << (size * 8)) - 1;
@@ -184,17 +165,34 @@ struct ConstantBuilder {
   std::size_t cursor = 0;
   bool ok = true;
 
+  // The last vector made: arrays repeat elements (runs of zeros above all), and making a
+  // repeated one again would only find the same constants.
+  ir::Type last_type = ir::Type();
+  std::uint64_t last_bits[4] = {};
+  Id last_id = 0;
+
   Id basic_value(ir::Type t) {
-    Id parts[4];
-    for (unsigned c = 0; c < t.vector_size(); ++c) {
-      if (cursor >= literals.size()) {
-        ok = false;
-        return 0;
-      }
-      parts[c] = s.const_scalar(t.scalar_type(), literals[cursor++].bits());
+    const unsigned n = t.vector_size();
+    if (cursor + n > literals.size()) {
+      ok = false;
+      return 0;
     }
-    if (t.vector_size() == 1) return parts[0];
-    return s.mb.constant_composite(s.basic(t), std::span<const Id>(parts, t.vector_size()));
+    const ir::Operand* at = literals.data() + cursor;
+    cursor += n;
+    if (n == 1) return s.const_scalar(t.scalar_type(), at[0].bits());
+    if (last_id != 0 && t == last_type) {
+      bool same = true;
+      for (unsigned c = 0; c < n; ++c) same = same && at[c].bits() == last_bits[c];
+      if (same) return last_id;
+    }
+    Id parts[4];
+    for (unsigned c = 0; c < n; ++c) {
+      last_bits[c] = at[c].bits();
+      parts[c] = s.const_scalar(t.scalar_type(), last_bits[c]);
+    }
+    last_type = t;
+    last_id = s.mb.constant_composite(s.basic(t), std::span<const Id>(parts, n));
+    return last_id;
   }
   Id element(unsigned dims) {
     if (dims == 0) {
@@ -246,11 +244,6 @@ Id Lowering::State::bitcast_id(Id id, ir::Type from, ir::Type to) {
   return mb.op(spv::OpBitcast, want, {id});
 }
 
-Id Lowering::State::value_as(ir::SsaDef def, ir::Type want) {
-  Id id = id_for(def);
-  return bitcast_id(id, type_of(def), want);
-}
-
 void Lowering::State::bind(ir::SsaDef def, Id result, ir::Type t) {
   Id& slot = ids[def.id()];
   if (!slot) {
@@ -260,27 +253,34 @@ void Lowering::State::bind(ir::SsaDef def, Id result, ir::Type t) {
   }
 }
 
-void Lowering::State::decorate_result(ir::OpView o, Id result) {
-  if (ir::has(o.flags(), ir::OpFlags::Precise)) mb.decorate(result, spv::DecorationNoContraction);
-}
-
 bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vector<Id>& indices,
                                    Pointee& out) {
   out = Pointee{};
   out.base = base;
-  ir::TypeView v;
-  if (base.is_basic()) {
-    v.member_fields = {};
-  } else {
-    v = ir->types().view(base);
+  if (base.is_basic() && address) {
+    // The common I/O case: one component of a vector, by a constant.
+    const ir::OpView a = op(address);
+    const ir::Type at = a.type();
+    if (a.code() == ir::OpCode::Constant && at.is_scalar() && ir::is_integer(at.scalar_type()) &&
+        a.operand_count() >= 1 && base.vector_size() > 1) {
+      indices.push_back(const_u32(std::uint32_t(a.operand(0).bits())));
+      out.component = true;
+      out.is_basic = true;
+      out.basic = base.with_vector_size(1);
+      return true;
+    }
   }
-  unsigned dims_left = base.is_basic() ? 0 : v.dim_count;
-  const unsigned members = base.is_basic() ? 1 : v.member_count();
+  // A basic base needs no type view: one member, no dimensions.
+  ir::TypeView v;
+  const bool basic_base = base.is_basic();
+  if (!basic_base) v = ir->types().view(base);
+  unsigned dims_left = basic_base ? 0 : v.dim_count;
+  const unsigned members = basic_base ? 1 : v.member_count();
   int member = members == 1 ? 0 : -1;
   bool component = false;
 
-  Id dynamic[4] = {};
-  std::uint64_t constants[4] = {};
+  Id dynamic[4];
+  std::uint64_t constants[4];
   unsigned count = 0;
   bool is_constant = true;
   if (address) {
@@ -292,7 +292,8 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
     }
     count = at.vector_size();
     if (a.code() == ir::OpCode::Constant && a.operand_count() >= count) {
-      for (unsigned i = 0; i < count; ++i) constants[i] = a.operand(i).bits();
+      const auto literals = a.operands();
+      for (unsigned i = 0; i < count; ++i) constants[i] = literals[i].bits();
     } else {
       is_constant = false;
       Id whole = id_for(address);
@@ -343,19 +344,11 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
   return true;
 }
 
-Id Lowering::State::pointee_type(const Pointee& p, bool explicit_layout) {
-  if (p.is_basic) return basic(p.basic);
-  return type_dims(p.base, p.dims_left, explicit_layout);
-}
-
 Id Lowering::State::emit_chain(Id base, spv::StorageClass storage, Id pointee,
                                std::span<const Id> indices, bool nonuniform) {
   if (indices.empty()) return base;
-  Id ptr_type = mb.type_pointer(storage, pointee);
-  scratch_words.clear();
-  scratch_words.push_back(base);
-  scratch_words.insert(scratch_words.end(), indices.begin(), indices.end());
-  Id result = mb.op(spv::OpAccessChain, ptr_type, scratch_words);
+  const Id ptr_type = mb.type_pointer(storage, pointee);
+  const Id result = mb.access_chain(ptr_type, base, indices);
   if (nonuniform) mb.decorate(result, spv::DecorationNonUniform);
   return result;
 }

@@ -11,8 +11,6 @@ namespace kiln::spirv {
 namespace {
 constexpr std::uint32_t kMagic = 0x07230203u;
 constexpr std::uint32_t kHeaderWords = 5;
-// Dedup-table key tag for SpecId lookups; not a SPIR-V opcode (those fit in 16 bits).
-constexpr std::uint32_t kSpecIdKey = 0x10000u;
 
 std::uint32_t string_words(std::string_view text) {
   return static_cast<std::uint32_t>(text.size() / 4 + 1); // always NUL-terminated
@@ -31,33 +29,6 @@ void append_string(Buffer& out, std::string_view text) {
   }
   std::memcpy(out.data() + start, text.data(), text.size());
 }
-
-// Operand lists are mostly 1-4 words: copy those inline instead of calling memcpy.
-inline void copy_words(std::uint32_t* to, std::span<const std::uint32_t> from) {
-  switch (from.size()) {
-  case 4:
-    to[3] = from[3];
-    [[fallthrough]];
-  case 3:
-    to[2] = from[2];
-    [[fallthrough]];
-  case 2:
-    to[1] = from[1];
-    [[fallthrough]];
-  case 1:
-    to[0] = from[0];
-    [[fallthrough]];
-  case 0:
-    return;
-  default:
-    std::memcpy(to, from.data(), from.size_bytes());
-  }
-}
-
-std::uint32_t header_word(spv::Op opcode, std::size_t word_count) {
-  return static_cast<std::uint32_t>(word_count) << spv::WordCountShift |
-         static_cast<std::uint32_t>(opcode);
-}
 } // namespace
 
 ModuleBuilder::ModuleBuilder() {
@@ -75,8 +46,15 @@ void ModuleBuilder::reset(SpirvTarget target) {
   std::fill(capability_bits_.begin(), capability_bits_.end(), 0u);
   extension_names_.clear();
   globals_.clear();
-  decorations_.clear();
+  decoration_links_.clear();
+  if (++decoration_generation_ == 0) {
+    // Wrapped after 2^32 modules: forget every stale head for real once.
+    for (DecorationHead& head : decoration_heads_) head.generation = 0;
+    decoration_generation_ = 1;
+  }
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
+  scalar_constants_.clear();
+  pointer_types_.clear();
   in_function_ = false;
   function_has_label_ = false;
   locals_.clear();
@@ -210,269 +188,56 @@ void ModuleBuilder::add_member_name(Id struct_type, std::uint32_t member, std::s
 // ---- Annotations ----------------------------------------------------------------------------
 
 void ModuleBuilder::decorate_words(std::span<const std::uint32_t> key) {
-  // key = opcode, operands...; present once per module.
-  const std::uint32_t before = decorations_.size();
-  decorations_.intern(key, 1);
-  if (decorations_.size() == before) return;
-  emit(buffer(Section::Annotations), static_cast<spv::Op>(key[0]), key.subspan(1));
+  // key = opcode, target (OpDecorate, OpDecorateId: the id; OpMemberDecorate: the struct),
+  // operands...; present once per module.
+  const Id target = key[1];
+  if (target >= decoration_heads_.size())
+    decoration_heads_.resize(std::max<std::size_t>(target + 1, 2 * decoration_heads_.size()));
+  DecorationHead& head = decoration_heads_[target];
+  if (head.generation != decoration_generation_) head = {decoration_generation_, 0};
+  WordBuffer& out = buffer(Section::Annotations);
+  const std::uint32_t first_word = header_word(static_cast<spv::Op>(key[0]), key.size());
+  for (std::uint32_t link = head.first; link != 0; link = decoration_links_[link - 1].next) {
+    const std::uint32_t* existing = out.data() + decoration_links_[link - 1].offset;
+    if (existing[0] == first_word && std::equal(key.begin() + 1, key.end(), existing + 1)) return;
+  }
+  decoration_links_.push_back({static_cast<std::uint32_t>(out.size()), head.first});
+  head.first = static_cast<std::uint32_t>(decoration_links_.size());
+  emit(out, static_cast<spv::Op>(key[0]), key.subspan(1));
 }
 
 void ModuleBuilder::decorate(Id target, spv::Decoration decoration,
                              std::initializer_list<std::uint32_t> literals) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpDecorate);
-  scratch_.push_back(target);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpDecorate, target, static_cast<std::uint32_t>(decoration)}, literals);
 }
 
 void ModuleBuilder::decorate_id(Id target, spv::Decoration decoration,
                                 std::initializer_list<Id> ids) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpDecorateId);
-  scratch_.push_back(target);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), ids.begin(), ids.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpDecorateId, target, static_cast<std::uint32_t>(decoration)}, ids);
 }
 
 void ModuleBuilder::decorate_member(Id struct_type, std::uint32_t member,
                                     spv::Decoration decoration,
                                     std::initializer_list<std::uint32_t> literals) {
-  scratch_.clear();
-  scratch_.push_back(spv::OpMemberDecorate);
-  scratch_.push_back(struct_type);
-  scratch_.push_back(member);
-  scratch_.push_back(static_cast<std::uint32_t>(decoration));
-  scratch_.insert(scratch_.end(), literals.begin(), literals.end());
-  decorate_words(scratch_);
+  decorate_key({spv::OpMemberDecorate, struct_type, member, static_cast<std::uint32_t>(decoration)},
+               literals);
 }
 
-// ---- Types and constants --------------------------------------------------------------------
-
-Id ModuleBuilder::intern_global(spv::Op opcode, Id result_type,
-                                std::span<const std::uint32_t> operands) {
-  // Key: opcode, result type (0 when none), operands. Result ids are never 0.
-  std::uint32_t key_storage[16];
+void ModuleBuilder::decorate_key(std::initializer_list<std::uint32_t> head,
+                                 std::initializer_list<std::uint32_t> tail) {
+  // Decorations carry a literal or two: the key fits a local array (a long tail: scratch_).
+  std::uint32_t storage[12];
   std::span<const std::uint32_t> key;
-  const std::size_t key_size = 2 + operands.size();
-  if (key_size <= std::size(key_storage)) {
-    key_storage[0] = static_cast<std::uint32_t>(opcode);
-    key_storage[1] = result_type;
-    copy_words(key_storage + 2, operands);
-    key = {key_storage, key_size};
+  if (head.size() + tail.size() <= std::size(storage)) {
+    std::copy(head.begin(), head.end(), storage);
+    std::copy(tail.begin(), tail.end(), storage + head.size());
+    key = {storage, head.size() + tail.size()};
   } else {
-    scratch_.clear();
-    scratch_.push_back(static_cast<std::uint32_t>(opcode));
-    scratch_.push_back(result_type);
-    scratch_.insert(scratch_.end(), operands.begin(), operands.end());
+    scratch_.assign(head.begin(), head.end());
+    scratch_.insert(scratch_.end(), tail.begin(), tail.end());
     key = scratch_;
   }
-  const Id fresh = next_id_;
-  const Id id = globals_.intern(key, fresh);
-  if (id != fresh) return id;
-  ++next_id_;
-  const std::size_t words = 1 + (result_type != 0) + 1 + operands.size();
-  std::uint32_t* w = buffer(Section::Globals).append(words);
-  *w++ = header_word(opcode, words);
-  if (result_type != 0) *w++ = result_type;
-  *w++ = id;
-  copy_words(w, operands);
-  return id;
-}
-
-Id ModuleBuilder::type_void() {
-  return intern_global(spv::OpTypeVoid, 0, {});
-}
-Id ModuleBuilder::type_bool() {
-  return intern_global(spv::OpTypeBool, 0, {});
-}
-
-Id ModuleBuilder::type_int(std::uint32_t width, bool is_signed) {
-  if (width == 8) require_capability(spv::CapabilityInt8);
-  if (width == 16) require_capability(spv::CapabilityInt16);
-  if (width == 64) require_capability(spv::CapabilityInt64);
-  const std::uint32_t ops[] = {width, is_signed ? 1u : 0u};
-  return intern_global(spv::OpTypeInt, 0, ops);
-}
-
-Id ModuleBuilder::type_float(std::uint32_t width) {
-  if (width == 32) {
-    if (f32_type_ == 0) f32_type_ = intern_global(spv::OpTypeFloat, 0, {&width, 1});
-    return f32_type_;
-  }
-  if (width == 16) require_capability(spv::CapabilityFloat16);
-  if (width == 64) require_capability(spv::CapabilityFloat64);
-  return intern_global(spv::OpTypeFloat, 0, {&width, 1});
-}
-
-Id ModuleBuilder::type_vector(Id component, std::uint32_t count) {
-  const std::uint32_t ops[] = {component, count};
-  return intern_global(spv::OpTypeVector, 0, ops);
-}
-
-Id ModuleBuilder::type_matrix(Id column, std::uint32_t columns) {
-  require_capability(spv::CapabilityMatrix);
-  const std::uint32_t ops[] = {column, columns};
-  return intern_global(spv::OpTypeMatrix, 0, ops);
-}
-
-Id ModuleBuilder::type_array(Id element, Id length_constant) {
-  const std::uint32_t ops[] = {element, length_constant};
-  return intern_global(spv::OpTypeArray, 0, ops);
-}
-
-Id ModuleBuilder::type_array_unique(Id element, Id length_constant) {
-  const Id id = allocate_id();
-  std::uint32_t* w = buffer(Section::Globals).append(4);
-  w[0] = header_word(spv::OpTypeArray, 4);
-  w[1] = id;
-  w[2] = element;
-  w[3] = length_constant;
-  return id;
-}
-
-Id ModuleBuilder::type_runtime_array(Id element) {
-  return intern_global(spv::OpTypeRuntimeArray, 0, {&element, 1});
-}
-
-Id ModuleBuilder::type_struct(std::span<const Id> members) {
-  const Id id = allocate_id();
-  auto& out = buffer(Section::Globals);
-  out.push(header_word(spv::OpTypeStruct, 2 + members.size()));
-  out.push(id);
-  out.push(members);
-  return id;
-}
-
-Id ModuleBuilder::type_pointer(spv::StorageClass storage, Id pointee) {
-  const std::uint32_t ops[] = {static_cast<std::uint32_t>(storage), pointee};
-  return intern_global(spv::OpTypePointer, 0, ops);
-}
-
-Id ModuleBuilder::type_function(Id return_type, std::span<const Id> parameters) {
-  std::uint32_t ops[16];
-  if (parameters.size() < std::size(ops)) {
-    ops[0] = return_type;
-    std::copy(parameters.begin(), parameters.end(), ops + 1);
-    return intern_global(spv::OpTypeFunction, 0, {ops, parameters.size() + 1});
-  }
-  std::vector<std::uint32_t> many; // rare: more than 15 parameters
-  many.push_back(return_type);
-  many.insert(many.end(), parameters.begin(), parameters.end());
-  return intern_global(spv::OpTypeFunction, 0, many);
-}
-
-Id ModuleBuilder::type_image(Id sampled_type, spv::Dim dim, std::uint32_t depth, bool arrayed,
-                             bool ms, std::uint32_t sampled, spv::ImageFormat format) {
-  const std::uint32_t ops[] = {
-      sampled_type, static_cast<std::uint32_t>(dim),   depth, arrayed ? 1u : 0u, ms ? 1u : 0u,
-      sampled,      static_cast<std::uint32_t>(format)};
-  return intern_global(spv::OpTypeImage, 0, ops);
-}
-
-Id ModuleBuilder::type_sampler() {
-  return intern_global(spv::OpTypeSampler, 0, {});
-}
-
-Id ModuleBuilder::type_sampled_image(Id image_type) {
-  return intern_global(spv::OpTypeSampledImage, 0, {&image_type, 1});
-}
-
-Id ModuleBuilder::constant_bool(bool value) {
-  return intern_global(value ? spv::OpConstantTrue : spv::OpConstantFalse, type_bool(), {});
-}
-
-Id ModuleBuilder::constant_u32(std::uint32_t value) {
-  return intern_global(spv::OpConstant, type_int(32, false), {&value, 1});
-}
-
-Id ModuleBuilder::constant_i32(std::int32_t value) {
-  const auto bits = static_cast<std::uint32_t>(value);
-  return intern_global(spv::OpConstant, type_int(32, true), {&bits, 1});
-}
-
-Id ModuleBuilder::constant_f32(float value) {
-  const auto bits = std::bit_cast<std::uint32_t>(value);
-  return intern_global(spv::OpConstant, type_float(32), {&bits, 1});
-}
-
-Id ModuleBuilder::constant(Id type, std::span<const std::uint32_t> words) {
-  return intern_global(spv::OpConstant, type, words);
-}
-
-Id ModuleBuilder::constant_composite(Id type, std::span<const Id> constituents) {
-  return intern_global(spv::OpConstantComposite, type, constituents);
-}
-
-Id ModuleBuilder::constant_null(Id type) {
-  return intern_global(spv::OpConstantNull, type, {});
-}
-
-Id ModuleBuilder::undef(Id type) {
-  return intern_global(spv::OpUndef, type, {});
-}
-
-Id ModuleBuilder::spec_constant(Id type, std::span<const std::uint32_t> default_words) {
-  const Id id = allocate_id();
-  auto& out = buffer(Section::Globals);
-  out.push(header_word(spv::OpSpecConstant, 3 + default_words.size()));
-  out.push(type);
-  out.push(id);
-  out.push(default_words);
-  return id;
-}
-
-Id ModuleBuilder::spec_constant_bool(bool default_value) {
-  const Id type = type_bool();
-  const Id id = allocate_id();
-  const std::uint32_t ops[] = {type, id};
-  emit(buffer(Section::Globals), default_value ? spv::OpSpecConstantTrue : spv::OpSpecConstantFalse,
-       ops);
-  return id;
-}
-
-// Composites and operations over spec constants are pure functions of their operands, so
-// they are deduplicated like ordinary constants.
-Id ModuleBuilder::spec_constant_composite(Id type, std::span<const Id> constituents) {
-  return intern_global(spv::OpSpecConstantComposite, type, constituents);
-}
-
-Id ModuleBuilder::spec_constant_op(Id type, spv::Op opcode,
-                                   std::span<const std::uint32_t> operands) {
-  std::uint32_t ops[16];
-  if (operands.size() < std::size(ops)) {
-    ops[0] = static_cast<std::uint32_t>(opcode);
-    std::copy(operands.begin(), operands.end(), ops + 1);
-    return intern_global(spv::OpSpecConstantOp, type, {ops, operands.size() + 1});
-  }
-  std::vector<std::uint32_t> many{static_cast<std::uint32_t>(opcode)}; // rare: long operand list
-  many.insert(many.end(), operands.begin(), operands.end());
-  return intern_global(spv::OpSpecConstantOp, type, many);
-}
-
-Id ModuleBuilder::spec_constant_with_id(Id type, std::span<const std::uint32_t> default_words,
-                                        std::uint32_t spec_id) {
-  // One constant per SpecId: keyed by a pseudo-instruction that never reaches the module.
-  const std::uint32_t key[] = {kSpecIdKey, spec_id};
-  const Id existing = globals_.find(key);
-  if (existing != InternTable::kNotFound) return existing;
-  const Id id = spec_constant(type, default_words);
-  globals_.intern(key, id);
-  decorate(id, spv::DecorationSpecId, {spec_id});
-  return id;
-}
-
-Id ModuleBuilder::global_variable(Id pointer_type, spv::StorageClass storage, Id initializer) {
-  const Id id = allocate_id();
-  auto& out = buffer(Section::Globals);
-  out.push(header_word(spv::OpVariable, initializer ? 5 : 4));
-  out.push(pointer_type);
-  out.push(id);
-  out.push(static_cast<std::uint32_t>(storage));
-  if (initializer) out.push(initializer);
-  return id;
+  decorate_words(key);
 }
 
 // ---- Functions ------------------------------------------------------------------------------
@@ -528,32 +293,6 @@ void ModuleBuilder::end_function() {
     splices_.push_back({function_splice_at_, function_locals_begin_, locals_end});
   in_function_ = false;
   function_has_label_ = false;
-}
-
-Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::span<const std::uint32_t> operands,
-                     Id result) {
-  if (result == 0) result = allocate_id();
-  const std::size_t words = 3 + operands.size();
-  std::uint32_t* w = body().append(words);
-  w[0] = header_word(opcode, words);
-  w[1] = result_type;
-  w[2] = result;
-  copy_words(w + 3, operands);
-  return result;
-}
-
-Id ModuleBuilder::op(spv::Op opcode, Id result_type, std::initializer_list<std::uint32_t> operands,
-                     Id result) {
-  return op(opcode, result_type, std::span<const std::uint32_t>(operands.begin(), operands.size()),
-            result);
-}
-
-void ModuleBuilder::op_void(spv::Op opcode, std::span<const std::uint32_t> operands) {
-  emit(body(), opcode, operands);
-}
-
-void ModuleBuilder::op_void(spv::Op opcode, std::initializer_list<std::uint32_t> operands) {
-  emit(body(), opcode, std::span<const std::uint32_t>(operands.begin(), operands.size()));
 }
 
 Id ModuleBuilder::ext_inst(Id result_type, Id set, std::uint32_t instruction,
