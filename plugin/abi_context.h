@@ -63,6 +63,9 @@ struct kiln_shader_t {
 
 namespace kiln::abi {
 
+// kiln_result_string: the name of a result code, for the C ABI and the plugin's own messages.
+const char* result_name(kiln_result result);
+
 // `translate` replaces the translator (tests of the ABI's plumbing: Vulkan modules, dumps).
 kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*& out,
                            TranslateFunction translate = {});

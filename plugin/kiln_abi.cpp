@@ -37,34 +37,7 @@ KILN_API uint32_t kiln_get_version(void) {
 }
 
 KILN_API const char* kiln_result_string(kiln_result result) {
-  switch (result) {
-  case KILN_SUCCESS:
-    return "KILN_SUCCESS";
-  case KILN_NOT_READY:
-    return "KILN_NOT_READY";
-  case KILN_TIMEOUT:
-    return "KILN_TIMEOUT";
-  case KILN_NOT_REPLAYED:
-    return "KILN_NOT_REPLAYED";
-  case KILN_ERROR_INVALID_ARGUMENT:
-    return "KILN_ERROR_INVALID_ARGUMENT";
-  case KILN_ERROR_OUT_OF_MEMORY:
-    return "KILN_ERROR_OUT_OF_MEMORY";
-  case KILN_ERROR_UNSUPPORTED:
-    return "KILN_ERROR_UNSUPPORTED";
-  case KILN_ERROR_TRANSLATION_FAILED:
-    return "KILN_ERROR_TRANSLATION_FAILED";
-  case KILN_ERROR_CANCELLED:
-    return "KILN_ERROR_CANCELLED";
-  case KILN_ERROR_VULKAN:
-    return "KILN_ERROR_VULKAN";
-  case KILN_ERROR_IO:
-    return "KILN_ERROR_IO";
-  case KILN_ERROR_NO_DEVICE:
-    return "KILN_ERROR_NO_DEVICE";
-  default:
-    return "KILN_RESULT_UNKNOWN";
-  }
+  return kiln::abi::result_name(result);
 }
 
 KILN_API kiln_vk_void_function kiln_get_proc_addr(const char* name) {

@@ -260,7 +260,7 @@ kiln_result PipelineReplay::build(Task& task) {
     failed_.fetch_add(1, std::memory_order_relaxed);
     context_.logger.log(KILN_LOG_WARNING, "pipeline replay: record " + key_text(record.key) +
                                               ": the compile callback returned " +
-                                              kiln_result_string(result));
+                                              abi::result_name(result));
   }
   return result;
 }
