@@ -394,7 +394,7 @@ class Builder {
   // A scalar constant of `type` whose literal is `bits` (a 32-bit pattern for types up to 32
   // bits, as Op::Constant stores it): the same id add(Op::Constant(type, ...)) gives, found
   // without building an Op.
-  SsaDef constant_scalar(Type type, std::uint64_t bits);
+  inline SsaDef constant_scalar(Type type, std::uint64_t bits);
   SsaDef constant_u32(std::uint32_t v) { return constant_scalar(kU32, v); }
   SsaDef constant_i32(std::int32_t v) { return constant_scalar(kI32, std::uint32_t(v)); }
   SsaDef constant_f32(float v) { return constant_scalar(kF32, Operand::literal_f32(v).bits()); }
@@ -476,6 +476,18 @@ class Builder {
   std::size_t constant_mask_ = 0;
   std::size_t constant_used_ = 0;
   std::vector<SsaDef> constant_ids_; // every id inserted since reset(), for grow_constant_table
+  // constant_scalar's direct-mapped cache of recent 32-bit constants in front of the table (a
+  // front end asks for the same few constants all the time). Entries are stamped with the
+  // builder's generation, bumped by reset(), so nothing is cleared per shader.
+  struct RecentConstant {
+    std::uint64_t key = 0; // type bits << 32 | value bits
+    std::uint32_t id = 0;
+    std::uint32_t generation = 0;
+  };
+  static constexpr unsigned kRecentConstantBits = 8;
+  RecentConstant recent_constants_[1u << kRecentConstantBits];
+  std::uint32_t generation_ = 1;
+  SsaDef constant_scalar_slow(Type type, std::uint64_t bits);
 
   std::uint64_t added_[kOpcodeWords] = {};
   bool unknown_values_ = false;
@@ -608,6 +620,23 @@ inline void Builder::forward_operands(SsaDef def, std::span<const SsaDef> forwar
     ops[i] = Operand(target);
   }
   uses_valid_ = false;
+}
+
+inline SsaDef Builder::constant_scalar(Type type, std::uint64_t bits) {
+  if (bits > 0xffffffffu) return constant_scalar_slow(type, bits);
+  const std::uint64_t key = std::uint64_t(type.bits()) << 32 | bits;
+  RecentConstant& recent =
+      recent_constants_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kRecentConstantBits)];
+  if (recent.key == key && recent.generation == generation_) {
+    // Still that constant (the id may have been removed since, or reused by add_with_id).
+    const OpRecord& r = ops_[recent.id];
+    if (r.code == OpCode::Constant && r.type == type && r.operand_count == 1 &&
+        operands_[r.first_operand].bits() == bits)
+      return SsaDef(recent.id);
+  }
+  const SsaDef def = constant_scalar_slow(type, bits);
+  recent = {key, def.id(), generation_};
+  return def;
 }
 
 inline SsaDef Builder::add(const Op& op) {

@@ -124,6 +124,10 @@ void Builder::reset() {
   constant_mask_ = 0;
   constant_used_ = 0;
   constant_ids_.clear();
+  if (++generation_ == 0) { // wrapped: old stamps could match again
+    for (RecentConstant& c : recent_constants_) c = RecentConstant();
+    generation_ = 1;
+  }
   std::fill(std::begin(added_), std::end(added_), 0);
   unknown_values_ = false;
   uses_valid_ = false;
@@ -292,7 +296,7 @@ SsaDef Builder::find_constant(const Op& op, std::uint64_t hash) const {
   return find_constant(op.code(), op.type(), std::uint8_t(op.flags()), op.operands(), hash);
 }
 
-SsaDef Builder::constant_scalar(Type type, std::uint64_t bits) {
+SsaDef Builder::constant_scalar_slow(Type type, std::uint64_t bits) {
   const Operand value = Operand::literal(bits);
   const std::span<const Operand> operands(&value, 1);
   const std::uint64_t hash = hash_constant(OpCode::Constant, type, operands);
