@@ -148,10 +148,11 @@ void mov(ConvertContext& ctx, const Instruction& inst) {
   const Operand& s = alu.ops[1];
   ScalarType t = natural_type(s);
   if (s.modifier != OperandModifier::None || inst.saturate() || alu.precise) t = F;
-  bool to_temp = alu.ops[0].type == OperandType::Temp;
-  if (t == ScalarType::Unknown && !to_temp) t = U;
+  // A temporary moves as it is: a value of known type keeps it (the destination converts
+  // from it, if it must), an untyped one stays untyped into a temp and is stored as u32 bits
+  // elsewhere.
   Vec4 v = alu.src(1, m, t);
-  alu.store(0, v, t);
+  alu.store(0, v, t == ScalarType::Unknown ? U : t);
 }
 
 // movc
@@ -164,14 +165,27 @@ void movc(ConvertContext& ctx, const Instruction& inst) {
       alu.ops[2].modifier != OperandModifier::None || alu.ops[3].modifier != OperandModifier::None;
   ScalarType t = inst.saturate() || modified ? F : natural_type(alu.ops[2]);
   if (t == ScalarType::Unknown) t = natural_type(alu.ops[3]);
-  if (t == ScalarType::Unknown) t = U;
+  // Two temporaries: read as they are; a component whose two values have the same 32-bit type
+  // selects in that type, others as u32 bits.
+  const bool as_is = t == ScalarType::Unknown;
   Vec4 a = alu.src(2, m, t), b = alu.src(3, m, t), out{};
+  SsaDef tests[4] = {}; // the condition's test, shared by components reading the same value
   for (unsigned i = 0; i < 4; ++i) {
     if (!cond[i]) continue;
-    SsaDef bc = alu.op(Op::INe(cond[i], alu.u32(0)));
-    out[i] = alu.op(Op::Select(Type(t), bc, a[i], b[i]));
+    SsaDef bc;
+    for (unsigned j = 0; j < i && !bc; ++j)
+      if (cond[j] == cond[i]) bc = tests[j];
+    tests[i] = bc ? bc : alu.op(Op::INe(cond[i], alu.u32(0)));
+    ScalarType ti = t;
+    if (as_is) {
+      const ScalarType ta = ctx.stored_type(a[i], U), tb = ctx.stored_type(b[i], U);
+      ti = ta == tb && (ta == F || ta == U || ta == I) ? ta : U;
+      a[i] = ctx.bitcast(a[i], ta, ti);
+      b[i] = ctx.bitcast(b[i], tb, ti);
+    }
+    out[i] = alu.op(Op::Select(Type(ti), tests[i], a[i], b[i]));
   }
-  alu.store(0, out, t);
+  alu.store(0, out, as_is ? U : t);
 }
 
 // swapc

@@ -53,6 +53,13 @@ SsaDef ConvertContext::bitcast(SsaDef value, ScalarType from, ScalarType to) {
   return emit(Op::Cast(Type(to), value));
 }
 
+// The scalar type a stored value has: its own when it is a scalar (a typeless move passes on
+// whatever it read, typed or not), else the type the instruction gave.
+ScalarType ConvertContext::stored_type(SsaDef value, ScalarType type) const {
+  const Type t = builder_->op(value).type();
+  return t.is_scalar() ? t.scalar_type() : type;
+}
+
 SsaDef ConvertContext::load_temp(std::uint32_t reg, unsigned c, SsaDef tmp, ScalarType type) {
   const std::uint32_t slot = reg * 4 + c;
   if (ir::TempForwarding::Known known = temps_known_.known(slot, tmp); known.value)
@@ -389,11 +396,12 @@ void ConvertContext::store_dst_raw(const Operand& dst, const Vec4& value, Scalar
     }
     case OperandType::IndexableTemp: {
       SsaDef addr = scratch_address(*this, dst, *scratch, i);
-      emit(Op::ScratchStore(scratch->dcl, addr, bitcast(value[i], type, ScalarType::U32)));
+      emit(Op::ScratchStore(scratch->dcl, addr,
+                            bitcast(value[i], stored_type(value[i], type), ScalarType::U32)));
       break;
     }
     default:
-      io_store(*this, dst, i, value[i], type);
+      io_store(*this, dst, i, value[i], stored_type(value[i], type));
       break;
     }
     if (!ok()) return;

@@ -167,6 +167,7 @@ class ConvertContext {
   // is stored at its end (ir::TempForwarding).
   ir::SsaDef load_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::ScalarType type);
   void store_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value);
+  ir::ScalarType stored_type(ir::SsaDef value, ir::ScalarType type) const;
 
   // ---- errors -------------------------------------------------------------------------------
 
