@@ -211,5 +211,87 @@ TEST_F(LoweredOutputs, StreamOutputCapturesPartOfABuiltIn) {
   }
 }
 
+// A geometry shader writing two vertex streams (points): stream 0 the position, stream 1
+// TEXCOORD0 * 10 at a location of its own. Stream 1 is captured; stream 0 goes nowhere.
+constexpr const char* kTwoStreamGeometryShader = R"(
+%1 = EntryPoint void %20 Geometry
+%2 = SetGsInputPrimitive void %1 Triangle
+%3 = SetGsOutputPrimitive void %1 Point 3
+%4 = SetGsOutputVertices void %1 6
+%5 = DclInputBuiltIn vec4<f32>[3] %1 Position 0
+%6 = DclInput vec4<f32>[3] %1 1 0 0
+%7 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%8 = DclOutput vec4<f32> %1 2 0 1
+%9 = Semantic void %7 0 "SV_Position"
+%10 = Semantic void %8 0 "TEXCOORD"
+%11 = Constant u32 0
+%12 = Constant u32 1
+%13 = Constant u32 2
+%14 = Constant vec4<f32> 10.0 10.0 10.0 10.0
+%20 = Function void
+  %21 = Label void None
+    %22 = InputLoad vec4<f32> %5 %11
+    %23 = OutputStore void %7 null %22
+    %24 = EmitVertex void 0
+    %25 = InputLoad vec4<f32> %6 %11
+    %26 = FMul vec4<f32> %25 %14
+    %27 = OutputStore void %8 null %26
+    %28 = EmitVertex void 1
+    %29 = InputLoad vec4<f32> %6 %12
+    %30 = FMul vec4<f32> %29 %14
+    %31 = OutputStore void %8 null %30
+    %32 = EmitVertex void 1
+    %33 = InputLoad vec4<f32> %6 %13
+    %34 = FMul vec4<f32> %33 %14
+    %35 = OutputStore void %8 null %34
+    %36 = EmitVertex void 1
+    %37 = Return void null
+%38 = FunctionEnd void
+)";
+
+// Stream output of a vertex stream other than 0 (D3D11 SO declarations with stream 1): the
+// geometry shader's stream-1 vertices land in the buffer, stream 0's do not.
+TEST_F(LoweredOutputs, StreamOutputCapturesAGeometryShadersSecondStream) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  StreamOutputElement texcoord = element("TEXCOORD", 0, 4);
+  texcoord.stream = 1;
+  interface.stream_output.elements = {texcoord};
+  interface.stream_output.buffer_strides = {16, 0, 0, 0};
+  const auto vs = lower(kVertexShader, ShaderInterface{});
+  const auto gs = lower(kTwoStreamGeometryShader, interface);
+  ASSERT_FALSE(vs.empty());
+  ASSERT_FALSE(gs.empty());
+  auto desc = pipeline_desc(vs, {});
+  desc.stages.push_back({VK_SHADER_STAGE_GEOMETRY_BIT, gs, "main"});
+  desc.rasterizer_discard = true;
+  vulkan::GraphicsPipeline pipeline;
+  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
+  ASSERT_TRUE(created) << created.message();
+  vulkan::Buffer captured;
+  ASSERT_TRUE(vulkan::Buffer::create(*context_, 4 * 16,
+                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
+  const std::vector<float> fill(4 * 4, -7.0f);
+  captured.write(std::span<const float>(fill));
+  vulkan::DrawDesc draw;
+  draw.pipeline = &pipeline;
+  draw.descriptors = &descriptors_;
+  draw.vertex_buffers = {vertices_.handle()};
+  draw.viewports = {{0, 0, 2, 2, 0, 1}};
+  draw.render_area = {{0, 0}, {2, 2}};
+  draw.vertex_count = 3;
+  draw.xfb_buffers = {captured.handle()};
+  Status drawn = vulkan::draw(*context_, draw);
+  ASSERT_TRUE(drawn) << drawn.message();
+  const std::vector<float> out = captured.read<float>();
+  ASSERT_EQ(out.size(), 4u * 4);
+  // TEXCOORD0 is the position * 2 (kVertexShader), times 10 in the geometry shader.
+  for (std::size_t v = 0; v < 3; ++v)
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 4 + c], 20.0f * kTriangle[v * 4 + c]) << "vertex " << v;
+  for (std::size_t c = 0; c < 4; ++c) EXPECT_EQ(out[12 + c], -7.0f) << "nothing past 3 vertices";
+}
+
 } // namespace
 } // namespace kiln::test
