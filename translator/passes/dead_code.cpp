@@ -21,6 +21,7 @@ constexpr auto kPure = [] {
 Status DeadCode::run(ir::Builder& b) {
   live_.assign(b.id_limit(), 0);
   worklist_.clear();
+  candidates_.clear();
   auto mark = [&](SsaDef d) {
     if (d && live_[d.id()] != 1) {
       live_[d.id()] = 1;
@@ -32,9 +33,12 @@ Status DeadCode::run(ir::Builder& b) {
   // back-edge value) goes to the worklist.
   for (SsaDef d = b.last(); d; d = b.prev(d)) {
     ir::OpView op = b.op(d);
+    const bool debug = op.info().category == ir::OpCategory::Debug;
+    if (debug) candidates_.push_back(d);
     if (!live_[d.id()]) {
-      if (kPure[std::size_t(op.code())] || op.info().category == ir::OpCategory::Debug) {
+      if (kPure[std::size_t(op.code())] || debug) {
         live_[d.id()] = 2; // passed, not (yet) live
+        if (!debug) candidates_.push_back(d);
         continue;
       }
     }
@@ -57,15 +61,15 @@ Status DeadCode::run(ir::Builder& b) {
     ir::OpView op = b.op(d);
     for (std::uint32_t i = 0; i < op.ref_count(); ++i) mark(op.operand(i).def());
   }
-  for (SsaDef d = b.first(); d;) {
-    SsaDef next = b.next(d);
-    ir::OpView op = b.op(d);
+  // Every op is now live (1) or passed and unused (2). Removed in program order, as they were
+  // found in reverse.
+  for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
+    ir::OpView op = b.op(*it);
     if (op.info().category == ir::OpCategory::Debug) {
-      if (live_[op.operand(0).def().id()] != 1) b.remove(d);
-    } else if (live_[d.id()] != 1) {
-      b.remove(d);
+      if (live_[op.operand(0).def().id()] != 1) b.remove(*it);
+    } else if (live_[it->id()] != 1) {
+      b.remove(*it);
     }
-    d = next;
   }
   return Status::ok();
 }

@@ -20,6 +20,9 @@ class DeadCode {
  private:
   std::vector<std::uint8_t> live_;
   std::vector<ir::SsaDef> worklist_;
+  // Ops the backward walk passed without finding them live, and every debug name, in reverse
+  // program order: the only ops that may go, so no second walk of the whole program is needed.
+  std::vector<ir::SsaDef> candidates_;
 };
 
 } // namespace kiln::passes
