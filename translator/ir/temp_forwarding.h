@@ -62,17 +62,19 @@ class TempForwarding {
   }
   // A TmpLoad of `tmp` (or a value read through it): later reads in the stretch reuse it.
   void loaded(std::uint32_t slot, SsaDef tmp, SsaDef value, ScalarType type) {
-    at(slot) = {stretch_, tmp, value, type, false};
+    set(at(slot), tmp, value, type, false);
   }
   // A write of `value` to `tmp`: its TmpStore is left to the end of the stretch.
   void stored(std::uint32_t slot, SsaDef tmp, SsaDef value, ScalarType type) {
     Slot& s = at(slot);
     if (!(s.stretch == stretch_ && s.pending)) written_.push_back(slot);
-    s = {stretch_, tmp, value, type, true};
+    set(s, tmp, value, type, true);
   }
   // A write the caller emitted itself (a value the table does not forward): nothing is known
   // of `tmp` any more, and a store still pending for it is dead.
-  void forget(std::uint32_t slot, SsaDef tmp) { at(slot) = {stretch_, tmp, SsaDef(), {}, false}; }
+  void forget(std::uint32_t slot, SsaDef tmp) {
+    set(at(slot), tmp, SsaDef(), ScalarType::Unknown, false);
+  }
 
   // `op` is about to be emitted. When it ends the stretch, `emit_store(tmp, value)` is called for
   // each temporary written in the stretch and not yet stored (unless `op` leaves the function),
@@ -97,6 +99,15 @@ class TempForwarding {
     ScalarType type = ScalarType::Unknown;
     bool pending = false; // `value` is written in this stretch and its TmpStore not emitted
   };
+  // Member by member: assigning a braced Slot built it on the stack and copied it with 8-byte
+  // moves across the fields just stored, a store-forwarding stall on every register write.
+  void set(Slot& s, SsaDef tmp, SsaDef value, ScalarType type, bool pending) const {
+    s.stretch = stretch_;
+    s.tmp = tmp;
+    s.value = value;
+    s.type = type;
+    s.pending = pending;
+  }
   Slot& at(std::uint32_t slot) {
     if (slot >= slots_.size()) slots_.resize(std::size_t(slot) + 1);
     return slots_[slot];
