@@ -26,7 +26,7 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
                              const TranslateOptions& options, TranslateResult& out) {
   out.spirv.clear();
   out.diagnostics.clear();
-  out.reflection = {};
+  workspace_->lowering.recycle(out.reflection);
 
   const InputInfo info = detect_input_kind(bytecode);
   out.kind = info.kind;
@@ -38,7 +38,7 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   }
   if (!status) {
     out.spirv.clear();
-    out.reflection = {};
+    out.reflection.clear();
   }
   return status;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln {
@@ -103,6 +104,48 @@ struct Reflection {
   std::vector<ResourceBinding> resources;
   std::vector<SignatureElement> inputs;
   std::vector<SignatureElement> outputs;
+
+  // Empty again, with the vectors' capacity kept: a warm translation writes into the same
+  // result without touching the heap.
+  void clear() {
+    stage = ShaderStage::Count;
+    resources.clear();
+    inputs.clear();
+    outputs.clear();
+  }
+};
+
+// Heap buffers of semantic names, kept from one translation to the next: a name longer than
+// std::string's inline buffer would otherwise cost an allocation each time a result is written
+// again. Buffers are taken from elements about to be cleared and handed out to long names.
+class SemanticNamePool {
+ public:
+  void take_from(std::vector<SignatureElement>& elements) {
+    for (SignatureElement& e : elements)
+      if (e.semantic.capacity() > kInline) spare_.push_back(std::move(e.semantic));
+  }
+  void take_from(Reflection& reflection) {
+    take_from(reflection.inputs);
+    take_from(reflection.outputs);
+  }
+  // target = name, in a kept buffer when target's own is too small and one is large enough.
+  void assign(std::string& target, std::string_view name) {
+    if (name.size() > target.capacity())
+      for (std::size_t i = 0; i < spare_.size(); ++i)
+        if (spare_[i].capacity() >= name.size()) {
+          target.swap(spare_[i]); // spare_[i] now holds target's old buffer
+          if (spare_[i].capacity() <= kInline) {
+            spare_[i].swap(spare_.back());
+            spare_.pop_back();
+          }
+          break;
+        }
+    target.assign(name);
+  }
+
+ private:
+  static inline const std::size_t kInline = std::string().capacity();
+  std::vector<std::string> spare_;
 };
 
 // What the bytecode declares, before any translation: every descriptor range with its class,

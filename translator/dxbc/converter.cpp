@@ -24,6 +24,7 @@ struct ConverterState {
   Container container;
   Program program;
   ConvertContext ctx;
+  ScanScratch scan_scratch;
 
   Status run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
              ir::Builder& builder);
@@ -460,7 +461,7 @@ Status ConverterState::run(std::span<const std::uint8_t> bytecode, const Convert
 }
 
 Status Converter::scan(SourceReflection& out) const {
-  return scan_program(state_->container, state_->program, out);
+  return scan_program(state_->container, state_->program, out, state_->scan_scratch);
 }
 
 } // namespace kiln::dxbc

@@ -47,15 +47,16 @@ bool is_uav_read(Opcode op) {
   }
 }
 
-Status read_signature(const SignatureChunk& chunk, PodArray<dxbc::SignatureElement>& scratch,
+Status read_signature(const SignatureChunk& chunk, ScanScratch& scratch,
                       std::vector<kiln::SignatureElement>& out) {
+  scratch.names.take_from(out);
   out.clear();
   if (!chunk.present()) return Status::ok();
-  if (Status st = parse_signature(chunk, scratch); !st) return st;
-  out.reserve(scratch.size());
-  for (const dxbc::SignatureElement& in : scratch) {
+  if (Status st = parse_signature(chunk, scratch.signature); !st) return st;
+  out.reserve(scratch.signature.size());
+  for (const dxbc::SignatureElement& in : scratch.signature) {
     kiln::SignatureElement& e = out.emplace_back();
-    e.semantic.assign(in.semantic_name);
+    scratch.names.assign(e.semantic, in.semantic_name);
     e.semantic_index = in.semantic_index;
     e.system_value = in.system_value;
     e.component_type = in.component_type <= std::uint32_t(ComponentType::Float)
@@ -71,12 +72,14 @@ Status read_signature(const SignatureChunk& chunk, PodArray<dxbc::SignatureEleme
 
 } // namespace
 
-Status scan_program(const Container& container, const Program& program, SourceReflection& out) {
+Status scan_program(const Container& container, const Program& program, SourceReflection& out,
+                    ScanScratch& scratch) {
   out.stage = stage_of(program.type);
   out.descriptors.clear();
   // Each UAV's range id (SM5.1) or register (SM5.0), in the order declared: instructions name
   // UAVs by it.
-  std::vector<std::pair<std::uint32_t, std::size_t>> uav_ids;
+  auto& uav_ids = scratch.uav_ids;
+  uav_ids.clear();
   for (const Instruction& inst : program.instructions) {
     if (inst.declaration == kNoOperand) continue;
     Descriptor d;
@@ -142,7 +145,6 @@ Status scan_program(const Container& container, const Program& program, SourceRe
     }
   }
 
-  PodArray<dxbc::SignatureElement> scratch;
   if (Status st = read_signature(container.input, scratch, out.inputs); !st) return st;
   if (Status st = read_signature(container.output, scratch, out.outputs); !st) return st;
   return read_signature(container.patch_constant, scratch, out.patch_constants);
@@ -155,7 +157,8 @@ Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out) 
     return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
   Program program;
   if (Status st = decode_program(container.program, program); !st) return st;
-  return scan_program(container, program, out);
+  ScanScratch scratch;
+  return scan_program(container, program, out, scratch);
 }
 
 } // namespace kiln::dxbc

@@ -12,14 +12,26 @@
 #include "translator/common/status.h"
 #include "translator/dxbc/container.h"
 #include "translator/dxbc/program.h"
+#include "translator/dxbc/signature.h"
 
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 namespace kiln::dxbc {
 
+// What scan_program works in, kept by a caller that scans shader after shader so that a warm
+// scan allocates nothing.
+struct ScanScratch {
+  std::vector<std::pair<std::uint32_t, std::size_t>> uav_ids; // range id or register, descriptor
+  PodArray<dxbc::SignatureElement> signature;
+  SemanticNamePool names;
+};
+
 // `out` is overwritten. Fails on a declaration whose register cannot be read.
-Status scan_program(const Container& container, const Program& program, SourceReflection& out);
+Status scan_program(const Container& container, const Program& program, SourceReflection& out,
+                    ScanScratch& scratch);
 
 // Parses `bytecode` (a DXBC container) and scans it.
 Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out);

@@ -84,7 +84,12 @@ Op& Op::string(std::string_view s) {
 Op& Op::set_operand(std::uint32_t i, Operand o) {
   KILN_IR_CHECK(i < count_, "Op::set_operand past the op's operands");
   if (external_) {
-    spill_.assign(data(), data() + count_);
+    // Copied out of the caller's storage: inline when it fits (no allocation), else spilled.
+    const Operand* from = data();
+    if (count_ <= kInlineOperands)
+      std::copy(from, from + count_, inline_);
+    else
+      spill_.assign(from, from + count_);
     external_ = nullptr;
   }
   (spill_.empty() ? inline_ : spill_.data())[i] = o;

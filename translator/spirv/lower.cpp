@@ -69,16 +69,18 @@ inline Status Lowering::State::lower_op(ir::OpView o) {
 Lowering::Lowering() : state_(std::make_unique<State>()) {}
 Lowering::~Lowering() = default;
 
+void Lowering::recycle(Reflection& reflection) {
+  state_->names.take_from(reflection);
+  reflection.clear();
+}
+
 Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
                        std::vector<std::uint32_t>& words, Reflection& reflection) {
   State& s = *state_;
   s.ir = &builder;
   s.options = options;
   s.reflection = &reflection;
-  reflection.stage = ShaderStage::Count;
-  reflection.resources.clear();
-  reflection.inputs.clear();
-  reflection.outputs.clear();
+  recycle(reflection);
   words.clear();
   s.mb.reset(options.target);
   s.ids.assign(builder.id_limit(), 0);

@@ -73,6 +73,10 @@ class Lowering {
   Status lower(const ir::Builder& builder, const LowerOptions& options,
                std::vector<std::uint32_t>& words, Reflection& reflection);
 
+  // Empties `reflection` (as lower() does first), keeping its names' heap buffers for the
+  // next shader's: a warm translation into a reused result allocates nothing.
+  void recycle(Reflection& reflection);
+
   // Internal (lower_state.h); named here so the backend's helper files can use it.
   struct State;
 

@@ -193,7 +193,7 @@ Status Lowering::State::lower_semantic(ir::OpView o) {
         buffer, std::min(ir::unpack_string(o.literals().subspan(1), buffer, sizeof(buffer)),
                          sizeof(buffer)));
     auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
-    list[std::size_t(d->signature)].semantic = name;
+    names.assign(list[std::size_t(d->signature)].semantic, name);
     list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
     if (options.interface) {
       if (Status st = render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());

@@ -89,6 +89,7 @@ struct Lowering::State {
   const ir::Builder* ir = nullptr;
   LowerOptions options;
   Reflection* reflection = nullptr;
+  SemanticNamePool names; // buffers of long semantic names, kept between shaders
   ModuleBuilder mb;
   ShaderStage stage = ShaderStage::Count;
   Id entry_function = 0; // the SPIR-V entry function (HS: the wrapper)
