@@ -14,6 +14,10 @@ namespace kiln {
 namespace {
 
 void expect_warm_translation_allocates_nothing(const char* kind, const char* extension) {
+#ifndef NDEBUG
+  GTEST_SKIP() << "a debug build validates the IR after every pass (Translator::build_ir_to_spirv),"
+                  " which allocates: the guarantee is for NDEBUG builds (CI: RelWithDebInfo)";
+#endif
   const auto corpus = test::corpus_dir();
   KILN_REQUIRE_DIR(corpus, "shared corpus");
   std::vector<std::vector<std::uint8_t>> shaders;
