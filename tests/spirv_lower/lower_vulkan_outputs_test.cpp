@@ -127,15 +127,23 @@ class LoweredOutputs : public ::testing::Test {
     interface.stream_output.buffer_strides = {24, 0, 0, 0};
     const auto vs = lower(kVertexShader, interface);
     ASSERT_FALSE(vs.empty());
-    auto desc = pipeline_desc(vs, {});
+    draw_captured(pipeline_desc(vs, {}), 3 * 6, out);
+  }
+
+  // Draws the triangle with `desc` and rasterization off, capturing transform feedback into a
+  // buffer of `floats` floats filled with -7 first (so an element not written shows); `out` gets
+  // the buffer.
+  void draw_captured(vulkan::GraphicsPipelineDesc desc, std::size_t floats,
+                     std::vector<float>& out) {
     desc.rasterizer_discard = true;
     vulkan::GraphicsPipeline pipeline;
     Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
     ASSERT_TRUE(created) << created.message();
     vulkan::Buffer captured;
-    ASSERT_TRUE(vulkan::Buffer::create(
-        *context_, 3 * 24, VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
-    const std::vector<float> fill(3 * 6, -7.0f);
+    ASSERT_TRUE(vulkan::Buffer::create(*context_, floats * sizeof(float),
+                                       VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT,
+                                       captured));
+    const std::vector<float> fill(floats, -7.0f);
     captured.write(std::span<const float>(fill));
     vulkan::DrawDesc draw;
     draw.pipeline = &pipeline;
@@ -148,7 +156,7 @@ class LoweredOutputs : public ::testing::Test {
     Status drawn = vulkan::draw(*context_, draw);
     ASSERT_TRUE(drawn) << drawn.message();
     out = captured.read<float>();
-    ASSERT_EQ(out.size(), 3u * 6);
+    ASSERT_EQ(out.size(), floats);
   }
 
   std::unique_ptr<vulkan::Context> context_;
@@ -265,27 +273,8 @@ TEST_F(LoweredOutputs, StreamOutputCapturesAGeometryShadersSecondStream) {
   ASSERT_FALSE(gs.empty());
   auto desc = pipeline_desc(vs, {});
   desc.stages.push_back({VK_SHADER_STAGE_GEOMETRY_BIT, gs, "main"});
-  desc.rasterizer_discard = true;
-  vulkan::GraphicsPipeline pipeline;
-  Status created = vulkan::GraphicsPipeline::create(*context_, desc, pipeline);
-  ASSERT_TRUE(created) << created.message();
-  vulkan::Buffer captured;
-  ASSERT_TRUE(vulkan::Buffer::create(*context_, 4 * 16,
-                                     VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, captured));
-  const std::vector<float> fill(4 * 4, -7.0f);
-  captured.write(std::span<const float>(fill));
-  vulkan::DrawDesc draw;
-  draw.pipeline = &pipeline;
-  draw.descriptors = &descriptors_;
-  draw.vertex_buffers = {vertices_.handle()};
-  draw.viewports = {{0, 0, 2, 2, 0, 1}};
-  draw.render_area = {{0, 0}, {2, 2}};
-  draw.vertex_count = 3;
-  draw.xfb_buffers = {captured.handle()};
-  Status drawn = vulkan::draw(*context_, draw);
-  ASSERT_TRUE(drawn) << drawn.message();
-  const std::vector<float> out = captured.read<float>();
-  ASSERT_EQ(out.size(), 4u * 4);
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(draw_captured(desc, 4 * 4, out));
   // TEXCOORD0 is the position * 2 (kVertexShader), times 10 in the geometry shader.
   for (std::size_t v = 0; v < 3; ++v)
     for (std::size_t c = 0; c < 4; ++c)
