@@ -29,7 +29,7 @@ void run_dxbc(const std::uint8_t* data, std::size_t size) {
   dxbc::ReflectionView reflection;
   if (reflection.open(container.rdef)) {
     for (std::uint32_t i = 0; i < reflection.binding_count(); ++i) {
-      dxbc::ResourceBinding binding;
+      dxbc::RdefBinding binding;
       if (reflection.binding(i, binding)) sink += binding.name.size();
     }
     for (std::uint32_t i = 0; i < reflection.constant_buffer_count(); ++i) {

@@ -137,7 +137,7 @@ TEST(DxbcReflection, SignaturesAndBindingsMatchListingTables) {
       ASSERT_TRUE(rdef.open(container.rdef)) << file;
       ASSERT_EQ(bindings.rows.size(), rdef.binding_count()) << file;
       for (std::uint32_t i = 0; i < rdef.binding_count(); ++i) {
-        ResourceBinding binding;
+        RdefBinding binding;
         ASSERT_TRUE(rdef.binding(i, binding)) << file;
         ASSERT_FALSE(bindings.rows[i].empty());
         EXPECT_EQ(bindings.rows[i][0], binding.name) << file;

@@ -63,7 +63,7 @@ TEST(DxbcDebugNames, RdefAndSemanticNamesBecomeOpNamesOnlyWhenAsked) {
     kiln::dxbc::ReflectionView rdef;
     if (!container.rdef.empty() && rdef.open(container.rdef)) {
       for (std::uint32_t i = 0; i < rdef.binding_count(); ++i) {
-        kiln::dxbc::ResourceBinding b;
+        kiln::dxbc::RdefBinding b;
         if (!rdef.binding(i, b) || b.type != 0 /* CBUFFER */ || b.name.empty()) continue;
         ++cbuffers;
         if (with.count(std::string(b.name))) ++cbuffers_named;

@@ -85,7 +85,7 @@ TEST(DxbcSourceReflection, DescriptorsAgreeWithTheRdefChunkOverTheCorpus) {
       if (d.flags & ResourceBinding::UavRead) ++uav_read;
       bool found = false;
       for (std::uint32_t i = 0; i < rdef.binding_count() && !found; ++i) {
-        kiln::dxbc::ResourceBinding b;
+        kiln::dxbc::RdefBinding b;
         ResourceBinding::Class c;
         if (!rdef.binding(i, b) || !class_of_rdef_type(b.type, c) || c != d.register_class ||
             b.space != d.space || d.register_index < b.bind_point ||

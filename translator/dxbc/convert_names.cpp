@@ -44,7 +44,7 @@ void name_binding(ConvertContext& ctx, ir::SsaDef dcl, ResourceClass cls, std::u
   if (!rdef.open(ctx.container().rdef)) return; // a damaged RDEF only costs the names
   const bool sm51 = ctx.program().is_sm51();
   for (std::uint32_t i = 0; i < rdef.binding_count(); ++i) {
-    ResourceBinding b;
+    RdefBinding b;
     if (!rdef.binding(i, b) || !rdef_type_is(b.type, cls)) continue;
     const bool same = sm51 ? b.id == id && b.space == space : b.bind_point == lower;
     if (!same || b.name.empty()) continue;

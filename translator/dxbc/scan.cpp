@@ -9,8 +9,9 @@ namespace kiln::dxbc {
 
 namespace {
 
-// The model's names (reflection.h); dxbc:: has its own ResourceBinding (RDEF) and
-// ResourceDimension (the token's field, KILN_DXBC_RESOURCE_DIMENSIONS in program.h).
+// The model's names (reflection.h); dxbc:: has its own ResourceBinding (the converter's
+// declared registers) and ResourceDimension (the token's field, KILN_DXBC_RESOURCE_DIMENSIONS in
+// program.h).
 using Descriptor = kiln::ResourceBinding;
 using Dimension = kiln::ResourceDimension;
 using DataType = kiln::ResourceDataType;

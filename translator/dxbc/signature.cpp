@@ -91,7 +91,7 @@ bool ReflectionView::name_at(std::uint32_t offset, std::string_view& out) const 
   return string_in_chunk(data_, offset, out);
 }
 
-Status ReflectionView::binding(std::uint32_t i, ResourceBinding& out) const {
+Status ReflectionView::binding(std::uint32_t i, RdefBinding& out) const {
   if (i >= binding_count_) return fail("RDEF", "binding index out of range", i);
   const std::size_t at = binding_offset_ + std::size_t(i) * binding_stride_;
   if (!name_at(u32_at(data_, at), out.name)) return fail("RDEF", "binding name out of range", at);

@@ -30,7 +30,7 @@ struct SignatureElement {
 Status parse_signature(const SignatureChunk& chunk, PodArray<SignatureElement>& out);
 
 // RDEF: resource bindings and constant buffers, for names in debug output.
-struct ResourceBinding {
+struct RdefBinding {
   std::string_view name;
   std::uint32_t type;        // D3D_SHADER_INPUT_TYPE
   std::uint32_t return_type; // D3D_RESOURCE_RETURN_TYPE
@@ -59,7 +59,7 @@ class ReflectionView {
   std::uint32_t constant_buffer_count() const { return cbuffer_count_; }
   std::uint32_t target_version() const { return target_; }
   std::string_view creator() const { return creator_; }
-  Status binding(std::uint32_t i, ResourceBinding& out) const;
+  Status binding(std::uint32_t i, RdefBinding& out) const;
   Status constant_buffer(std::uint32_t i, ConstantBufferInfo& out) const;
   Status variable(const ConstantBufferInfo& cb, std::uint32_t i, VariableInfo& out) const;
 

@@ -100,7 +100,7 @@ void bindings_table(const Container& container, std::string& out) {
                                            "UAV",     "UAV",     "UAV",     "UAV",     "UAV",
                                            "UAV",     "UAV",     "texture"};
   for (std::uint32_t i = 0; i < rdef.binding_count(); ++i) {
-    ResourceBinding b;
+    RdefBinding b;
     if (Status s = rdef.binding(i, b); !s) {
       out.append("// (").append(s.message()).append(")\n");
       return;
