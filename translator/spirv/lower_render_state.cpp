@@ -95,7 +95,7 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
   if (!input && semantic_is(name, "Color") && index == 1) render_io.color1_out = decl_index;
   if (!input || stage != ShaderStage::Pixel) return Status::ok();
   if (semantic_is(name, "Fog") && index == 0) render_io.fog_in = decl_index;
-  std::array<std::uint32_t, 4> bits;
+  std::array<std::uint32_t, 4> bits{};
   if (semantic_is(name, "Color") && parameter_known(ParameterName::FLAT_INTERPOLATION, bits) &&
       bits[0] != 0)
     mb.decorate(d.var, spv::DecorationFlat);
@@ -136,7 +136,7 @@ Status Lowering::State::render_state_prologue() {
   const Id zero = mb.constant_f32(0.0f);
   const Id parts[4] = {mb.op(spv::OpCompositeExtract, f32, {coord, 0}),
                        mb.op(spv::OpCompositeExtract, f32, {coord, 1}), zero, zero};
-  std::array<std::uint32_t, 4> bits;
+  std::array<std::uint32_t, 4> bits{};
   const bool known = parameter_known(ParameterName::POINT_SPRITE, bits);
   Id enabled = 0;
   if (!known)
@@ -191,7 +191,7 @@ bool Lowering::State::is_vec4_f32(std::uint32_t decl_index) {
 // ---- Pixel shader: fog, alpha test -----------------------------------------------------------
 
 Status Lowering::State::pixel_epilogue() {
-  std::array<std::uint32_t, 4> bits;
+  std::array<std::uint32_t, 4> bits{}; // left as is where a parameter is not known
   const bool fog_known = parameter_known(ParameterName::FOG_FRAGMENT_MODE, bits);
   const std::uint32_t fog_mode = bits[0];
   const bool fog = (!fog_known || fog_mode != KILN_FOG_NONE) && render_io.fog_in != kNone;
@@ -229,7 +229,7 @@ Status Lowering::State::pixel_epilogue() {
       return mb.op(spv::OpFMul, f32, {distance, scale});
     };
     const auto exponential = [&](bool squared) {
-      std::array<std::uint32_t, 4> density;
+      std::array<std::uint32_t, 4> density{};
       const double factor = squared ? kSqrtLog2E : kLog2E;
       Id scale =
           parameter_known(ParameterName::FOG_DENSITY, density)
@@ -342,7 +342,7 @@ Status Lowering::State::vertex_epilogue() {
            u32 = basic(ir::ScalarType::U32, 1), boolean = mb.type_bool();
   const std::uint32_t position = find_output(true, spv::BuiltInPosition);
   if (!is_vec4_f32(position)) return Status::ok(); // no position: nothing to derive
-  std::array<std::uint32_t, 4> bits;
+  std::array<std::uint32_t, 4> bits{};
   Id pos = 0;
   const auto position_value = [&] {
     if (!pos) pos = load_vec4(position);
