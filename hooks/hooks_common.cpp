@@ -24,7 +24,7 @@ kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> 
     return invalid;
   }
   try {
-    switch (abi::submit(*context, bytes, stage, Priority::Normal, false, nullptr, *out_shader,
+    switch (abi::submit(*context, bytes, stage, Priority::Normal, 0, nullptr, *out_shader,
                         std::move(interface))) {
     case KILN_SUCCESS:
       return KILN_S_OK;

@@ -335,7 +335,7 @@ void release_context(kiln_context_t* context) {
 }
 
 kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
-                   ShaderStage expected_stage, Priority priority, bool debug_names,
+                   ShaderStage expected_stage, Priority priority, std::uint32_t flags,
                    const void* chain, kiln_shader_t*& out,
                    std::shared_ptr<const ShaderInterface> interface) {
   out = nullptr;
@@ -355,7 +355,7 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
     }
   }
   TranslateOptions options = context.options;
-  options.debug_names = debug_names;
+  options.debug_names = (flags & KILN_SUBMIT_DEBUG_NAMES) != 0;
   if (interface) {
     options.interface = std::move(interface);
   } else if (const void* found = find_in_chain(chain, KILN_STRUCTURE_TYPE_INTERFACE_INFO)) {
@@ -368,7 +368,9 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
     }
     options.interface = std::move(from_chain);
   }
-  out = make_shader_handle(context, context.service->submit(bytes, options, priority));
+  JobRef job = (flags & KILN_SUBMIT_NOW) ? context.service->translate_now(bytes, options, priority)
+                                         : context.service->submit(bytes, options, priority);
+  out = make_shader_handle(context, std::move(job));
   return KILN_SUCCESS;
 }
 

@@ -90,8 +90,7 @@ KILN_API kiln_result kiln_submit(kiln_context* context, const kiln_submit_info* 
                                             info->code_size);
   return guarded([&] {
     return kiln::abi::submit(*context, bytes, kiln::abi::stage_from_c(info->expected_stage),
-                             priority, (info->flags & KILN_SUBMIT_DEBUG_NAMES) != 0, info->next,
-                             *out_shader);
+                             priority, info->flags, info->next, *out_shader);
   });
 }
 

@@ -108,6 +108,30 @@ void CompileService::post(std::function<void()> task) {
 
 JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
                               const TranslateOptions& options, Priority priority) {
+  bool queue = false;
+  JobRef job = make_job(bytecode, options, priority, queue);
+  if (queue) {
+    job->retain(); // the queue's reference
+    queues_->by_priority[std::size_t(priority)].enqueue(job.get());
+    queues_->available(priority).signal();
+  }
+  return job;
+}
+
+JobRef CompileService::translate_now(std::span<const std::uint8_t> bytecode,
+                                     const TranslateOptions& options, Priority priority) {
+  bool run_here = false;
+  JobRef job = make_job(bytecode, options, priority, run_here);
+  // A new job is claimed by the wait (unless a thread that joined it meanwhile claimed it
+  // first: then the wait blocks until that thread publishes it); a job in flight elsewhere is
+  // waited for, or run here if it is still queued.
+  wait(job, std::chrono::nanoseconds::max());
+  return job;
+}
+
+JobRef CompileService::make_job(std::span<const std::uint8_t> bytecode,
+                                const TranslateOptions& options, Priority priority, bool& queue) {
+  queue = false;
   counters_->submitted.fetch_add(1, std::memory_order_relaxed);
   const TranslationKey key = translation_key(bytecode, options, codegen_version_);
   {
@@ -140,9 +164,7 @@ JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
       return JobRef::share(it->second);
     }
   }
-  job->retain(); // the queue's reference
-  queues_->by_priority[std::size_t(priority)].enqueue(job.get());
-  queues_->available(priority).signal();
+  queue = true;
   return job;
 }
 

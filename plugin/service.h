@@ -80,7 +80,7 @@ struct ServiceStats {
   std::uint64_t translated = 0;
   std::uint64_t failed = 0;
   std::uint64_t cancelled = 0;
-  std::uint64_t run_by_waiter = 0; // jobs a wait() ran on its own thread
+  std::uint64_t run_by_waiter = 0; // jobs a wait() or translate_now() ran on its own thread
   std::array<std::uint64_t, std::size_t(Priority::Count)> queued{}; // approximate depths
   // Translation time histogram: bucket i counts jobs of [2^i, 2^(i+1)) microseconds.
   std::array<std::uint64_t, 24> time_histogram_us{};
@@ -103,6 +103,14 @@ class CompileService {
   // queued is run right here on the calling thread. nanoseconds::max() waits without a limit.
   bool wait(const JobRef& job, std::chrono::nanoseconds timeout);
 
+  // submit() and wait() for a caller that needs the result at once (a synchronous API, a
+  // shader created at draw time): the same cache lookup and sharing of identical jobs in
+  // flight, but a new job is translated on the calling thread without being queued, so no
+  // worker is woken for it (a wake-up costs the caller a system call, ~10 us on a VM) and none
+  // can take it first. Returns a final job (counted in run_by_waiter when run here).
+  JobRef translate_now(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
+                       Priority priority = Priority::High);
+
   // Runs `task` on a background worker once no Low job is queued there: the lowest priority of
   // all (the pipeline replay's builds), at the background workers' OS priority. Tasks still queued
   // when the service shuts down are destroyed without running; whoever posts them must not rely on
@@ -119,6 +127,10 @@ class CompileService {
 
   class TranslatorLease;
 
+  // submit()'s first half: a cache hit or an identical job in flight (`queue` stays false), or
+  // a new job, in the in-flight table but not yet queued (`queue` true).
+  JobRef make_job(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
+                  Priority priority, bool& queue);
   void worker_main(bool background);
   bool claim(Job& job);
   // Translates a claimed job into job.status and job.result.

@@ -157,6 +157,10 @@ typedef struct kiln_vulkan_device_info {
 } kiln_vulkan_device_info;
 
 #define KILN_SUBMIT_DEBUG_NAMES 0x1u /* OpName/OpMemberName from the bytecode's reflection */
+/* Translate on the calling thread before kiln_submit returns (a shader needed at once: created
+ * at draw time, a synchronous API). The handle is final, and no worker thread is woken for it;
+ * a cache hit or an identical shader already in flight is shared as usual. */
+#define KILN_SUBMIT_NOW 0x2u
 
 typedef struct kiln_submit_info {
   kiln_structure_type type; /* KILN_STRUCTURE_TYPE_SUBMIT_INFO */
@@ -278,7 +282,7 @@ typedef struct kiln_stats {
   uint64_t translated;
   uint64_t failed;
   uint64_t cancelled;
-  uint64_t run_by_waiter; /* translated on the thread that waited for it */
+  uint64_t run_by_waiter; /* translated on the thread that waited for it (or KILN_SUBMIT_NOW) */
   uint64_t queued[3];     /* approximate queue depths, by kiln_priority */
   /* translation time: bucket i counts shaders of [2^i, 2^(i+1)) microseconds (0: < 1 us) */
   uint64_t time_histogram_us[24];

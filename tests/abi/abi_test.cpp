@@ -5,6 +5,7 @@
 #include "kiln/kiln_hooks.h"
 #include "tests/support/shared_data.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -99,13 +100,14 @@ kiln_context* create(const kiln_context_create_info& info) {
 }
 
 kiln_shader* submit(kiln_context* context, std::span<const std::uint8_t> bytes,
-                    kiln_shader_stage stage = KILN_STAGE_ANY) {
+                    kiln_shader_stage stage = KILN_STAGE_ANY, std::uint32_t flags = 0) {
   kiln_submit_info info{};
   info.type = KILN_STRUCTURE_TYPE_SUBMIT_INFO;
   info.code = bytes.data();
   info.code_size = bytes.size();
   info.expected_stage = stage;
   info.priority = KILN_PRIORITY_NORMAL;
+  info.flags = flags;
   kiln_shader* shader = nullptr;
   EXPECT_EQ(KILN_FN(kiln_submit)(context, &info, &shader), KILN_SUCCESS);
   return shader;
@@ -339,6 +341,38 @@ TEST_F(Abi, ABadShaderFailsOnlyItsHandle) {
   EXPECT_EQ(stats.thread_count, 4u); // 2 foreground workers, as asked, and 2 background ones
   EXPECT_EQ(stats.cache_enabled, 0u);
   KILN_FN(kiln_context_destroy)(context);
+}
+
+// KILN_SUBMIT_NOW: the handle is final when kiln_submit returns, translated on this thread, with
+// the same SPIR-V as a queued submission of the same bytes.
+TEST_F(Abi, SubmitNowReturnsATranslatedShader) {
+  const auto files = corpus_sample(8);
+  if (files.empty()) KILN_SKIP_OR_FAIL_IN_CI("corpus not found");
+  kiln_context* now_context = create(base_info(nullptr));
+  kiln_context* queued_context = create(base_info(nullptr));
+  for (const auto& file : files) {
+    const auto bytes = read_bytes(file);
+    kiln_shader* now = submit(now_context, bytes, KILN_STAGE_ANY, KILN_SUBMIT_NOW);
+    kiln_shader* queued = submit(queued_context, bytes);
+    ASSERT_NE(now, nullptr);
+    EXPECT_EQ(KILN_FN(kiln_query)(now), KILN_SUCCESS) << file;
+    ASSERT_EQ(KILN_FN(kiln_wait)(queued, UINT64_MAX), KILN_SUCCESS) << file;
+    const std::uint32_t *now_words = nullptr, *queued_words = nullptr;
+    std::size_t now_count = 0, queued_count = 0;
+    ASSERT_EQ(KILN_FN(kiln_get_spirv)(now, &now_words, &now_count), KILN_SUCCESS);
+    ASSERT_EQ(KILN_FN(kiln_get_spirv)(queued, &queued_words, &queued_count), KILN_SUCCESS);
+    EXPECT_TRUE(
+        std::equal(now_words, now_words + now_count, queued_words, queued_words + queued_count))
+        << file;
+    KILN_FN(kiln_shader_release)(now);
+    KILN_FN(kiln_shader_release)(queued);
+  }
+  kiln_stats stats{};
+  stats.type = KILN_STRUCTURE_TYPE_STATS;
+  ASSERT_EQ(KILN_FN(kiln_get_stats)(now_context, &stats), KILN_SUCCESS);
+  EXPECT_EQ(stats.run_by_waiter, files.size()); // none went through a worker
+  KILN_FN(kiln_context_destroy)(queued_context);
+  KILN_FN(kiln_context_destroy)(now_context);
 }
 
 TEST_F(Abi, StageMismatchIsRejectedAtSubmit) {

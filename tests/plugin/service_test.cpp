@@ -129,6 +129,66 @@ TEST(CompileService, WaitRunsAQueuedJobOnTheWaitingThread) {
   EXPECT_EQ(service.stats().run_by_waiter, 1u);
 }
 
+// translate_now() runs a new job on the calling thread and never queues it: with the only
+// foreground worker stuck at the gate, it still finishes (here, once the gate opens), and the
+// translation ran on this thread.
+TEST(CompileService, TranslateNowRunsOnTheCallingThread) {
+  FakeTranslator fake;
+  std::mutex mutex;
+  std::unordered_map<std::uint32_t, std::thread::id> ran_on;
+  ServiceOptions o = options(1, &fake);
+  o.translate = [&, inner = fake.function()](Translator& t, std::span<const std::uint8_t> bytes,
+                                             const TranslateOptions& opts, TranslateResult& out) {
+    Status status = inner(t, bytes, opts, out);
+    std::lock_guard lock(mutex);
+    if (!out.spirv.empty()) ran_on[out.spirv[0]] = std::this_thread::get_id();
+    return status;
+  };
+  CompileService service(o);
+  fake.gate_open = false;
+  JobRef blocker = service.submit(blob(1), {}, Priority::High);
+  while (fake.calls.load() < 1) std::this_thread::yield();
+  std::thread opener([&] {
+    while (fake.calls.load() < 2) std::this_thread::yield(); // translate_now reached the gate
+    fake.gate_open = true;
+  });
+  JobRef now = service.translate_now(blob(2), {});
+  opener.join();
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->state.load(), JobState::Done);
+  EXPECT_EQ(now->result.spirv.at(0), 2u);
+  ASSERT_TRUE(service.wait(blocker, 10s));
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(ran_on.at(2), std::this_thread::get_id());
+  EXPECT_NE(ran_on.at(1), std::this_thread::get_id());
+  EXPECT_EQ(service.stats().run_by_waiter, 1u);
+  EXPECT_EQ(service.stats().queued[std::size_t(Priority::High)], 0u);
+}
+
+// translate_now() of a shader already in flight joins that job and waits for it; a failure is
+// final and confined to its job.
+TEST(CompileService, TranslateNowJoinsAJobInFlightAndReportsFailures) {
+  FakeTranslator fake;
+  fake.gate_open = false;
+  CompileService service(options(1, &fake));
+  JobRef running = service.submit(blob(4), {});
+  while (fake.calls.load() == 0) std::this_thread::yield(); // the worker holds it at the gate
+  std::thread opener([&] {
+    std::this_thread::sleep_for(20ms);
+    fake.gate_open = true;
+  });
+  JobRef joined = service.translate_now(blob(4), {});
+  opener.join();
+  EXPECT_EQ(joined.get(), running.get());
+  EXPECT_EQ(joined->state.load(), JobState::Done);
+  EXPECT_EQ(fake.calls.load(), 1);
+  EXPECT_EQ(service.stats().deduplicated, 1u);
+  const std::uint8_t garbage[] = {1, 2, 3};
+  JobRef bad = service.translate_now(garbage, {});
+  EXPECT_EQ(bad->state.load(), JobState::Failed);
+  EXPECT_EQ(bad->status.message(), "not a fake shader");
+}
+
 // Low jobs never occupy a foreground worker: with the background worker stuck in a Low job and
 // a Low backlog queued, a Normal job still runs at once on the foreground worker.
 TEST(CompileService, LowJobsLeaveForegroundWorkersFree) {
