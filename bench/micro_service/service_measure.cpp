@@ -8,9 +8,12 @@
 //                 shaders and this one (under another salt) first, as in a running game, and
 //                 `own` runs on a translator warmed with this shader; both are timed on the
 //                 same thread after the same work (5,000 submits, background workers busy).
-//                 The figure is wait/own; the line also gives `own` repeated back to back
-//                 (caches and branch predictors trained on this very shader: a best case no
-//                 service translation sees) and wait/that.
+//                 The figure is wait/own (of the medians over the 45 largest shaders, and the
+//                 median of each shader's own ratio); the line also gives `own` repeated back
+//                 to back (caches and branch predictors trained on this very shader: a best
+//                 case no service translation sees) and wait/that. Each shader is measured
+//                 twice, in separate rounds: submit() + wait(), and translate_now() (the call
+//                 for a caller that needs the shader at once: no worker is woken).
 //   throughput    every input through 1 worker and through all cores, shaders/s
 //
 // Inputs: the DXBC/D3D9 files under PATH (default ../shared/corpus/{dxbc,d3d9}), else the
@@ -165,84 +168,118 @@ void measure_cache_hits(const std::vector<std::vector<std::uint8_t>>& inputs) {
   std::filesystem::remove_all(dir);
 }
 
-void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us) {
+// How the urgent shader reaches the service: submit() then wait() (a shader created earlier
+// and waited for at draw time: the submit is timed too, and wakes a worker the waiter then
+// beats to the job), or translate_now() (a caller that needs it at once).
+enum class Urgent { SubmitWait, TranslateNow };
+
+struct HotWaitFigures {
+  std::vector<double> waits, own, back_to_back, depth, submits, ratios;
+  std::uint64_t run_by_waiter = 0;
+};
+
+void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
+                    const std::vector<std::uint8_t>& urgent, std::uint32_t round, unsigned busy_us,
+                    Urgent mode, const std::vector<const std::vector<std::uint8_t>*>& by_size,
+                    HotWaitFigures& out) {
   constexpr std::size_t kBacklog = 10000;
-  constexpr int kRounds = 15;
-  // The urgent shaders: the largest inputs (the worst case for "about its own translation time").
+  ServiceOptions options;
+  options.threads = std::max(1u, std::thread::hardware_concurrency());
+  options.translate = [&urgent, busy_us](Translator& translator,
+                                         std::span<const std::uint8_t> bytes,
+                                         const TranslateOptions& o, TranslateResult& result) {
+    const bool background =
+        bytes.size() != urgent.size() || std::memcmp(bytes.data(), urgent.data(), bytes.size());
+    if (background) { // at least busy_us per background job
+      const auto until = Clock::now() + std::chrono::microseconds(busy_us);
+      Status status = translator.translate(bytes, o, result);
+      while (Clock::now() < until) {
+      }
+      return status;
+    }
+    return translator.translate(bytes, o, result);
+  };
+  CompileService service(options);
+  // Warm-up, as a game's service has before a draw waits: the largest shaders once, then the
+  // urgent shader itself, all under other salts (none is the urgent job). A first translation
+  // grows its translator's scratch storage, which is not what this figure is about; the
+  // urgent shader goes last so that the translator it warmed is the one the service's pool
+  // hands out next, as warm as the one `own` uses below.
+  const std::uint32_t warm_salt = 1u << 30;
+  std::vector<JobRef> warm_up;
+  for (std::size_t i = 0; i < 4 * options.threads && i < by_size.size(); ++i)
+    warm_up.push_back(service.submit(variant(*by_size[i], warm_salt), {}, Priority::Normal));
+  for (const JobRef& job : warm_up) service.wait(job, std::chrono::hours(1));
+  service.wait(service.submit(variant(urgent, warm_salt + 1), {}, Priority::Normal),
+               std::chrono::hours(1));
+  // The same shader's own translation on this thread, outside the service, on a translator
+  // warmed with it. It is timed half-way through queuing the backlog and the wait after the
+  // rest, so that each follows 5,000 submits on this thread with the background workers busy:
+  // a translation repeated right after itself runs on caches and branch predictors it just
+  // trained, which no translation in the service gets (it translates a shader once).
+  Translator translator;
+  TranslateResult result;
+  (void)translator.translate(variant(urgent, warm_salt + 1), {}, result);
+  std::vector<JobRef> backlog;
+  backlog.reserve(kBacklog);
+  for (std::size_t i = 0; i < kBacklog; ++i) {
+    if (i == kBacklog / 2) {
+      const auto own_start = Clock::now();
+      (void)translator.translate(urgent, {}, result);
+      out.own.push_back(micros(Clock::now() - own_start));
+    }
+    backlog.push_back(service.submit(variant(inputs[i % inputs.size()], round * kBacklog + i), {},
+                                     Priority::Low));
+  }
+  const ServiceStats before = service.stats();
+  out.depth.push_back(double(before.queued[std::size_t(Priority::Low)]));
+  const auto start = Clock::now();
+  if (mode == Urgent::SubmitWait) {
+    JobRef job = service.submit(urgent, {}, Priority::Normal);
+    out.submits.push_back(micros(Clock::now() - start));
+    service.wait(job, std::chrono::hours(1));
+  } else {
+    (void)service.translate_now(urgent, {}, Priority::High);
+  }
+  out.waits.push_back(micros(Clock::now() - start));
+  out.ratios.push_back(out.waits.back() / out.own.back());
+  out.run_by_waiter += service.stats().run_by_waiter - before.run_by_waiter;
+  // For comparison only: the same translation repeated back to back (the best case).
+  (void)translator.translate(urgent, {}, result);
+  const auto repeat_start = Clock::now();
+  (void)translator.translate(urgent, {}, result);
+  out.back_to_back.push_back(micros(Clock::now() - repeat_start));
+}
+
+void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us) {
+  // The urgent shaders: the largest inputs (the worst case for "about its own translation
+  // time"), each measured both ways, in alternate rounds.
+  constexpr std::size_t kShaders = 45;
   std::vector<const std::vector<std::uint8_t>*> by_size;
   for (const auto& bytes : inputs) by_size.push_back(&bytes);
   std::sort(by_size.begin(), by_size.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
-  std::vector<double> waits, own, back_to_back, depth;
-  for (int round = 0; round < kRounds; ++round) {
-    const std::vector<std::uint8_t> urgent = variant(*by_size[round % by_size.size()], 1u << 31);
-    ServiceOptions options;
-    options.threads = std::max(1u, std::thread::hardware_concurrency());
-    options.translate = [&urgent, busy_us](Translator& translator,
-                                           std::span<const std::uint8_t> bytes,
-                                           const TranslateOptions& o, TranslateResult& out) {
-      const bool background =
-          bytes.size() != urgent.size() || std::memcmp(bytes.data(), urgent.data(), bytes.size());
-      if (background) { // at least busy_us per background job
-        const auto until = Clock::now() + std::chrono::microseconds(busy_us);
-        Status status = translator.translate(bytes, o, out);
-        while (Clock::now() < until) {
-        }
-        return status;
-      }
-      return translator.translate(bytes, o, out);
-    };
-    CompileService service(options);
-    // Warm-up, as a game's service has before a draw waits: the largest shaders once, then the
-    // urgent shader itself, all under other salts (none is the urgent job). A first translation
-    // grows its translator's scratch storage, which is not what this figure is about; the
-    // urgent shader goes last so that the translator it warmed is the one the service's pool
-    // hands out next, as warm as the one `own` uses below.
-    const std::uint32_t warm_salt = 1u << 30;
-    std::vector<JobRef> warm_up;
-    for (std::size_t i = 0; i < 4 * options.threads && i < by_size.size(); ++i)
-      warm_up.push_back(service.submit(variant(*by_size[i], warm_salt), {}, Priority::Normal));
-    for (const JobRef& job : warm_up) service.wait(job, std::chrono::hours(1));
-    service.wait(service.submit(variant(urgent, warm_salt + 1), {}, Priority::Normal),
-                 std::chrono::hours(1));
-    // The same shader's own translation on this thread, outside the service, on a translator
-    // warmed with it. It is timed half-way through queuing the backlog and the wait after the
-    // rest, so that each follows 5,000 submits on this thread with the background workers busy:
-    // a translation repeated right after itself runs on caches and branch predictors it just
-    // trained, which no translation in the service gets (it translates a shader once).
-    Translator translator;
-    TranslateResult result;
-    (void)translator.translate(variant(urgent, warm_salt + 1), {}, result);
-    std::vector<JobRef> backlog;
-    backlog.reserve(kBacklog);
-    for (std::size_t i = 0; i < kBacklog; ++i) {
-      if (i == kBacklog / 2) {
-        const auto own_start = Clock::now();
-        (void)translator.translate(urgent, {}, result);
-        own.push_back(micros(Clock::now() - own_start));
-      }
-      backlog.push_back(
-          service.submit(variant(inputs[i % inputs.size()], std::uint32_t(round * kBacklog + i)),
-                         {}, Priority::Low));
-    }
-    const ServiceStats before = service.stats();
-    depth.push_back(double(before.queued[std::size_t(Priority::Low)]));
-    const auto start = Clock::now();
-    JobRef job = service.submit(urgent, {}, Priority::Normal);
-    service.wait(job, std::chrono::hours(1));
-    waits.push_back(micros(Clock::now() - start));
-    // For comparison only: the same translation repeated back to back (the best case).
-    (void)translator.translate(urgent, {}, result);
-    const auto repeat_start = Clock::now();
-    (void)translator.translate(urgent, {}, result);
-    back_to_back.push_back(micros(Clock::now() - repeat_start));
+  HotWaitFigures figures[2];
+  std::uint32_t round = 0;
+  for (std::size_t i = 0; i < kShaders; ++i) {
+    const std::vector<std::uint8_t> urgent = variant(*by_size[i % by_size.size()], 1u << 31);
+    for (Urgent mode : {Urgent::SubmitWait, Urgent::TranslateNow})
+      hot_wait_round(inputs, urgent, round++, busy_us, mode, by_size, figures[std::size_t(mode)]);
   }
-  const double wait_p50 = percentile(waits, 0.5), own_p50 = percentile(own, 0.5);
-  std::printf("hot_wait_us: p50 %.1f max %.1f behind a backlog of %.0f queued Low jobs "
-              "(%u us each); own translation p50 %.1f max %.1f; wait/own %.2f "
-              "(own repeated back to back: p50 %.1f, wait/that %.2f)\n",
-              wait_p50, percentile(waits, 1.0), percentile(depth, 0.5), busy_us, own_p50,
-              percentile(own, 1.0), wait_p50 / own_p50, percentile(back_to_back, 0.5),
-              wait_p50 / percentile(back_to_back, 0.5));
+  for (Urgent mode : {Urgent::SubmitWait, Urgent::TranslateNow}) {
+    const HotWaitFigures& f = figures[std::size_t(mode)];
+    const double wait_p50 = percentile(f.waits, 0.5), own_p50 = percentile(f.own, 0.5);
+    std::printf("%s: p50 %.1f max %.1f behind a backlog of %.0f queued Low jobs (%u us each); "
+                "own translation p50 %.1f max %.1f; wait/own %.2f, per shader p50 %.2f "
+                "(own repeated back to back: p50 %.1f, wait/that %.2f); run by the waiting "
+                "thread in %llu of %zu",
+                mode == Urgent::SubmitWait ? "hot_wait_us" : "translate_now_us", wait_p50,
+                percentile(f.waits, 1.0), percentile(f.depth, 0.5), busy_us, own_p50,
+                percentile(f.own, 1.0), wait_p50 / own_p50, percentile(f.ratios, 0.5),
+                percentile(f.back_to_back, 0.5), wait_p50 / percentile(f.back_to_back, 0.5),
+                static_cast<unsigned long long>(f.run_by_waiter), f.waits.size());
+    if (mode == Urgent::SubmitWait) std::printf("; submit p50 %.1f", percentile(f.submits, 0.5));
+    std::printf("\n");
+  }
 }
 
 // Counts finished jobs (FinishFunction) and wakes the measuring thread once `expected` have
