@@ -37,9 +37,7 @@ SsaDef ConvertContext::constant_bits(ScalarType type, std::uint32_t bits) {
   return builder_->constant_scalar(Type(type), bits);
 }
 
-SsaDef ConvertContext::bitcast(SsaDef value, ScalarType from, ScalarType to) {
-  // An untyped consumer (a move between temporaries) takes the value as it is.
-  if (from == to || to == ScalarType::Unknown || !value) return value;
+SsaDef ConvertContext::convert_bits(SsaDef value, ScalarType from, ScalarType to) {
   if (from == ScalarType::Unknown) return emit(Op::ConsumeAs(Type(to), value));
   if (from == ScalarType::Bool) {
     SsaDef all = constant_u32(~0u), none = constant_u32(0);
@@ -60,21 +58,16 @@ ScalarType ConvertContext::stored_type(SsaDef value, ScalarType type) const {
   return t.is_scalar() ? t.scalar_type() : type;
 }
 
-SsaDef ConvertContext::load_temp(std::uint32_t reg, unsigned c, SsaDef tmp, ScalarType type) {
+SsaDef ConvertContext::load_temp_from_memory(std::uint32_t reg, unsigned c, SsaDef tmp,
+                                             ScalarType type) {
   const std::uint32_t slot = reg * 4 + c;
-  if (ir::TempForwarding::Known known = temps_known_.known(slot, tmp); known.value)
-    return bitcast(known.value, known.type, type);
   SsaDef v = bitcast(emit(Op::TmpLoad(Type(ScalarType::Unknown), tmp)), ScalarType::Unknown, type);
   temps_known_.loaded(slot, tmp, v, type);
   return v;
 }
 
-void ConvertContext::store_temp(std::uint32_t reg, unsigned c, SsaDef tmp, SsaDef value) {
-  const std::uint32_t slot = reg * 4 + c;
-  // Temps hold 32-bit scalars; anything else is stored at once and loaded back.
-  const Type t = builder_->op(value).type();
-  if (t.is_scalar()) return temps_known_.stored(slot, tmp, value, t.scalar_type());
-  temps_known_.forget(slot, tmp);
+void ConvertContext::store_temp_to_memory(std::uint32_t reg, unsigned c, SsaDef tmp, SsaDef value) {
+  temps_known_.forget(reg * 4 + c, tmp);
   emit(Op::TmpStore(tmp, value));
 }
 
@@ -139,14 +132,21 @@ Vec4 ConvertContext::swizzle_texel(SsaDef texel, unsigned count, ScalarType type
 
 namespace {
 
-SsaDef temp_slot(ConvertContext& ctx, std::uint32_t reg, unsigned c) {
+// temp_slot's first use of a slot: the DclTmp (kept out of line, so that the lookup inlines).
+[[gnu::noinline]] SsaDef declare_temp(ConvertContext& ctx, std::size_t i) {
   auto& temps = ctx.impl().temps;
-  std::size_t i = std::size_t(reg) * 4 + c;
-  if (reg >= 4096) return {};
   if (temps.size() <= i) temps.resize((i | 3) + 1);
-  if (!temps[i])
-    temps[i] = ctx.builder().add(Op::DclTmp(Type(ScalarType::Unknown), ctx.entry_point()));
+  temps[i] = ctx.builder().add(Op::DclTmp(Type(ScalarType::Unknown), ctx.entry_point()));
   return temps[i];
+}
+
+SsaDef temp_slot(ConvertContext& ctx, std::uint32_t reg, unsigned c) {
+  const auto& temps = ctx.impl().temps;
+  const std::size_t i = std::size_t(reg) * 4 + c;
+  if (i < temps.size() && temps[i]) [[likely]]
+    return temps[i];
+  if (reg >= 4096) return {};
+  return declare_temp(ctx, i);
 }
 
 SsaDef apply_modifier(ConvertContext& ctx, SsaDef v, OperandModifier m, ScalarType type) {

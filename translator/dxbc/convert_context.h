@@ -163,13 +163,28 @@ class ConvertContext {
   Vec4 swizzle_texel(ir::SsaDef texel, unsigned count, ir::ScalarType type,
                      const Operand& swizzle_op, std::uint8_t mask);
   // Converts a scalar between 32-bit types by bit pattern (Cast), or returns it unchanged.
-  ir::SsaDef bitcast(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to);
+  // Inline for the common case (no conversion: every typed read of a value written as that type).
+  ir::SsaDef bitcast(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to) {
+    // An untyped consumer (a move between temporaries) takes the value as it is.
+    if (from == to || to == ir::ScalarType::Unknown || !value) return value;
+    return convert_bits(value, from, to);
+  }
 
   // r<reg>.<c> read as `type` / written with `value` (DclTmp `tmp`): a value written earlier in
   // the same straight-line stretch is forwarded instead of loaded, and the stretch's last write
   // is stored at its end (ir::TempForwarding).
-  ir::SsaDef load_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::ScalarType type);
-  void store_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value);
+  ir::SsaDef load_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::ScalarType type) {
+    if (ir::TempForwarding::Known known = temps_known_.known(reg * 4 + c, tmp); known.value)
+      return bitcast(known.value, known.type, type);
+    return load_temp_from_memory(reg, c, tmp, type);
+  }
+  void store_temp(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value) {
+    // Temps hold 32-bit scalars; anything else is stored at once and loaded back.
+    const ir::Type t = builder_->op(value).type();
+    if (t.is_scalar()) [[likely]]
+      return temps_known_.stored(reg * 4 + c, tmp, value, t.scalar_type());
+    store_temp_to_memory(reg, c, tmp, value);
+  }
   ir::ScalarType stored_type(ir::SsaDef value, ir::ScalarType type) const;
 
   // ---- errors -------------------------------------------------------------------------------
@@ -188,6 +203,14 @@ class ConvertContext {
   void set_current(const Instruction* inst) { current_ = inst; }
 
  private:
+  // bitcast's conversions (value, from and to checked: a conversion is needed).
+  ir::SsaDef convert_bits(ir::SsaDef value, ir::ScalarType from, ir::ScalarType to);
+  // store_temp of a value that is not a scalar: a TmpStore.
+  void store_temp_to_memory(std::uint32_t reg, unsigned c, ir::SsaDef tmp, ir::SsaDef value);
+  // load_temp without a value forwarded in this stretch: a TmpLoad.
+  ir::SsaDef load_temp_from_memory(std::uint32_t reg, unsigned c, ir::SsaDef tmp,
+                                   ir::ScalarType type);
+
   ir::Builder* builder_ = nullptr;
   const Program* program_ = nullptr;
   const Container* container_ = nullptr;

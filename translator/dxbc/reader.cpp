@@ -27,6 +27,8 @@ class ProgramDecoder {
   }
 
   bool decode_operand(std::uint32_t& pos, std::uint32_t end, Operand& out, std::uint32_t depth);
+  bool decode_relative(std::uint32_t& pos, std::uint32_t end, Operand& out, std::uint32_t dimension,
+                       std::uint32_t depth);
   Status decode_declaration(const Instruction& inst, std::uint32_t pos, std::uint32_t end,
                             Declaration& decl);
   Status decode_instruction(std::uint32_t pos, std::uint32_t length);
@@ -140,16 +142,23 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
       out.index[d] = token(pos + 1); // high dword first
       pos += 2;
     }
-    if (rep >= 2) {
-      if (depth >= kMaxRelativeDepth)
-        return operand_error(pos, "relative addressing nested too deep", depth);
-      Operand nested;
-      if (!decode_operand(pos, end, nested, depth + 1)) return false;
-      // Room was reserved up front: an operand takes at least one token.
-      out.relative[d] = program_.relative.size();
-      program_.relative.push_unchecked() = nested;
-    }
+    if (rep >= 2 && !decode_relative(pos, end, out, d, depth)) return false;
   }
+  return true;
+}
+
+// The relative part of index `dimension`: an operand of its own. Out of line, so that the
+// nested operand's storage and the recursion stay off the path of every other operand.
+[[gnu::noinline]] bool ProgramDecoder::decode_relative(std::uint32_t& pos, std::uint32_t end,
+                                                       Operand& out, std::uint32_t dimension,
+                                                       std::uint32_t depth) {
+  if (depth >= kMaxRelativeDepth)
+    return operand_error(pos, "relative addressing nested too deep", depth);
+  Operand nested;
+  if (!decode_operand(pos, end, nested, depth + 1)) return false;
+  // Room was reserved up front: an operand takes at least one token.
+  out.relative[dimension] = program_.relative.size();
+  program_.relative.push_unchecked() = nested;
   return true;
 }
 

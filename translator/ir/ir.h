@@ -559,6 +559,12 @@ inline void Builder::store_operands(OpRecord& r, const Op& op) {
   if (src.size() <= r.operand_count && r.operand_count) {
     // Reuse the op's old slice when the new operands fit.
     std::copy(src.begin(), src.end(), operands_.data() + r.first_operand);
+  } else if (operands_.size() + src.size() <= operands_.capacity()) [[likely]] {
+    // The pool does not grow, so `src` stays where it is even if it lives in the pool; the new
+    // slice starts past every existing one, so the two never overlap.
+    r.first_operand = std::uint32_t(operands_.size());
+    std::memcpy(static_cast<void*>(operands_.append(src.size())), src.data(),
+                src.size() * sizeof(Operand));
   } else {
     // `src` may live in this pool (an OpView's operands re-added): find it again after the
     // pool grows.
