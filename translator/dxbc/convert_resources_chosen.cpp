@@ -119,6 +119,9 @@ bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, Co
                                 void* driver) {
   const Program& p = ctx.program();
   if (p.is_sm51()) return false; // SM5.1 ranges are indexed as descriptor arrays
+  // A register chosen at run time is a relative index: without any in the program (most
+  // shaders), no instruction needs the operand walk below.
+  if (p.relative.empty()) return false;
   Choice choices[3];
   std::size_t count = 0;
   std::uint64_t ways = 1;

@@ -11,6 +11,7 @@
 #include "translator/dxbc/scan.h"
 #include "translator/ir/ir.h"
 
+#include <array>
 #include <string>
 
 namespace kiln::dxbc {
@@ -35,7 +36,7 @@ namespace {
 // The index dimensions a register file needs at least: the converter reads index[0] (and
 // index[1]) of these without looking at index_dimension, so damaged operand tokens that drop
 // the index are stopped here, once per instruction.
-unsigned required_index_dimension(OperandType type) {
+constexpr unsigned required_index_dimension(OperandType type) {
   switch (type) {
   case OperandType::Temp:
   case OperandType::Input:
@@ -62,14 +63,31 @@ unsigned required_index_dimension(OperandType type) {
   }
 }
 
-// An operand and the relative-address operands inside its indices (the reader bounds their
-// nesting), all with the indices their register files need.
-bool operand_indexed(const Program& program, const Operand& op) {
-  if (op.index_dimension < required_index_dimension(op.type)) return false;
+// The same, by operand type (the reader rejects types past the table), for a check per operand.
+constexpr auto kRequiredIndexDimension = [] {
+  std::array<std::uint8_t, kOperandTypeCount> table{};
+  for (std::size_t i = 0; i < table.size(); ++i)
+    table[i] = std::uint8_t(required_index_dimension(OperandType(i)));
+  return table;
+}();
+
+bool operand_indexed(const Program& program, const Operand& op);
+
+// The relative-address operands inside `op`'s indices (the reader bounds their nesting).
+[[gnu::noinline]] bool relative_indices_indexed(const Program& program, const Operand& op) {
   for (unsigned d = 0; d < op.index_dimension && d < 3; ++d)
     if (op.has_relative(d) && !operand_indexed(program, program.relative[op.relative[d]]))
       return false;
   return true;
+}
+
+// An operand and the relative-address operands inside its indices, all with the indices their
+// register files need.
+bool operand_indexed(const Program& program, const Operand& op) {
+  if (op.index_dimension < kRequiredIndexDimension[std::size_t(op.type)]) return false;
+  if (!op.has_relative(0) && !op.has_relative(1) && !op.has_relative(2)) [[likely]]
+    return true;
+  return relative_indices_indexed(program, op);
 }
 
 } // namespace

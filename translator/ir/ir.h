@@ -563,8 +563,12 @@ inline void Builder::store_operands(OpRecord& r, const Op& op) {
     // The pool does not grow, so `src` stays where it is even if it lives in the pool; the new
     // slice starts past every existing one, so the two never overlap.
     r.first_operand = std::uint32_t(operands_.size());
-    std::memcpy(static_cast<void*>(operands_.append(src.size())), src.data(),
-                src.size() * sizeof(Operand));
+    Operand* dst = operands_.append(src.size());
+    if (src.size() <= 4) [[likely]] { // most ops: a call to memcpy would cost more than the copy
+      for (std::size_t i = 0; i < src.size(); ++i) dst[i] = src[i];
+    } else {
+      std::memcpy(static_cast<void*>(dst), src.data(), src.size() * sizeof(Operand));
+    }
   } else {
     // `src` may live in this pool (an OpView's operands re-added): find it again after the
     // pool grows.
