@@ -120,8 +120,8 @@ JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
 
 JobRef CompileService::translate_now(std::span<const std::uint8_t> bytecode,
                                      const TranslateOptions& options, Priority priority) {
-  bool run_here = false;
-  JobRef job = make_job(bytecode, options, priority, run_here);
+  bool is_new = false; // not queued either way: the wait below claims a new job
+  JobRef job = make_job(bytecode, options, priority, is_new);
   // A new job is claimed by the wait (unless a thread that joined it meanwhile claimed it
   // first: then the wait blocks until that thread publishes it); a job in flight elsewhere is
   // waited for, or run here if it is still queued.

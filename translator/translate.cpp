@@ -38,7 +38,7 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   }
   if (!status) {
     out.spirv.clear();
-    out.reflection.clear();
+    workspace_->lowering.recycle(out.reflection);
   }
   return status;
 }

@@ -228,8 +228,9 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
       (void)translator.translate(urgent, {}, result);
       out.own.push_back(micros(Clock::now() - own_start));
     }
-    backlog.push_back(service.submit(variant(inputs[i % inputs.size()], round * kBacklog + i), {},
-                                     Priority::Low));
+    backlog.push_back(
+        service.submit(variant(inputs[i % inputs.size()], std::uint32_t(round * kBacklog + i)), {},
+                       Priority::Low));
   }
   const ServiceStats before = service.stats();
   out.depth.push_back(double(before.queued[std::size_t(Priority::Low)]));
