@@ -77,7 +77,9 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
     return workspace_->dxbc.convert(
         bytecode,
         {.debug_names = options.debug_names,
-         .class_linkage = options.interface ? &options.interface->class_linkage : nullptr},
+         .class_linkage = options.interface ? &options.interface->class_linkage : nullptr,
+         .convention =
+             options.interface ? options.interface->convention : InterfaceConvention::Kiln},
         builder);
   case InputKind::D3D9:
     return workspace_->d3d9.convert(

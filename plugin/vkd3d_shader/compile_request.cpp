@@ -1,5 +1,7 @@
 #include "plugin/vkd3d_shader/compile_request.h"
 
+#include "plugin/vkd3d_shader/bindings.h"
+
 #include <cstring>
 #include <memory>
 
@@ -12,8 +14,9 @@ struct ChainHeader {
   const void* next;
 };
 
-// vkd3d's visibility as kiln's stage mask (0: every stage).
-bool stages_of(vkd3d_shader_visibility visibility, StageMask& out) {
+} // namespace
+
+bool stage_mask_of(vkd3d_shader_visibility visibility, StageMask& out) {
   switch (visibility) {
   case VKD3D_SHADER_VISIBILITY_ALL:
     out = 0;
@@ -40,6 +43,8 @@ bool stages_of(vkd3d_shader_visibility visibility, StageMask& out) {
     return false;
   }
 }
+
+namespace {
 
 bool class_of(vkd3d_shader_descriptor_type type, DescriptorClass& out) {
   switch (type) {
@@ -69,38 +74,16 @@ std::uint8_t binding_flags(unsigned flags) {
 
 struct Reader {
   ShaderInterface& interface;
-  bool uav_buffers_as_storage_buffers = false;
-  bool has_interface_info = false;
+  LayerBindings layer;
 
   bool interface_info(const vkd3d_shader_interface_info& info) {
-    has_interface_info = true;
-    for (unsigned i = 0; i < info.binding_count; ++i) {
-      const vkd3d_shader_resource_binding& in = info.bindings[i];
-      BindingRange range;
-      if (!class_of(in.type, range.register_class) ||
-          !stages_of(in.shader_visibility, range.stages))
-        return false;
-      range.flags = binding_flags(in.flags);
-      range.space = in.register_space;
-      range.first_register = in.register_index;
-      range.register_count = in.binding.count == ~0u ? kRegistersUnbounded : in.binding.count;
-      if (range.register_count == 0) return false;
-      if (range.register_count != 1) range.flags |= BindingRange::Array;
-      // vkd3d-shader 1.2 reads every buffer SRV through a uniform texel buffer, and buffer
-      // UAVs through storage texel buffers unless VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV says
-      // storage buffers.
-      const bool storage_buffer =
-          range.register_class == DescriptorClass::Uav && uav_buffers_as_storage_buffers;
-      range.buffer_form = storage_buffer ? BindingRange::BufferForm::StorageBuffer
-                                         : BindingRange::BufferForm::TexelBuffer;
-      range.set = in.binding.set;
-      range.binding = in.binding.binding;
-      interface.bindings.push_back(range);
-    }
+    // Descriptor bindings and UAV counters are placed per shader (bindings.h); push constants
+    // and combined samplers are kiln's to look up.
+    layer.interface = &info;
     for (unsigned i = 0; i < info.push_constant_buffer_count; ++i) {
       const vkd3d_shader_push_constant_buffer& in = info.push_constant_buffers[i];
       PushConstantBuffer buffer;
-      if (!stages_of(in.shader_visibility, buffer.stages)) return false;
+      if (!stage_mask_of(in.shader_visibility, buffer.stages)) return false;
       buffer.space = in.register_space;
       buffer.register_index = in.register_index;
       buffer.offset = in.offset;
@@ -110,7 +93,8 @@ struct Reader {
     for (unsigned i = 0; i < info.combined_sampler_count; ++i) {
       const vkd3d_shader_combined_resource_sampler& in = info.combined_samplers[i];
       CombinedSampler combined;
-      if (!stages_of(in.shader_visibility, combined.stages) || in.binding.count != 1) return false;
+      if (!stage_mask_of(in.shader_visibility, combined.stages) || in.binding.count != 1)
+        return false;
       combined.resource_space = in.resource_space;
       combined.resource_index = in.resource_index;
       combined.sampler_space = in.sampler_space;
@@ -121,20 +105,6 @@ struct Reader {
       combined.set = in.binding.set;
       combined.binding = in.binding.binding;
       interface.combined_samplers.push_back(combined);
-    }
-    for (unsigned i = 0; i < info.uav_counter_count; ++i) {
-      const vkd3d_shader_uav_counter_binding& in = info.uav_counters[i];
-      UavCounterBinding counter;
-      // vkd3d-shader 1.2 keeps each counter in an R32ui storage texel buffer; an offset has no
-      // meaning there, so a request with one is not what kiln would produce.
-      if (!stages_of(in.shader_visibility, counter.stages) || in.binding.count != 1 || in.offset)
-        return false;
-      counter.space = in.register_space;
-      counter.register_index = in.register_index;
-      counter.form = UavCounterBinding::Form::StorageTexelBuffer;
-      counter.set = in.binding.set;
-      counter.binding = in.binding.binding;
-      interface.uav_counters.push_back(counter);
     }
     return true;
   }
@@ -216,6 +186,50 @@ bool read_target_info(const vkd3d_shader_spirv_target_info& info, ShaderInterfac
 constexpr ExtensionMask kImplicitExtensions =
     kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
 
+// Reads the compile options: each one kiln knows, with the values whose behaviour kiln has;
+// any other option or value is a request kiln cannot honour exactly.
+bool read_options(const vkd3d_shader_compile_info& info, Reader& reader, CompileRequest& out,
+                  ForwardReason& reason) {
+  for (unsigned i = 0; i < info.option_count; ++i) {
+    const vkd3d_shader_compile_option& option = info.options[i];
+    switch (unsigned(option.name)) {
+    case kOptionStripDebug:
+      break; // kiln emits no debug information
+    case kOptionFormatting:
+      break; // text output only
+    case kOptionBufferUav:
+      if (option.value > VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER) {
+        reason = ForwardReason::Option;
+        return false;
+      }
+      reader.layer.uav_buffers_as_storage_buffers =
+          option.value == VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER;
+      break;
+    case kOptionApiVersion:
+      if (option.value > kNewestApiVersion) {
+        reason = ForwardReason::ApiVersion;
+        return false;
+      }
+      break;
+    case kOptionTypedUav:
+      // READ_FORMAT_R32 is what a request without the option gets; an unknown read format
+      // (StorageImageReadWithoutFormat) is not what kiln emits.
+      if (option.value != kTypedUavReadFormatR32) {
+        reason = ForwardReason::Option;
+        return false;
+      }
+      break;
+    case kOptionWriteTessGeomPointSize:
+      out.tess_geom_point_size = option.value != 0;
+      break;
+    default:
+      reason = ForwardReason::Option;
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::string_view forward_reason_name(ForwardReason reason) {
@@ -244,26 +258,7 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   auto interface = std::make_shared<ShaderInterface>();
   interface->extensions = kImplicitExtensions;
   Reader reader{*interface};
-  for (unsigned i = 0; i < info.option_count; ++i) {
-    const vkd3d_shader_compile_option& option = info.options[i];
-    switch (option.name) {
-    case VKD3D_SHADER_COMPILE_OPTION_STRIP_DEBUG:
-      break; // kiln emits no debug information
-    case VKD3D_SHADER_COMPILE_OPTION_FORMATTING:
-      break; // text output only
-    case VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV:
-      if (option.value > VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER) {
-        reason = ForwardReason::Option;
-        return false;
-      }
-      reader.uav_buffers_as_storage_buffers =
-          option.value == VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER;
-      break;
-    default:
-      reason = ForwardReason::Option;
-      return false;
-    }
-  }
+  if (!read_options(info, reader, out, reason)) return false;
 
   bool read = true;
   const void* next = info.next;
@@ -298,12 +293,10 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
     next = header->next;
   }
   if (!read) return false;
-  if (!reader.has_interface_info) {
-    // Without one, vkd3d-shader has its own default layout; kiln does not reproduce it.
-    reason = ForwardReason::Binding;
-    return false;
-  }
-  out.bytecode = {static_cast<const std::uint8_t*>(info.source.code), info.source.size};
+  const std::span bytecode(static_cast<const std::uint8_t*>(info.source.code), info.source.size);
+  if (!resolve_bindings(bytecode, reader.layer, *interface, reason)) return false;
+  interface->convention = InterfaceConvention::Vkd3dShader;
+  out.bytecode = bytecode;
   out.options.target = SpirvTarget::Vulkan10;
   out.options.debug_names = false;
   out.options.interface = std::move(interface);

@@ -19,7 +19,8 @@ namespace kiln::vkd3d {
   X(EntryPoint, "entry-point")           /* an entry point name other than "main" */               \
   X(Extension, "extension")              /* a SPIR-V extension kiln does not know */               \
   X(Parameter, "parameter")              /* a shader parameter kiln does not know */               \
-  X(Option, "option")                    /* a compile option kiln does not know */                 \
+  X(Option, "option")                    /* a compile option or value kiln does not know */        \
+  X(ApiVersion, "api-version")           /* an API version newer than kiln models */               \
   X(Structure, "structure")              /* a chained structure kiln does not read */              \
   X(Binding, "binding")                  /* a binding kiln cannot express */                       \
   X(Translation, "translation")          /* kiln could not translate the shader */                 \
@@ -35,10 +36,34 @@ enum class ForwardReason : std::uint8_t {
 };
 std::string_view forward_reason_name(ForwardReason reason);
 
+// The compile options of the vkd3d-shader API by value: Debian's 1.2 headers name only the first
+// three. API_VERSION and TYPED_UAV came with 1.3 and 1.5, WRITE_TESS_GEOM_POINT_SIZE with 1.7.
+enum : unsigned {
+  kOptionStripDebug = 1,
+  kOptionBufferUav = 2,
+  kOptionFormatting = 3,
+  kOptionApiVersion = 4,
+  kOptionTypedUav = 5,
+  kOptionWriteTessGeomPointSize = 6,
+};
+constexpr unsigned kTypedUavReadFormatR32 = 0;
+
+// The newest VKD3D_SHADER_API_VERSION_1_x whose requests kiln serves (docs/vkd3d-shader.md,
+// "API versions"): x = 10. Up to it, the version changes no compiled shader (1.11 stops
+// implying 64-bit float support without VKD3D_SHADER_COMPILE_OPTION_FEATURE); it changes
+// scans from 1.3 on (scan.cpp).
+constexpr unsigned kNewestApiVersion = 10;
+
 struct CompileRequest {
   std::span<const std::uint8_t> bytecode;
   TranslateOptions options;
+  // VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE set: tessellation and geometry
+  // shaders are to write a point size, which kiln does not (the library forwards those).
+  bool tess_geom_point_size = false;
 };
+
+// vkd3d's visibility as kiln's stage mask (0: every stage); false for one kiln does not know.
+bool stage_mask_of(vkd3d_shader_visibility visibility, StageMask& out);
 
 // Fills `out` and returns true when kiln can translate the request exactly as asked; otherwise
 // returns false with `reason` set.

@@ -1,5 +1,6 @@
 #include "plugin/vkd3d_shader/library.h"
 
+#include "plugin/stage_probe.h"
 #include "plugin/vkd3d_shader/scan.h"
 
 #include <chrono>
@@ -14,6 +15,15 @@ namespace {
 bool env_is(const char* name, const char* value) {
   const char* set = std::getenv(name);
   return set && std::strcmp(set, value) == 0;
+}
+
+// Whether VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE asks this shader for a point
+// size: tessellation and geometry shaders (those whose outputs can be rasterized as points).
+bool writes_point_size(std::span<const std::uint8_t> bytecode) {
+  ShaderStage stage = ShaderStage::Count;
+  if (!probe_shader_stage(bytecode, stage)) return false; // the translation will say why
+  return stage == ShaderStage::Hull || stage == ShaderStage::Domain ||
+         stage == ShaderStage::Geometry;
 }
 
 } // namespace
@@ -54,6 +64,10 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
   ForwardReason reason = ForwardReason::Unavailable;
   if (!service_ || !read_compile_request(info, request, reason)) {
     count_forwarded(reason);
+    return false;
+  }
+  if (request.tess_geom_point_size && writes_point_size(request.bytecode)) {
+    count_forwarded(ForwardReason::Option);
     return false;
   }
   // Translated on this thread (no worker woken, none can take it first); an identical request

@@ -25,10 +25,20 @@ vkd3d_shader_descriptor_type descriptor_type_of(ResourceBinding::Class c) {
   }
 }
 
+// The data types VKD3D_SHADER_API_VERSION_1_3 added (Debian's 1.2 headers do not name them).
+constexpr auto kDataMixed = vkd3d_shader_resource_data_type(0x6);
+constexpr auto kDataDouble = vkd3d_shader_resource_data_type(0x7);
+constexpr unsigned kApiVersion_1_3 = 3;
+
 // vkd3d-shader reports constant buffers, samplers, raw and structured buffers as UINT, and a
-// typed resource's component-0 type, FLOAT for the types it has no value for.
-vkd3d_shader_resource_data_type data_type_of(const ResourceBinding& d) {
+// typed resource's component-0 type; FLOAT for the types it has no value for, which before API
+// version 1.3 include mixed and double.
+vkd3d_shader_resource_data_type data_type_of(const ResourceBinding& d, unsigned api_version) {
   switch (d.data_type) {
+  case ResourceDataType::Mixed:
+    return api_version >= kApiVersion_1_3 ? kDataMixed : VKD3D_SHADER_RESOURCE_DATA_FLOAT;
+  case ResourceDataType::Double:
+    return api_version >= kApiVersion_1_3 ? kDataDouble : VKD3D_SHADER_RESOURCE_DATA_FLOAT;
   case ResourceDataType::Unorm:
     return VKD3D_SHADER_RESOURCE_DATA_UNORM;
   case ResourceDataType::Snorm:
@@ -62,6 +72,15 @@ bool scan(Library& library, const vkd3d_shader_compile_info& info, ForwardReason
   if (info.type != VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO ||
       info.source_type != VKD3D_SHADER_SOURCE_DXBC_TPF || !info.source.code) {
     reason = ForwardReason::SourceType;
+    return false;
+  }
+  // Without VKD3D_SHADER_COMPILE_OPTION_API_VERSION a request is a 1.2 one.
+  unsigned api_version = 2;
+  for (unsigned i = 0; i < info.option_count; ++i) {
+    if (unsigned(info.options[i].name) == kOptionApiVersion) api_version = info.options[i].value;
+  }
+  if (api_version > kNewestApiVersion) {
+    reason = ForwardReason::ApiVersion;
     return false;
   }
   // The 1.2 scanner reads one chained structure and skips the others, as kiln does.
@@ -101,7 +120,7 @@ bool scan(Library& library, const vkd3d_shader_compile_info& info, ForwardReason
     out[i].register_space = d.space;
     out[i].register_index = d.register_index;
     out[i].resource_type = vkd3d_shader_resource_type(d.dimension);
-    out[i].resource_data_type = data_type_of(d);
+    out[i].resource_data_type = data_type_of(d, api_version);
     out[i].flags = flags_of(d);
     out[i].count = 1;
   }

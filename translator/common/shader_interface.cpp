@@ -10,7 +10,7 @@ namespace {
 
 // Bumped when the encoding changes, so old cache records fail to decode instead of decoding
 // into something else.
-constexpr std::uint32_t kEncodingVersion = 2;      // 2: class linkage
+constexpr std::uint32_t kEncodingVersion = 3; // 2: class linkage, 3: convention
 constexpr std::uint32_t kMaxListLength = 1u << 16; // a bound for decoding damaged bytes
 constexpr std::uint32_t kMaxSemanticLength = 256;
 
@@ -166,6 +166,7 @@ void ShaderInterface::encode(std::vector<std::uint8_t>& out) const {
   w.u32(class_linkage.space);
   w.u32(class_linkage.register_index);
   encode_list(w, class_linkage.fixed_instances);
+  w.u32(std::uint32_t(convention));
 }
 
 Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterface& out) {
@@ -203,6 +204,9 @@ Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterf
   out.class_linkage.space = r.u32();
   out.class_linkage.register_index = r.u32();
   if (!decode_list(r, out.class_linkage.fixed_instances)) return bad();
+  const std::uint32_t convention = r.u32();
+  if (convention > std::uint32_t(InterfaceConvention::Vkd3dShader)) return bad();
+  out.convention = InterfaceConvention(convention);
   if (r.failed() || r.remaining() != 0) return bad();
   return Status::ok();
 }

@@ -241,6 +241,18 @@ struct ClassLinkage {
   bool fixed() const { return !fixed_instances.empty(); }
 };
 
+// Whose rules decide what an interface leaves open.
+//  - Kiln: a descriptor the binding map does not cover fails the shader; stage-interface
+//    locations are kiln's (docs/pipeline.md).
+//  - Vkd3dShader (the drop-in libvkd3d-shader, docs/vkd3d-shader.md): vkd3d-shader 1.2's, so a
+//    layer that relies on them, or mixes the two libraries stage by stage, cannot tell them
+//    apart. A descriptor (or UAV counter) the map does not cover takes descriptor set 0 and the
+//    next binding in the order the shader declares its descriptors, from 0; stage-interface
+//    locations, components and decorations are vkd3d-shader's (patch constants after the
+//    control-point signature's elements, pass-through outputs where the output signature puts
+//    them).
+enum class InterfaceConvention : std::uint8_t { Kiln, Vkd3dShader };
+
 struct ShaderInterface {
   std::vector<BindingRange> bindings;
   std::vector<PushConstantBuffer> push_constant_buffers;
@@ -253,13 +265,15 @@ struct ShaderInterface {
   std::vector<VaryingLocation> varyings; // empty: kiln's own D3D9 varying table
   StreamOutput stream_output;
   ClassLinkage class_linkage;
+  InterfaceConvention convention = InterfaceConvention::Kiln;
 
   // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
-  // combined sampler or UAV counter. Without one (an interface that only carries extensions,
-  // parameters, varyings or stream output) kiln's own binding model applies.
+  // combined sampler or UAV counter, or vkd3d-shader's convention (whose fallback layout is
+  // the layer's too). Without one (an interface that only carries extensions, parameters,
+  // varyings or stream output) kiln's own binding model applies.
   bool has_binding_map() const {
     return !bindings.empty() || !push_constant_buffers.empty() || !combined_samplers.empty() ||
-           !uav_counters.empty();
+           !uav_counters.empty() || convention == InterfaceConvention::Vkd3dShader;
   }
 
   // The parameter of that name, or null (its default applies).

@@ -23,6 +23,7 @@
 //   phases in order in the second, each with instance count > 1 a scoped loop over the
 //   instance id; no control point phase = a pass-through function from the input signature.
 
+#include "translator/common/shader_interface.h"
 #include "translator/dxbc/convert_context.h"
 #include "translator/dxbc/signature.h"
 
@@ -167,6 +168,7 @@ struct ConvertContext::Impl {
   std::uint32_t gs_output_topology = 0, gs_stream_mask = 0;
   std::uint32_t gs_input_primitive = 0, gs_max_vertices = 0;
   bool debug_names = false; // ConvertOptions::debug_names (convert_names.cpp)
+  InterfaceConvention convention = InterfaceConvention::Kiln; // ConvertOptions::convention
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;

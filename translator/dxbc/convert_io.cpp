@@ -230,6 +230,26 @@ SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Operan
   }
 }
 
+namespace {
+
+// One side of a pass-through control point: the built-in of the element's system value when
+// `system_values` (vkd3d-shader 1.2 has none on the output side, where no declaration names
+// one), else the element's location.
+void declare_passthrough(ConvertContext& ctx, const IoTarget& where, const SignatureElement& e,
+                         bool system_values) {
+  BuiltInInfo info;
+  const std::uint32_t code = tess_code_of_signature_name(e.system_value, e.semantic_index);
+  if (system_values && e.system_value && e.system_value < 64 && builtin_of_sv(code, info))
+    declare_builtin(ctx, where, e.register_index, e.mask, info, code, &e);
+  else if (ctx.impl().convention == InterfaceConvention::Vkd3dShader)
+    declare_location_vkd3d(ctx, where, e.register_index, e.mask, InterpolationMode::Undefined,
+                           false);
+  else
+    declare_location(ctx, where, e.register_index, e.mask, InterpolationMode::Undefined, &e);
+}
+
+} // namespace
+
 void io_hull_passthrough(ConvertContext& ctx) {
   auto& impl = ctx.impl();
   IoSlot* id_slot = special_slot(ctx, OperandType::OutputControlPointId, 0);
@@ -240,18 +260,12 @@ void io_hull_passthrough(ConvertContext& ctx) {
   for (const SignatureElement& e : impl.isgn) {
     // Elements without a register (~0) or with a damaged one declare nothing here.
     if (e.register_index >= kMaxIoRegister) continue;
-    if (e.system_value && e.system_value < 64) {
-      BuiltInInfo info;
-      std::uint32_t code = tess_code_of_signature_name(e.system_value, e.semantic_index);
-      if (builtin_of_sv(code, info)) {
-        declare_builtin(ctx, in, e.register_index, e.mask, info, code, &e);
-        declare_builtin(ctx, out, e.register_index, e.mask, info, code, &e);
-      }
-    } else {
-      declare_location(ctx, in, e.register_index, e.mask, InterpolationMode::Undefined, &e);
-      declare_location(ctx, out, e.register_index, e.mask, InterpolationMode::Undefined,
-                       find_element(impl.osgn, e.register_index, e.mask, 0));
-    }
+    declare_passthrough(ctx, in, e, true);
+    // The output is what the output signature says it is (a system value there, or an
+    // ordinary varying the domain shader reads at its location), whatever the input was.
+    const SignatureElement* o = find_element(impl.osgn, e.register_index, e.mask, 0);
+    declare_passthrough(ctx, out, o ? *o : e,
+                        ctx.impl().convention != InterfaceConvention::Vkd3dShader);
     for (unsigned c = 0; c < 4; ++c) {
       if (!(e.mask & (1u << c))) continue;
       IoSlot* si = impl.slot(IoFile::Input, e.register_index, c);

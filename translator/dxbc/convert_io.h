@@ -52,6 +52,10 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
 // Declares the location variables of `mask` of `reg`, following the signature's elements.
 void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                       std::uint8_t mask, InterpolationMode mode, const SignatureElement* element);
+// vkd3d-shader 1.2's variable of a location declaration (InterfaceConvention::Vkd3dShader);
+// `widen` is false for the pass-through control point phase, which declares elements alone.
+void declare_location_vkd3d(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
+                            std::uint8_t mask, InterpolationMode mode, bool widen);
 // Declares a special register's built-in (vThreadID, oDepth, ...); nothing for other types.
 void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask);
 

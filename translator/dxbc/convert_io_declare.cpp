@@ -355,6 +355,22 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
 
 namespace {
 
+// The first location of patch constants (hull shader outputs of the fork/join phases, domain
+// shader vpc#): after the control point registers of the signature on the same side (hull
+// outputs, domain inputs), so both stages agree. kiln's: 16 (above the registers shaders use in
+// practice; drivers keep few patch slots, Mesa 32) or past the highest control point register;
+// vkd3d-shader's: the number of elements in that signature.
+std::uint32_t patch_location_base(ConvertContext& ctx) {
+  const auto& impl = ctx.impl();
+  const auto& control_points = ctx.program().type == ProgramType::Hull ? impl.osgn : impl.isgn;
+  if (impl.convention == InterfaceConvention::Vkd3dShader)
+    return std::uint32_t(control_points.size());
+  std::uint32_t base = 16;
+  for (const SignatureElement& e : control_points)
+    if (e.register_index < kMaxIoRegister) base = std::max(base, e.register_index + 1);
+  return base;
+}
+
 // One location variable over `count` components of `reg` from `first`, typed and named by
 // `element` (null: f32, no semantic).
 void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
@@ -369,7 +385,8 @@ void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint3
                                              : std::max(impl.input_vertices, 1u));
   SsaDef dcl;
   std::uint32_t location = reg;
-  if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput) location += 16;
+  if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput)
+    location += patch_location_base(ctx);
   if (where.output) {
     dcl = b.add(Op::DclOutput(t, ctx.entry_point(), location, first, impl.gs_stream));
   } else {
@@ -429,6 +446,38 @@ void declare_location_runs(ConvertContext& ctx, const IoTarget& where, std::uint
 
 } // namespace
 
+// vkd3d-shader 1.2's variable for a register (InterfaceConvention::Vkd3dShader): the first
+// declaration of a register makes its only variable, over the components of the signature
+// element the declaration's mask falls in (the first element of that register covering the
+// whole mask; none: no variable), widened to all of the register's elements when there are
+// several, none of them a system value, and their masks together are contiguous; typed as that
+// element and interpolated as that declaration says. Its pass-through control point phase
+// declares each input element alone (`widen` false).
+void declare_location_vkd3d(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
+                            std::uint8_t mask, InterpolationMode mode, bool widen) {
+  auto& impl = ctx.impl();
+  for (unsigned c = 0; c < 4; ++c) {
+    const IoSlot* s = impl.slot(where.file, reg, c);
+    if (s && s->dcl) return;
+  }
+  const SignatureElement* element = nullptr;
+  unsigned elements = 0;
+  std::uint8_t all = 0;
+  bool system_value = false;
+  for (const SignatureElement& e : *where.sig) {
+    if (e.register_index != reg) continue;
+    ++elements;
+    all |= e.mask;
+    system_value |= e.system_value != 0;
+    if (!element && (e.mask & mask) == mask) element = &e;
+  }
+  if (!element) return;
+  std::uint8_t components = element->mask;
+  const unsigned run = unsigned(all) >> __builtin_ctz(all | 0x10u);
+  if (widen && elements > 1 && !system_value && (run & (run + 1)) == 0) components = all;
+  declare_location_runs(ctx, where, reg, components, mode, element);
+}
+
 // The variables of a location declaration. A declaration's mask may span several signature
 // elements packed into one register (fxc merges the used components of elements with the same
 // interpolation mode: `dcl_input_ps linear v2.xyw`) and skip components that belong to an
@@ -447,18 +496,28 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
   for (unsigned c = 0; c < 4; ++c)
     if (declared_here(ctx, where, reg, c)) mask &= std::uint8_t(~(1u << c));
   if (!mask) return;
+  const bool vkd3d = impl.convention == InterfaceConvention::Vkd3dShader && where.sig;
+  if (vkd3d) {
+    declare_location_vkd3d(ctx, where, reg, mask, mode, true);
+    // An output component vkd3d-shader gives no variable (a register a system value declared
+    // first) still gets one, with kiln's rules below: no consumer of either library reads it,
+    // and the shader's writes need a place. Inputs stay as vkd3d-shader has them.
+    if (!where.output) return;
+    for (unsigned c = 0; c < 4; ++c)
+      if (declared_here(ctx, where, reg, c)) mask &= std::uint8_t(~(1u << c));
+    if (!mask) return;
+  }
   // Per-patch and per-vertex variables share one location space in Vulkan (spirv-val checks
-  // it), while drivers keep few patch slots (Mesa: 32, and lavapipe fails beyond them): patch
-  // constants (hull fork/join outputs, domain vpc#) sit at 16 + register, the same in both
-  // stages, above the 16 control point registers shaders use in practice. A shader using more
-  // control point registers on the side that also has patch constants (hull outputs, domain
-  // inputs) is rejected here: its locations would collide.
+  // it): patch constants (hull fork/join outputs, domain vpc#) sit after the control point
+  // registers (patch_location_base), the same in both stages. A control point register the
+  // signature does not have, at or beyond that base on the side that also has patch constants
+  // (hull outputs, domain inputs), is rejected here: its locations would collide.
   const ProgramType type = ctx.program().type;
-  if (where.per_vertex && reg >= 16 &&
+  if (!vkd3d && where.per_vertex && reg >= patch_location_base(ctx) &&
       ((type == ProgramType::Hull && where.output) ||
        (type == ProgramType::Domain && !where.output))) {
-    ctx.fail("control point register 16 or above beside patch constants (kiln places patch "
-             "constants at locations 16 and up): not supported");
+    ctx.fail("control point register " + std::to_string(reg) +
+             " beyond the control point signature, where patch constants sit: not supported");
     return;
   }
   if (where.sig) {
@@ -530,8 +589,14 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
   if (!has_sv) name = 0;
   name = tess_code_of_token_name(name);
   // Per-vertex position/clip inputs of GS/HS/DS are declared as plain dcl_input with the
-  // system value only in the signature.
-  if (!has_sv && element && element->system_value && element->system_value < 64) {
+  // system value only in the signature. vkd3d-shader 1.2 reads that only for hull shader
+  // inputs: elsewhere a plain declaration is an ordinary location (and its producer's plain
+  // dcl_output one too).
+  const bool signature_names_builtin =
+      ctx.impl().convention != InterfaceConvention::Vkd3dShader ||
+      (ctx.program().type == ProgramType::Hull && !where.output);
+  if (!has_sv && signature_names_builtin && element && element->system_value &&
+      element->system_value < 64) {
     name = tess_code_of_signature_name(element->system_value, element->semantic_index);
   }
   BuiltInInfo info;

@@ -473,6 +473,7 @@ Status ConverterState::run(std::span<const std::uint8_t> bytecode, const Convert
   ctx.reset(builder, program, container);
   ctx.impl().linkage.options = options.class_linkage;
   ctx.impl().debug_names = options.debug_names;
+  ctx.impl().convention = options.convention;
   if (Status st = read_signatures(ctx); !st) return st;
   Driver driver(ctx, program);
   return driver.run();

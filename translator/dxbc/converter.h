@@ -5,11 +5,8 @@
 
 #include "translator/common/front_end.h"
 #include "translator/common/reflection.h"
+#include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
-
-namespace kiln {
-struct ClassLinkage;
-}
 
 namespace kiln::dxbc {
 
@@ -18,6 +15,8 @@ struct ConvertOptions {
   // Where class linkage reads its class-instance selection (the interface's; null: kiln's
   // default register, read at run time).
   const ClassLinkage* class_linkage = nullptr;
+  // Whose stage-interface locations (ShaderInterface::convention).
+  InterfaceConvention convention = InterfaceConvention::Kiln;
 };
 
 // converter.cpp: the parsed container, the decoded program and the converter's context.
