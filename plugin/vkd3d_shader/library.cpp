@@ -1,6 +1,8 @@
 #include "plugin/vkd3d_shader/library.h"
 
 #include "plugin/vkd3d_shader/scan.h"
+#include "translator/dxbc/container.h"
+#include "translator/dxbc/program.h"
 
 #include <chrono>
 #include <cstdio>
@@ -14,6 +16,48 @@ namespace {
 bool env_is(const char* name, const char* value) {
   const char* set = std::getenv(name);
   return set && std::strcmp(set, value) == 0;
+}
+
+// The stages KILN_VKD3D_SHADER_FORWARD names: a comma-separated list of vs, hs, ds, gs, ps, cs.
+// A name it does not know is reported once on stderr and ignored.
+StageMask forced_stages_from_environment() {
+  const char* set = std::getenv("KILN_VKD3D_SHADER_FORWARD");
+  StageMask mask = 0;
+  if (!set) return mask;
+  std::string_view list = set;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    if (name.empty()) continue;
+    bool known = false;
+    for (std::uint32_t s = 0; s < std::uint32_t(ShaderStage::Count); ++s) {
+      if (shader_stage_abbrev(ShaderStage(s)) != name) continue;
+      mask |= stage_bit(ShaderStage(s));
+      known = true;
+    }
+    if (!known)
+      std::fprintf(stderr,
+                   "kiln vkd3d-shader: KILN_VKD3D_SHADER_FORWARD: unknown stage '%.*s' "
+                   "(vs, hs, ds, gs, ps, cs)\n",
+                   int(name.size()), name.data());
+  }
+  return mask;
+}
+
+// The stage a DXBC program runs at, from its version token; false when the bytecode has no
+// program kiln could read (kiln then fails the translation and forwards it anyway).
+bool dxbc_stage(std::span<const std::uint8_t> bytecode, ShaderStage& out) {
+  dxbc::Container container;
+  if (!dxbc::parse_container(bytecode, container, {.verify_checksum = false}) ||
+      container.program.size() < 4)
+    return false;
+  std::uint32_t version;
+  std::memcpy(&version, container.program.data(), sizeof version); // little-endian, as DXBC
+  const std::uint32_t type = version >> 16;
+  if (type > std::uint32_t(dxbc::ProgramType::Compute)) return false;
+  out = dxbc::stage_of(dxbc::ProgramType(type));
+  return true;
 }
 
 } // namespace
@@ -42,6 +86,7 @@ Library::Library() {
   options.threads = 1;
   options.store = store_.get();
   service_ = std::make_unique<CompileService>(options);
+  forced_stages_ = forced_stages_from_environment();
 }
 
 Library::~Library() {
@@ -54,6 +99,12 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
   ForwardReason reason = ForwardReason::Unavailable;
   if (!service_ || !read_compile_request(info, request, reason)) {
     count_forwarded(reason);
+    return false;
+  }
+  // Counted only for requests kiln would serve: `forced` is what the knob took from kiln.
+  if (ShaderStage stage; forced_stages_ && dxbc_stage(request.bytecode, stage) &&
+                         (forced_stages_ & stage_bit(stage))) {
+    count_forwarded(ForwardReason::Forced);
     return false;
   }
   // Translated on this thread (no worker woken, none can take it first); an identical request

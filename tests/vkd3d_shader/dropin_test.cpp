@@ -10,6 +10,7 @@
 #include "translator/spirv/validate.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
@@ -299,6 +300,31 @@ TEST_F(DropinCompile, TextTargetsAreForwarded) {
   EXPECT_EQ(kiln_result, real.vkd3d_shader_compile(&info_, &real_text, &messages));
   real.vkd3d_shader_free_messages(messages);
   if (real_text.code) real.vkd3d_shader_free_shader_code(&real_text);
+}
+
+TEST_F(DropinCompile, StagesNamedByTheForwardKnobGoToTheSystemLibrary) {
+  // KILN_VKD3D_SHADER_FORWARD is read when the library starts: a child process (re-run from the
+  // start of this test) sets it first, compiles the compute shader kiln would serve, and exits.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char* stages : {"cs", "vs,cs", "ps"}) {
+    SCOPED_TRACE(stages);
+    const std::string expected =
+        std::string(stages) == "ps"
+            ? "kiln vkd3d-shader: 1 compiles, 1 by kiln, 0 forwarded"
+            : "kiln vkd3d-shader: 1 compiles, 0 by kiln, 1 forwarded \\(forced x1\\)";
+    EXPECT_EXIT(
+        {
+          setenv("KILN_VKD3D_SHADER_FORWARD", stages, 1);
+          setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
+          vkd3d_shader_code code{};
+          char* text = nullptr;
+          if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
+            vkd3d_shader_free_shader_code(&code);
+          vkd3d_shader_free_messages(text);
+          std::exit(0);
+        },
+        ::testing::ExitedWithCode(0), expected);
+  }
 }
 
 } // namespace
