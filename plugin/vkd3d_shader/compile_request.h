@@ -24,6 +24,7 @@ namespace kiln::vkd3d {
   X(Structure, "structure")              /* a chained structure kiln does not read */              \
   X(Binding, "binding")                  /* a binding kiln cannot express */                       \
   X(Translation, "translation")          /* kiln could not translate the shader */                 \
+  X(Forced, "forced")                    /* KILN_VKD3D_SHADER_FORWARD names the stage */           \
   X(Scan, "scan")                        /* kiln's DXBC scanner could not read the bytecode */     \
   X(DescriptorArray, "descriptor-array") /* a scan of an SM5.1 descriptor array (below) */         \
   X(Unavailable, "kiln-unavailable")     /* kiln's service could not start */

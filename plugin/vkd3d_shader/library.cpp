@@ -17,11 +17,36 @@ bool env_is(const char* name, const char* value) {
   return set && std::strcmp(set, value) == 0;
 }
 
+// The stages KILN_VKD3D_SHADER_FORWARD names: a comma-separated list of vs, hs, ds, gs, ps, cs.
+// A name it does not know is reported once on stderr and ignored.
+StageMask forced_stages_from_environment() {
+  const char* set = std::getenv("KILN_VKD3D_SHADER_FORWARD");
+  StageMask mask = 0;
+  if (!set) return mask;
+  std::string_view list = set;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    if (name.empty()) continue;
+    bool known = false;
+    for (std::uint32_t s = 0; s < std::uint32_t(ShaderStage::Count); ++s) {
+      if (shader_stage_abbrev(ShaderStage(s)) != name) continue;
+      mask |= stage_bit(ShaderStage(s));
+      known = true;
+    }
+    if (!known)
+      std::fprintf(stderr,
+                   "kiln vkd3d-shader: KILN_VKD3D_SHADER_FORWARD: unknown stage '%.*s' "
+                   "(vs, hs, ds, gs, ps, cs)\n",
+                   int(name.size()), name.data());
+  }
+  return mask;
+}
+
 // Whether VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE asks this shader for a point
 // size: tessellation and geometry shaders (those whose outputs can be rasterized as points).
-bool writes_point_size(std::span<const std::uint8_t> bytecode) {
-  ShaderStage stage = ShaderStage::Count;
-  if (!probe_shader_stage(bytecode, stage)) return false; // the translation will say why
+bool writes_point_size(ShaderStage stage) {
   return stage == ShaderStage::Hull || stage == ShaderStage::Domain ||
          stage == ShaderStage::Geometry;
 }
@@ -52,6 +77,7 @@ Library::Library() {
   options.threads = 1;
   options.store = store_.get();
   service_ = std::make_unique<CompileService>(options);
+  forced_stages_ = forced_stages_from_environment();
 }
 
 Library::~Library() {
@@ -66,8 +92,17 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
     count_forwarded(reason);
     return false;
   }
-  if (request.tess_geom_point_size && writes_point_size(request.bytecode)) {
+  // The stage, from the program's version token (unknown: kiln's translation fails and says
+  // why, and the request is forwarded then).
+  ShaderStage stage = ShaderStage::Count;
+  if (!probe_shader_stage(request.bytecode, stage)) stage = ShaderStage::Count;
+  if (request.tess_geom_point_size && writes_point_size(stage)) {
     count_forwarded(ForwardReason::Option);
+    return false;
+  }
+  // Counted only for requests kiln would serve: `forced` is what the knob took from kiln.
+  if (stage != ShaderStage::Count && (forced_stages_ & stage_bit(stage))) {
+    count_forwarded(ForwardReason::Forced);
     return false;
   }
   // Translated on this thread (no worker woken, none can take it first); an identical request

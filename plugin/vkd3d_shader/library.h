@@ -66,6 +66,10 @@ class Library {
     std::string line(const char* noun) const;
   };
   Counters compiles_, scans_;
+  // KILN_VKD3D_SHADER_FORWARD=vs,ps,...: compiles of these stages that kiln would serve go to
+  // the system library instead (reason `forced`), so that tests can build one pipeline from
+  // both libraries. Read once, at construction; 0 when unset.
+  StageMask forced_stages_ = 0;
   std::mutex allocations_mutex_;
   std::unordered_set<const void*> allocations_;
 };

@@ -199,6 +199,10 @@ CommandResult
 Executor::Replay::render_state_interface(std::shared_ptr<const ShaderInterface>& out) {
   out = nullptr;
   auto interface = std::make_shared<ShaderInterface>();
+  // What the device enables, kiln may use, as a layer tells it: without this, kiln rejects
+  // SV_RenderTargetArrayIndex and SV_ViewportArrayIndex written by vertex and domain shaders.
+  if (context.has_viewport_index_layer())
+    interface->extensions |= extension_bit(Extension::ViewportIndexLayer);
   if (!fixed_function) {
     // SV_SampleCount / GetRenderTargetSampleCount: the render state of D3D10+.
     interface->parameters.push_back(

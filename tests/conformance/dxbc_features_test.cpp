@@ -1,9 +1,9 @@
 // DXBC features the shared package does not exercise, executed on lavapipe by kiln-conformance's
 // executor with hand-assembled SM5 programs (tests/dxbc/token_builder.h): the structured
 // control flow table (tests/dxbc/control_flow_cases.h), sparse-feedback loads from buffers,
-// hull-shader fork/join phases that return from inside their control flow, and a signature
-// whose packed register holds elements of several types and interpolation modes. Expected values
-// are worked out here.
+// hull-shader fork/join phases that return from inside their control flow, a signature whose
+// packed register holds elements of several types and interpolation modes, and the layer and
+// viewport chosen by a vertex shader. Expected values are worked out here.
 
 #include "tests/conformance/executor.h"
 #include "tests/conformance/one_case_fixture.h"
@@ -94,6 +94,13 @@ class DxbcFeatures : public OneCaseFixture<::testing::Test> {
   CaseResult run(const std::vector<Blob>& blobs, const std::string& state,
                  const std::vector<std::string>& commands,
                  std::shared_ptr<const ShaderInterface> interface = runner_interface()) {
+    return run_on(*context_, blobs, state, commands, std::move(interface));
+  }
+
+  // The same on `device` (a context made with options of the test's own).
+  CaseResult run_on(vulkan::Context& device, const std::vector<Blob>& blobs,
+                    const std::string& state, const std::vector<std::string>& commands,
+                    std::shared_ptr<const ShaderInterface> interface = runner_interface()) {
     std::map<std::string, std::filesystem::path> paths;
     for (const Blob& b : blobs) {
       const std::filesystem::path path = folder_ / (std::string(b.stage) + ".dxbc");
@@ -103,7 +110,7 @@ class DxbcFeatures : public OneCaseFixture<::testing::Test> {
     }
     const TestFile file = one_case_file("dxbc-features", folder_, "sm5", state, paths, commands);
     KilnShaderSource kiln(std::move(interface));
-    Executor executor(*context_, kiln);
+    Executor executor(device, kiln);
     std::vector<CaseResult> results;
     executor.run_file(file, "sm5", -1, results);
     EXPECT_EQ(results.size(), 1u);
@@ -526,6 +533,84 @@ TEST_F(DxbcFeatures, PackedRegisterDeclaredAroundAnotherElementLinks) {
   EXPECT_PASSES(run({{"vs", packed_vs()}, {"ps", packed_ps(InterpolationMode::Constant)}}, state,
                     {"clear rtv 0 0.0 0.0 0.0 0.0", "draw triangle list 3",
                      "probe (320, 240) rgba(0.25, 0.5, 0.5, 0.75)"}));
+}
+
+// ---- layer and viewport chosen by the vertex shader ---------------------------------------------
+
+constexpr std::uint32_t kSvRenderTargetArrayIndex = 4, kSvViewportArrayIndex = 5;
+
+// vs_5_0: SV_Position from v0; SV_RenderTargetArrayIndex (o1.x) and SV_ViewportArrayIndex
+// (o2.x) both ftou(TEXCOORD.x). Outside a geometry shader these need
+// VK_EXT_shader_viewport_index_layer (D3D11.3's VPAndRTArrayIndexFromAnyShaderFeedingRasterizer).
+std::vector<std::uint8_t> layer_viewport_vs() {
+  ProgramBuilder p(ProgramType::Vertex, 5, 0);
+  p.inst(Opcode::DclInput, {dst(OT::Input, 0xf), 0});
+  p.inst(Opcode::DclInput, {dst(OT::Input, 0x1), 1});
+  p.inst(Opcode::DclOutputSiv, {dst(OT::Output, 0xf), 0, kNamePosition});
+  p.inst(Opcode::DclOutputSiv, {dst(OT::Output, 0x1), 1, kSvRenderTargetArrayIndex});
+  p.inst(Opcode::DclOutputSiv, {dst(OT::Output, 0x1), 2, kSvViewportArrayIndex});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, src(OT::Input), 0});
+  p.inst(Opcode::Ftou, {dst(OT::Output, 0x1), 1, src1(OT::Input, 0), 1});
+  p.inst(Opcode::Ftou, {dst(OT::Output, 0x1), 2, src1(OT::Input, 0), 1});
+  p.inst(Opcode::Ret, {});
+  return container(
+      p.finish(),
+      signature({{"POSITION", 0, 0, kFloat, 0, 0xf}, {"TEXCOORD", 0, 0, kFloat, 1, 0x1}}),
+      signature({{"SV_Position", 0, kSvPosition, kFloat, 0, 0xf},
+                 {"SV_RenderTargetArrayIndex", 0, kSvRenderTargetArrayIndex, kUint, 1, 0x1},
+                 {"SV_ViewportArrayIndex", 0, kSvViewportArrayIndex, kUint, 2, 0x1}}));
+}
+
+// ps_5_0: (0.25, 0.5, 0.75, 1) everywhere.
+std::vector<std::uint8_t> constant_ps() {
+  ProgramBuilder p(ProgramType::Pixel, 5, 0);
+  p.inst(Opcode::DclOutput, {dst(OT::Output, 0xf), 0});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, imm4(), f(0.25f), f(0.5f), f(0.75f), f(1.0f)});
+  p.inst(Opcode::Ret, {});
+  return container(p.finish(), signature({{"SV_Position", 0, kSvPosition, kFloat, 0, 0xf}}),
+                   signature({{"SV_Target", 0, kSvTarget, kFloat, 0, 0xf}}));
+}
+
+// Two triangles that each cover their viewport, the first with index 0 (layer 0, viewport 0:
+// the left half), the second with index 1 (layer 1, viewport 1: the right half), into a
+// two-layer target. Only the left half of layer 0 and the right half of layer 1 are drawn; a
+// device or translator that ignored either index would draw layer 0 or the left half twice.
+const char* const kLayerViewportState =
+    "[rtv 0]\nformat r32g32b32a32-float\nsize (2darray, 640, 480, 2)\n"
+    "[input layout]\n0 r32g32b32a32-float position\n0 r32g32b32a32-float texcoord\n[vb 0]\n"
+    "-1.0 -1.0 0.0 1.0 0.0 0.0 0.0 0.0\n-1.0 3.0 0.0 1.0 0.0 0.0 0.0 0.0\n"
+    "3.0 -1.0 0.0 1.0 0.0 0.0 0.0 0.0\n-1.0 -1.0 0.0 1.0 1.0 0.0 0.0 0.0\n"
+    "-1.0 3.0 0.0 1.0 1.0 0.0 0.0 0.0\n3.0 -1.0 0.0 1.0 1.0 0.0 0.0 0.0\n";
+const std::vector<std::string> kLayerViewportCommands = {
+    "clear rtv 0 0.0 0.0 0.0 0.0",
+    "viewport 0 (0, 0, 320, 480)",
+    "viewport 1 (320, 0, 320, 480)",
+    "draw triangle list 6",
+    "probe (100, 240, 0) rgba(0.25, 0.5, 0.75, 1.0)",
+    "probe (540, 240, 0) rgba(0.0, 0.0, 0.0, 0.0)",
+    "probe (100, 240, 1) rgba(0.0, 0.0, 0.0, 0.0)",
+    "probe (540, 240, 1) rgba(0.25, 0.5, 0.75, 1.0)"};
+
+TEST_F(DxbcFeatures, VertexShaderChoosesLayerAndViewport) {
+  ASSERT_TRUE(context_->has_viewport_index_layer())
+      << "lavapipe has VK_EXT_shader_viewport_index_layer; the runner must enable it";
+  EXPECT_PASSES(run({{"vs", layer_viewport_vs()}, {"ps", constant_ps()}}, kLayerViewportState,
+                    kLayerViewportCommands));
+}
+
+// On a device without the extension the runner does not offer it to kiln, which then refuses
+// the vertex shader naming it: the case above passes only because the feature is enabled.
+TEST_F(DxbcFeatures, VertexShaderLayerAndViewportNeedTheExtension) {
+  std::string why_not;
+  vulkan::ContextOptions options;
+  options.viewport_index_layer = false;
+  auto device = vulkan::Context::create(why_not, options);
+  ASSERT_NE(device, nullptr) << why_not;
+  EXPECT_FALSE(device->has_viewport_index_layer());
+  const CaseResult r = run_on(*device, {{"vs", layer_viewport_vs()}, {"ps", constant_ps()}},
+                              kLayerViewportState, kLayerViewportCommands);
+  EXPECT_EQ(r.outcome, Outcome::Rejected) << r.message;
+  EXPECT_NE(r.message.find("VK_EXT_shader_viewport_index_layer"), std::string::npos) << r.message;
 }
 
 // ---- geometry shader streams sharing output registers -------------------------------------------

@@ -36,6 +36,7 @@ enum : std::uint32_t {
   kNameInstanceId = 8,
   kNameTriEdge = 13,
   kNameTriInside = 14,
+  kNameTarget = 64,
 };
 enum : std::uint32_t { kUint = 1, kFloat = 3 };
 // Declaration payloads in the opcode token's control bits (bits 11-23). A UAV with a counter:
@@ -44,6 +45,8 @@ constexpr std::uint32_t kUavHasCounter = 1u << 12;
 constexpr std::uint32_t kPrimitivePoint = 1, kPrimitiveTriangle = 3;
 constexpr std::uint32_t kTopologyTriangleStrip = 5;
 constexpr std::uint32_t kDomainTriangle = 2, kPartitioningInteger = 1, kOutputTriangleCw = 3;
+// Pixel-shader input interpolation (dcl_input_ps*): constant, linear, linear noperspective.
+constexpr std::uint32_t kConstant = 1, kLinear = 2, kLinearNoPerspective = 4;
 
 // An input signature element (the used mask is what the shader reads).
 SignatureElement in(const char* semantic, std::uint32_t name, std::uint32_t type, std::uint32_t reg,
@@ -328,6 +331,104 @@ std::vector<std::uint8_t> primitive_id_ds() {
       &patch, false);
 }
 
+// float4 main(float4 pos : POSITION) : SV_Position { return pos; }
+// SV_Position at register 0, as the hull-passthrough reproducer's hull shader reads it.
+std::vector<std::uint8_t> position_vs() {
+  ProgramWriter w(ShaderStage::Vertex, 5, 0);
+  w.emit(Op::DclInput, {opd::dst(OperandType::Input, 0, 0xf)});
+  w.emit(Op::DclOutputSiv, {opd::output_dst(0)}, 0, {kSivPosition});
+  w.emit(Op::Mov, {opd::output_dst(0), opd::input(0)});
+  w.emit(Op::Ret, {});
+  return container(w, {in("POSITION", kNameNone, kFloat, 0, 0xf, 0xf)},
+                   {out("SV_Position", kNamePosition, kFloat, 0, 0xf)});
+}
+
+// float4 main(float4 pos : SV_Position) : SV_Target { return float4(pos.xy, 0.5, 1); }
+std::vector<std::uint8_t> position_ps() {
+  ProgramWriter w(ShaderStage::Pixel, 5, 0);
+  w.emit(Op::DclInputPsSiv, {opd::dst(OperandType::Input, 0, 0x3)}, kLinearNoPerspective,
+         {kSivPosition});
+  w.emit(Op::DclOutput, {opd::output_dst(0)});
+  w.emit(Op::Mov, {opd::output_dst(0, 0x3), opd::input(0)});
+  w.emit(Op::Mov, {opd::output_dst(0, 0xc), opd::imm4(0, 0, 0.5f, 1)});
+  w.emit(Op::Ret, {});
+  return container(w, {in("SV_Position", kNamePosition, kFloat, 0, 0xf, 0x3)},
+                   {out("SV_Target", kNameTarget, kFloat, 0, 0xf)});
+}
+
+// A stage interface with elements sharing registers under different masks, for pipelines
+// whose vertex and pixel shaders come from different libraries:
+// struct v2p { float4 pos : SV_Position; float2 a : TEXCOORD0; float2 b : TEXCOORD1;
+//              float factor : FACTOR; nointerpolation uint id : ID; };
+// v2p main(uint vid : SV_VertexID) { pos = a full-viewport triangle from vid;
+//   a = (0.125, 0.25); b = (0.5, 1); factor = 2; id = 3; }
+// Registers as fxc packs them: a o1.xy, b o1.zw, factor o2.z (alone, off component x), id o3.x.
+std::vector<SignatureElement> varyings(bool pixel) {
+  const auto e = [&](const char* semantic, std::uint32_t index, std::uint32_t name,
+                     std::uint32_t type, std::uint32_t reg, std::uint8_t mask) {
+    return pixel ? SignatureElement{semantic, index, name, type, reg, mask, mask}
+                 : SignatureElement{
+                       semantic, index, name, type, reg, mask, std::uint8_t(~mask & 0xf)};
+  };
+  std::vector<SignatureElement> elements = {
+      e("SV_Position", 0, kNamePosition, kFloat, 0, 0xf),
+      e("TEXCOORD", 0, kNameNone, kFloat, 1, 0x3), e("TEXCOORD", 1, kNameNone, kFloat, 1, 0xc),
+      e("FACTOR", 0, kNameNone, kFloat, 2, 0x4), e("ID", 0, kNameNone, kUint, 3, 0x1)};
+  if (pixel) elements[0].used_mask = 0x3; // the pixel shader reads SV_Position.xy
+  return elements;
+}
+
+std::vector<std::uint8_t> varyings_vs() {
+  ProgramWriter w(ShaderStage::Vertex, 5, 0);
+  w.emit(Op::DclInputSgv, {opd::dst(OperandType::Input, 0, 0x1)}, 0, {kSivVertexId});
+  w.emit(Op::DclOutputSiv, {opd::output_dst(0)}, 0, {kSivPosition});
+  w.emit(Op::DclOutput, {opd::output_dst(1, 0x3)});
+  w.emit(Op::DclOutput, {opd::output_dst(1, 0xc)});
+  w.emit(Op::DclOutput, {opd::output_dst(2, 0x4)});
+  w.emit(Op::DclOutput, {opd::output_dst(3, 0x1)});
+  w.emit(Op::DclTemps, {}, 0, {1});
+  // coords = float2((vid << 1) & 2, vid & 2); pos = float4(coords * (2, -2) + (-1, 1), 0, 1)
+  w.emit(Op::IShl,
+         {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(1)});
+  w.emit(Op::And, {opd::temp_dst(0, 0x1), opd::temp_scalar(0, 0), opd::imm1_bits(2)});
+  w.emit(Op::And,
+         {opd::temp_dst(0, 0x2), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(2)});
+  w.emit(Op::Utof, {opd::temp_dst(0, 0x3), opd::temp(0)});
+  w.emit(Op::Mad,
+         {opd::output_dst(0, 0x3), opd::temp(0), opd::imm4(2, -2, 0, 0), opd::imm4(-1, 1, 0, 0)});
+  w.emit(Op::Mov, {opd::output_dst(0, 0xc), opd::imm4(0, 0, 0, 1)});
+  w.emit(Op::Mov, {opd::output_dst(1), opd::imm4(0.125f, 0.25f, 0.5f, 1)});
+  w.emit(Op::Mov, {opd::output_dst(2, 0x4), opd::imm4(0, 0, 2, 0)});
+  w.emit(Op::Mov, {opd::output_dst(3, 0x1), opd::imm1_bits(3)});
+  w.emit(Op::Ret, {});
+  return container(w, {in("SV_VertexID", kNameVertexId, kUint, 0, 0x1, 0x1)}, varyings(false));
+}
+
+// float4 main(v2p i) : SV_Target {
+//   return float4(i.a.x + i.b.y, i.a.y + i.b.x, i.factor * i.id, i.pos.y * 64 + i.pos.x); }
+std::vector<std::uint8_t> varyings_ps() {
+  ProgramWriter w(ShaderStage::Pixel, 5, 0);
+  w.emit(Op::DclInputPsSiv, {opd::dst(OperandType::Input, 0, 0x3)}, kLinearNoPerspective,
+         {kSivPosition});
+  // One declaration per element: from one `dcl_input_ps linear v1.xyzw` over both TEXCOORDs the
+  // system's vkd3d-shader 1.2 reads zeros or garbage (kiln reads it right).
+  w.emit(Op::DclInputPs, {opd::dst(OperandType::Input, 1, 0x3)}, kLinear);
+  w.emit(Op::DclInputPs, {opd::dst(OperandType::Input, 1, 0xc)}, kLinear);
+  w.emit(Op::DclInputPs, {opd::dst(OperandType::Input, 2, 0x4)}, kLinear);
+  w.emit(Op::DclInputPs, {opd::dst(OperandType::Input, 3, 0x1)}, kConstant);
+  w.emit(Op::DclOutput, {opd::output_dst(0)});
+  w.emit(Op::DclTemps, {}, 0, {1});
+  w.emit(Op::Add, {opd::output_dst(0, 0x3), opd::input(1, swizzle(0, 1, 0, 0)),
+                   opd::input(1, swizzle(3, 2, 0, 0))});
+  w.emit(Op::Utof, {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 3, 0)});
+  w.emit(Op::Mul, {opd::output_dst(0, 0x4), opd::src_scalar(OperandType::Input, 2, 2),
+                   opd::temp_scalar(0, 0)});
+  w.emit(Op::Mad, {opd::output_dst(0, 0x8), opd::src_scalar(OperandType::Input, 0, 1),
+                   opd::imm1(64), opd::src_scalar(OperandType::Input, 0, 0)});
+  w.emit(Op::Ret, {});
+  return container(w, varyings(true), {out("SV_Target", kNameTarget, kFloat, 0, 0xf)});
+}
+
 bool write(const std::string& dir, const char* name, const std::vector<std::uint8_t>& bytes) {
   const std::string path = dir + "/" + name;
   std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -351,6 +452,10 @@ int main(int argc, char** argv) {
                   write(dir, "layer_varying.vs.dxbc", layer_vs(false)) &&
                   write(dir, "layer.gs.dxbc", layer_gs()) &&
                   write(dir, "primitive_id.hs.dxbc", primitive_id_hs()) &&
-                  write(dir, "primitive_id.ds.dxbc", primitive_id_ds());
+                  write(dir, "primitive_id.ds.dxbc", primitive_id_ds()) &&
+                  write(dir, "position.vs.dxbc", position_vs()) &&
+                  write(dir, "position.ps.dxbc", position_ps()) &&
+                  write(dir, "varyings.vs.dxbc", varyings_vs()) &&
+                  write(dir, "varyings.ps.dxbc", varyings_ps());
   return ok ? 0 : 1;
 }

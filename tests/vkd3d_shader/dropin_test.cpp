@@ -10,6 +10,7 @@
 #include "translator/spirv/validate.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
@@ -299,6 +300,82 @@ TEST_F(DropinCompile, TextTargetsAreForwarded) {
   EXPECT_EQ(kiln_result, real.vkd3d_shader_compile(&info_, &real_text, &messages));
   real.vkd3d_shader_free_messages(messages);
   if (real_text.code) real.vkd3d_shader_free_shader_code(&real_text);
+}
+
+TEST_F(DropinCompile, StagesNamedByTheForwardKnobGoToTheSystemLibrary) {
+  // KILN_VKD3D_SHADER_FORWARD is read when the library starts: a child process (re-run from the
+  // start of this test) sets it first, compiles the compute shader kiln would serve, and exits.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char* stages : {"cs", "vs,cs", "ps"}) {
+    SCOPED_TRACE(stages);
+    const std::string expected =
+        std::string(stages) == "ps"
+            ? "kiln vkd3d-shader: 1 compiles, 1 by kiln, 0 forwarded"
+            : "kiln vkd3d-shader: 1 compiles, 0 by kiln, 1 forwarded \\(forced x1\\)";
+    EXPECT_EXIT(
+        {
+          setenv("KILN_VKD3D_SHADER_FORWARD", stages, 1);
+          setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
+          vkd3d_shader_code code{};
+          char* text = nullptr;
+          if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
+            vkd3d_shader_free_shader_code(&code);
+          vkd3d_shader_free_messages(text);
+          std::exit(0);
+        },
+        ::testing::ExitedWithCode(0), expected);
+  }
+}
+
+// A structure type the 1.2 API does not have (a newer client's), chained first: kiln cannot know
+// what it asks for, so the system library answers (it skips what it does not read).
+class DropinUnknownStructure : public DropinCompile {
+ protected:
+  void SetUp() override {
+    DropinCompile::SetUp();
+    unknown_.next = &target_;
+    info_.next = &unknown_;
+  }
+  struct {
+    vkd3d_shader_structure_type type = static_cast<vkd3d_shader_structure_type>(0x7fff0001);
+    const void* next = nullptr;
+  } unknown_;
+};
+
+TEST_F(DropinUnknownStructure, IsAnsweredByTheSystemLibrary) {
+  vkd3d_shader_code spirv{};
+  char* messages = nullptr;
+  ASSERT_EQ(vkd3d_shader_compile(&info_, &spirv, &messages), VKD3D_OK);
+  vkd3d_shader_free_messages(messages);
+  kiln::vkd3d::RealLibrary real;
+  ASSERT_TRUE(real.loaded()) << real.error();
+  vkd3d_shader_code expected{};
+  messages = nullptr;
+  ASSERT_EQ(real.vkd3d_shader_compile(&info_, &expected, &messages), VKD3D_OK);
+  real.vkd3d_shader_free_messages(messages);
+  // The system library's module to the byte (kiln's own differs: another generator).
+  ASSERT_EQ(spirv.size, expected.size);
+  EXPECT_EQ(std::memcmp(spirv.code, expected.code, spirv.size), 0);
+  vkd3d_shader_free_shader_code(&spirv);
+  real.vkd3d_shader_free_shader_code(&expected);
+}
+
+TEST_F(DropinUnknownStructure, IsCountedAsStructureInTheStatsLine) {
+  // The line is printed at exit: a child process (re-run from the start of this test, so its
+  // library has seen nothing else) makes the one compile and exits.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
+        vkd3d_shader_code code{};
+        char* text = nullptr;
+        if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
+          vkd3d_shader_free_shader_code(&code);
+        vkd3d_shader_free_messages(text);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "kiln vkd3d-shader: 1 compiles, 0 by kiln, 1 forwarded \\(structure x1\\)");
 }
 
 } // namespace

@@ -4,7 +4,9 @@
 #   - both runs succeed (with --as-kiln: end alike) and print the same output,
 #   - that output is EXPECTED,
 #   - kiln's stats line shows every compile served by kiln: "N compiles, N by kiln, 0 forwarded",
-#     and every scan, if the program scanned: "; S scans, S by kiln, 0 forwarded".
+#     and every scan, if the program scanned: "; S scans, S by kiln, 0 forwarded". With
+#     KILN_VKD3D_SHADER_FORWARD set (stages sent to the system library on purpose), the compiles
+#     are kiln's or forwarded as `forced` instead, at least one of each.
 # With EXPECTED = --as-kiln, PROGRAM is kiln-conformance: the reference run is kiln translating
 # itself, the second adds `--translator vkd3d`, and their last lines (the pass counts) must agree.
 # Otherwise the reference run uses the system's libvkd3d-shader.
@@ -57,7 +59,13 @@ if [ "$expected" != "--as-kiln" ] && [ "$kiln" != "$expected" ]; then
   echo "FAIL: expected: $expected"
   fail=1
 fi
-if ! served_by_kiln "$stats"; then
+if [ -n "${KILN_VKD3D_SHADER_FORWARD:-}" ]; then
+  if ! served_with_forced "$stats"; then
+    echo "FAIL: expected every compile by kiln or forced to the system library" \
+      "(KILN_VKD3D_SHADER_FORWARD=$KILN_VKD3D_SHADER_FORWARD), at least one of each"
+    fail=1
+  fi
+elif ! served_by_kiln "$stats"; then
   echo "FAIL: kiln did not serve every compile and scan"
   fail=1
 fi

@@ -47,9 +47,9 @@ Status vk_error(const char* what, VkResult result) {
 
 // ---- Context --------------------------------------------------------------------------------
 
-std::unique_ptr<Context> Context::create(std::string& why_not) {
+std::unique_ptr<Context> Context::create(std::string& why_not, const ContextOptions& options) {
   std::unique_ptr<Context> context(new Context());
-  Status status = context->init();
+  Status status = context->init(options);
   if (!status) {
     why_not = status.message();
     return nullptr;
@@ -57,7 +57,7 @@ std::unique_ptr<Context> Context::create(std::string& why_not) {
   return context;
 }
 
-Status Context::init() {
+Status Context::init(const ContextOptions& options) {
   point_loader_at_lavapipe();
   if (VkResult r = volkInitialize(); r != VK_SUCCESS) return vk_error("loading libvulkan", r);
   std::uint32_t instance_version = VK_API_VERSION_1_0;
@@ -132,13 +132,24 @@ Status Context::init() {
   std::vector<VkExtensionProperties> extensions(count);
   vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &count, extensions.data());
   for (const VkExtensionProperties& e : extensions) {
-    if (std::string_view(e.extensionName) != VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) continue;
-    device_extensions.push_back(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
-    xfb_features.pNext = features.pNext;
-    features.pNext = &xfb_features;
-    transform_feedback_ = true;
+    const std::string_view name = e.extensionName;
+    if (name == VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) {
+      device_extensions.push_back(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
+      xfb_features.pNext = features.pNext;
+      features.pNext = &xfb_features;
+      transform_feedback_ = true;
+    } else if (name == VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME &&
+               options.viewport_index_layer) {
+      // Layers and viewports chosen by vertex and domain shaders (kiln declares the
+      // ShaderViewportIndexLayerEXT capability, which needs the extension, not only the 1.2
+      // features). The extension has no feature structure of its own.
+      device_extensions.push_back(VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME);
+      viewport_index_layer_ = true;
+    }
   }
   vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+  if (!options.viewport_index_layer)
+    features12.shaderOutputViewportIndex = features12.shaderOutputLayer = VK_FALSE;
 
   const float priority = 1.0f;
   auto queue_info =

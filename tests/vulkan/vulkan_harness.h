@@ -27,12 +27,20 @@
 
 namespace kiln::vulkan {
 
+// What a test may leave off a device that has it (by default everything it has is enabled).
+struct ContextOptions {
+  // VK_EXT_shader_viewport_index_layer and Vulkan 1.2's shaderOutputViewportIndex and
+  // shaderOutputLayer: SV_ViewportArrayIndex / SV_RenderTargetArrayIndex written by vertex and
+  // domain shaders. Off: a device like one without them, for tests that must fail there.
+  bool viewport_index_layer = true;
+};
+
 class Context {
  public:
   // Points the loader at the lavapipe ICD (unless VK_ICD_FILENAMES/VK_DRIVER_FILES are set),
   // then creates an instance and a device on the first CPU-type physical device with every
   // core 1.1-1.3 feature it supports enabled. Null and `why_not` set on failure.
-  static std::unique_ptr<Context> create(std::string& why_not);
+  static std::unique_ptr<Context> create(std::string& why_not, const ContextOptions& options = {});
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -46,6 +54,9 @@ class Context {
   std::uint32_t api_version() const { return api_version_; } // min(instance, device)
   // VK_EXT_transform_feedback is enabled (with its features) where the device has it.
   bool has_transform_feedback() const { return transform_feedback_; }
+  // VK_EXT_shader_viewport_index_layer is enabled where the device has it (lavapipe does)
+  // unless ContextOptions left it off.
+  bool has_viewport_index_layer() const { return viewport_index_layer_; }
   const std::string& device_name() const { return device_name_; }
 
   // Index of a memory type allowed by `type_bits` with all of `properties`, or UINT32_MAX.
@@ -56,7 +67,7 @@ class Context {
 
  private:
   Context() = default;
-  Status init();
+  Status init(const ContextOptions& options);
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
@@ -66,6 +77,7 @@ class Context {
   std::uint32_t queue_family_ = 0;
   std::uint32_t api_version_ = 0;
   bool transform_feedback_ = false;
+  bool viewport_index_layer_ = false;
   std::string device_name_;
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VolkDeviceTable table_{};
