@@ -79,7 +79,8 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
         {.debug_names = options.debug_names,
          .class_linkage = options.interface ? &options.interface->class_linkage : nullptr,
          .convention =
-             options.interface ? options.interface->convention : InterfaceConvention::Kiln},
+             options.interface ? options.interface->convention : InterfaceConvention::Kiln,
+         .geometry_point_size = options.interface && options.interface->geometry_point_size},
         builder);
   case InputKind::D3D9:
     return workspace_->d3d9.convert(

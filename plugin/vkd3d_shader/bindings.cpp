@@ -170,6 +170,16 @@ bool resolve_bindings(std::span<const std::uint8_t> bytecode, const LayerBinding
     return false;
   }
   if (const vkd3d_shader_interface_info* info = layer.interface) {
+    // vkd3d-shader 1.2 looks SM5.1 ranges up by the id instructions name them by, without
+    // their space: where ids and registers differ (or spaces matter) the layer's list does not
+    // mean to it what it says, and only the system library gives its answer. (Its fallback
+    // layout, by declaration order, does not look at either.)
+    if (source.renamed_ranges && (info->binding_count || info->uav_counter_count ||
+                                  info->push_constant_buffer_count ||
+                                  info->combined_sampler_count)) {
+      reason = ForwardReason::Binding;
+      return false;
+    }
     // A visibility or descriptor type kiln does not know is not a request it can honour.
     for (unsigned i = 0; i < info->binding_count; ++i) {
       StageMask mask = 0;

@@ -220,6 +220,10 @@ bool read_options(const vkd3d_shader_compile_info& info, Reader& reader, Compile
       }
       break;
     case kOptionWriteTessGeomPointSize:
+      // 0: no point size anywhere (vkd3d-shader 1.2 writes one in geometry shaders that emit
+      // points, which a request without the option gets); otherwise in every tessellation and
+      // geometry shader, which kiln does not do (the library forwards those).
+      reader.interface.geometry_point_size = false;
       out.tess_geom_point_size = option.value != 0;
       break;
     default:
@@ -257,6 +261,7 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   }
   auto interface = std::make_shared<ShaderInterface>();
   interface->extensions = kImplicitExtensions;
+  interface->geometry_point_size = true;
   Reader reader{*interface};
   if (!read_options(info, reader, out, reason)) return false;
 

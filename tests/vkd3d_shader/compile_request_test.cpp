@@ -167,9 +167,20 @@ TEST_F(CompileRequestTest, ApiVersionsUpToTheNewestModelledAreServed) {
   EXPECT_EQ(reason(), ForwardReason::ApiVersion);
   options[0].value = 7;
 
+  // Without the option geometry shaders that emit points write PointSize = 1, as
+  // vkd3d-shader 1.2 does; 0 turns that off; anything else asks it of every tessellation and
+  // geometry shader, which the library forwards.
+  for (unsigned count : {1u, 2u}) {
+    info_.option_count = count;
+    CompileRequest request;
+    ForwardReason why = ForwardReason::Count;
+    ASSERT_TRUE(read_compile_request(info_, request, why));
+    EXPECT_EQ(request.options.interface->geometry_point_size, count == 1);
+    EXPECT_FALSE(request.tess_geom_point_size);
+  }
   CompileRequest request;
   ForwardReason why = ForwardReason::Count;
-  options[1].value = 1; // tessellation and geometry shaders write a point size
+  options[1].value = 1;
   ASSERT_TRUE(read_compile_request(info_, request, why));
   EXPECT_TRUE(request.tess_geom_point_size);
 

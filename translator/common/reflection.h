@@ -154,6 +154,9 @@ class SemanticNamePool {
 struct SourceReflection {
   ShaderStage stage = ShaderStage::Count;
   std::vector<ResourceBinding> descriptors; // Cbv, Srv, Uav, Sampler
+  // SM5.1: a declaration names its range by an id other than its first register, or sits in a
+  // register space other than 0 (where instructions and registers stop agreeing).
+  bool renamed_ranges = false;
   std::vector<SignatureElement> inputs, outputs, patch_constants;
 };
 

@@ -167,6 +167,7 @@ void ShaderInterface::encode(std::vector<std::uint8_t>& out) const {
   w.u32(class_linkage.register_index);
   encode_list(w, class_linkage.fixed_instances);
   w.u32(std::uint32_t(convention));
+  w.u32(geometry_point_size ? 1 : 0);
 }
 
 Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterface& out) {
@@ -207,6 +208,7 @@ Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterf
   const std::uint32_t convention = r.u32();
   if (convention > std::uint32_t(InterfaceConvention::Vkd3dShader)) return bad();
   out.convention = InterfaceConvention(convention);
+  out.geometry_point_size = r.u32() != 0;
   if (r.failed() || r.remaining() != 0) return bad();
   return Status::ok();
 }

@@ -266,6 +266,10 @@ struct ShaderInterface {
   StreamOutput stream_output;
   ClassLinkage class_linkage;
   InterfaceConvention convention = InterfaceConvention::Kiln;
+  // A geometry shader that emits a point list writes PointSize = 1 (vkd3d-shader 1.2 does;
+  // VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE = 0 asks it not to). Off by default:
+  // Vulkan reads PointSize only where the layer enables shaderTessellationAndGeometryPointSize.
+  bool geometry_point_size = false;
 
   // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
   // combined sampler or UAV counter, or vkd3d-shader's convention (whose fallback layout is

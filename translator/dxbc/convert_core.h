@@ -169,6 +169,8 @@ struct ConvertContext::Impl {
   std::uint32_t gs_input_primitive = 0, gs_max_vertices = 0;
   bool debug_names = false; // ConvertOptions::debug_names (convert_names.cpp)
   InterfaceConvention convention = InterfaceConvention::Kiln; // ConvertOptions::convention
+  bool geometry_point_size = false; // ConvertOptions::geometry_point_size
+  ir::SsaDef point_size;            // its PointSize output, written before each stream-0 emit
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;
@@ -195,6 +197,7 @@ struct ConvertContext::Impl {
     hull_patch_phase = precise_all = emitted_return = false;
     clip_count = cull_count = 0;
     clip_dcl_in = cull_dcl_in = clip_dcl_out = cull_dcl_out = tess_outer = tess_inner = {};
+    point_size = {};
   }
   std::vector<IoSlot>& file(IoFile f) { return io[std::size_t(f)]; }
   IoSlot* slot(IoFile f, std::uint32_t reg, unsigned component) {

@@ -308,6 +308,8 @@ void Driver::finish_declarations() {
                              : impl_.gs_output_topology == 3 ? ir::PrimitiveType::Line
                                                              : ir::PrimitiveType::Triangle;
     b_.add(Op::SetGsOutputPrimitive(e, prim, impl_.gs_stream_mask ? impl_.gs_stream_mask : 1u));
+    if (impl_.geometry_point_size && impl_.gs_output_topology == 1)
+      impl_.point_size = b_.add(Op::DclOutputBuiltIn(ir::kF32, e, ir::BuiltIn::PointSize, 0));
   }
 }
 
@@ -474,6 +476,7 @@ Status ConverterState::run(std::span<const std::uint8_t> bytecode, const Convert
   ctx.impl().linkage.options = options.class_linkage;
   ctx.impl().debug_names = options.debug_names;
   ctx.impl().convention = options.convention;
+  ctx.impl().geometry_point_size = options.geometry_point_size;
   if (Status st = read_signatures(ctx); !st) return st;
   Driver driver(ctx, program);
   return driver.run();

@@ -17,6 +17,7 @@ struct ConvertOptions {
   const ClassLinkage* class_linkage = nullptr;
   // Whose stage-interface locations (ShaderInterface::convention).
   InterfaceConvention convention = InterfaceConvention::Kiln;
+  bool geometry_point_size = false; // ShaderInterface::geometry_point_size
 };
 
 // converter.cpp: the parsed container, the decoded program and the converter's context.

@@ -77,6 +77,7 @@ Status scan_program(const Container& container, const Program& program, SourceRe
                     ScanScratch& scratch) {
   out.stage = stage_of(program.type);
   out.descriptors.clear();
+  out.renamed_ranges = false;
   // Each UAV's range id (SM5.1) or register (SM5.0), in the order declared: instructions name
   // UAVs by it.
   auto& uav_ids = scratch.uav_ids;
@@ -106,6 +107,7 @@ Status scan_program(const Container& container, const Program& program, SourceRe
       d.space = decl.space;
       d.register_index = op.index[1];
       d.array_size = op.index[2] == 0xffffffffu ? 0 : op.index[2] - op.index[1] + 1;
+      out.renamed_ranges |= id != d.register_index || d.space != 0;
     } else {
       d.register_index = id;
     }

@@ -79,7 +79,8 @@ static_assert(std::size_t(ScalarType::Count) <= 32, "5 bits in a Type and in the
   X(LocalThreadId, 23)                                                                             \
   X(LocalThreadIndex, 24)                                                                          \
   X(WorkgroupId, 25)                                                                               \
-  X(IsFullyCovered, 26)
+  X(IsFullyCovered, 26)                                                                            \
+  X(PointSize, 27)
 #define KILN_IR_SHADER_STAGE_MASK(X)                                                               \
   X(Vertex, 1) X(Hull, 2) X(Domain, 4) X(Geometry, 8) X(Pixel, 16) X(Compute, 32)
 #define KILN_IR_RESOURCE_KINDS(X)                                                                  \
