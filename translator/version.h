@@ -10,7 +10,8 @@ inline constexpr const char* kVersionString = "0.3.0";
 // 2: GS input arrays sized from dcl_inputprimitive; 3: reflection carries the bytecode's
 // descriptor and signature facts (reflection.h), and the output changed for image sparse
 // status, packed-signature locations, GS stream variables and hull phase functions, so entries
-// made before rebuild.
-inline constexpr std::uint32_t kCodegenVersion = 3;
+// made before rebuild; 4: float folding leaves NaNs to the device, the hull pass-through writes
+// what the output signature says, patch constants past control point registers 16 and up.
+inline constexpr std::uint32_t kCodegenVersion = 4;
 
 } // namespace kiln

@@ -291,6 +291,102 @@ TEST_F(DxbcFeatures, SparseFeedbackLoadsFromBuffersReadAndReportMapped) {
   EXPECT_PASSES(run({{"cs", shader_container(sparse_buffer_program())}}, state, commands));
 }
 
+// ---- buffer sizes -------------------------------------------------------------------------------
+
+// cs_5_0, one thread: bufinfo of a raw, a structured (stride 4) and a typed float SRV (t0..t2)
+// and of a raw, a structured (stride 20) and a typed float UAV (u1..u3), each stored with all
+// four components to u0 from byte 16 * i on.
+std::vector<std::uint32_t> buffer_sizes_program() {
+  ProgramBuilder p(ProgramType::Compute, 5, 0);
+  p.inst(Opcode::DclResourceRaw, {decl(OT::Resource), 0});
+  p.inst(Opcode::DclResourceStructured, {decl(OT::Resource), 1, 4});
+  p.inst(Opcode::DclResource, {decl(OT::Resource), 2, returns(ReturnType::Float)},
+         dim_bits(dxbc::ResourceDimension::Buffer));
+  p.inst(Opcode::DclUavRaw, {decl(OT::Uav), 0});
+  p.inst(Opcode::DclUavRaw, {decl(OT::Uav), 1});
+  p.inst(Opcode::DclUavStructured, {decl(OT::Uav), 2, 20});
+  p.inst(Opcode::DclUavTyped, {decl(OT::Uav), 3, returns(ReturnType::Float)},
+         dim_bits(dxbc::ResourceDimension::Buffer));
+  p.inst(Opcode::DclTemps, {1});
+  p.inst(Opcode::DclThreadGroup, {1, 1, 1});
+  const std::pair<OT, std::uint32_t> views[] = {{OT::Resource, 0}, {OT::Resource, 1},
+                                                {OT::Resource, 2}, {OT::Uav, 1},
+                                                {OT::Uav, 2},      {OT::Uav, 3}};
+  std::uint32_t at = 0;
+  for (const auto& [type, index] : views) {
+    p.inst(Opcode::BufInfo, {dst(OT::Temp, 0xf), 0, src(type, 0, 0, 0, 0), index});
+    p.inst(Opcode::StoreRaw, {dst(OT::Uav, 0xf), 0, imm1(), at, src(OT::Temp), 0});
+    at += 16;
+  }
+  p.inst(Opcode::Ret, {});
+  return p.finish();
+}
+
+// `count` words of data.
+std::string words(unsigned count) {
+  std::string line;
+  for (unsigned i = 0; i < count; ++i) line += (i ? " " : "") + std::to_string(i);
+  return line + "\n";
+}
+
+// D3D's sizes: a raw view's bytes, a structured view's elements, a typed view's elements, in
+// every component; the buffers in both forms a layer may bind them in (texel buffers, storage
+// buffers).
+TEST_F(DxbcFeatures, BufferSizesAreD3DsInEveryBufferForm) {
+  // The runner's buffers are whole multiples of 16 bytes and its views cover them: sizes here
+  // are such multiples.
+  const std::string state = "[srv 0]\nformat r32-typeless\nsize (raw_buffer, 28)\n" + words(28) +
+                            "[srv 1]\nstride 4\nsize (buffer, 8)\n" + words(8) +
+                            "[srv 2]\nformat r32-float\nsize (buffer, 52)\n" + words(52) +
+                            "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 24)\n" + words(24) +
+                            "[uav 1]\nformat r32-typeless\nsize (raw_buffer, 64)\n" + words(64) +
+                            "[uav 2]\nstride 20\nsize (buffer, 4)\n" + words(20) +
+                            "[uav 3]\nformat r32-float\nsize (buffer, 8)\n" + words(8);
+  const std::uint32_t expected[] = {112, 8, 52, 256, 4, 8};
+  std::vector<std::string> commands = {"dispatch 1 1 1"};
+  for (unsigned i = 0; i < 24; ++i) commands.push_back(u32_probe(0, i, expected[i / 4]));
+  // Texel buffers, as vkd3d-shader binds them: raw and structured views are R32_UINT texels.
+  SCOPED_TRACE("texel buffers");
+  EXPECT_PASSES(run({{"cs", shader_container(buffer_sizes_program())}}, state, commands));
+  // Storage buffers for raw and structured SRVs and UAVs (typed views stay texel buffers).
+  auto storage = std::make_shared<ShaderInterface>(*runner_interface());
+  for (BindingRange& range : storage->bindings)
+    range.buffer_form = BindingRange::BufferForm::StorageBuffer;
+  SCOPED_TRACE("storage buffers");
+  EXPECT_PASSES(run({{"cs", shader_container(buffer_sizes_program())}}, state, commands, storage));
+}
+
+// ---- NaN from constant operands ---------------------------------------------------------------
+
+// cs_5_0, one thread: float arithmetic on literals whose result is a NaN, stored to u0[0..3]:
+// inf + -inf, the NaN 0xffc00000 built by an integer add (a constant the float ops read
+// through a bit cast) + 1 and * 1, and 0 / 0. Folding must not put the host's NaN where the
+// device gives its own. (0 * inf is not among them: lavapipe's compiler makes x * 0 zero.)
+std::vector<std::uint32_t> nan_program() {
+  ProgramBuilder p(ProgramType::Compute, 5, 0);
+  p.inst(Opcode::DclUavRaw, {decl(OT::Uav), 0});
+  p.inst(Opcode::DclTemps, {2});
+  p.inst(Opcode::DclThreadGroup, {1, 1, 1});
+  const std::uint32_t inf = 0x7f800000u, negative_inf = 0xff800000u;
+  p.inst(Opcode::Add, {dst(OT::Temp, 1), 0, imm1(), inf, imm1(), negative_inf});
+  p.inst(Opcode::Div, {dst(OT::Temp, 4), 0, imm1(), 0, imm1(), 0});
+  p.inst(Opcode::IAdd, {dst(OT::Temp, 1), 1, imm1(), 0x7fc00000u, imm1(), 0x80000000u});
+  p.inst(Opcode::Add, {dst(OT::Temp, 2), 0, src1(OT::Temp, 0), 1, imm1(), f(1.0f)});
+  p.inst(Opcode::Mul, {dst(OT::Temp, 8), 0, src1(OT::Temp, 0), 1, imm1(), f(1.0f)});
+  p.inst(Opcode::StoreRaw, {dst(OT::Uav, 0xf), 0, imm1(), 0, src(OT::Temp), 0});
+  p.inst(Opcode::Ret, {});
+  return p.finish();
+}
+
+// D3D's NaN, which lavapipe (like hardware) gives for each; kiln folded the first, second and
+// fourth to the host's 0x7fc00000.
+TEST_F(DxbcFeatures, NanFromConstantOperandsIsTheDevicesNan) {
+  const std::string state = "[uav 0]\nformat r32-typeless\nsize (raw_buffer, 4)\n0 0 0 0\n";
+  std::vector<std::string> commands = {"dispatch 1 1 1"};
+  for (unsigned i = 0; i < 4; ++i) commands.push_back(u32_probe(0, i, 0xffc00000u));
+  EXPECT_PASSES(run({{"cs", shader_container(nan_program())}}, state, commands));
+}
+
 // ---- hull-shader phases that return from inside their control flow ------------------------------
 
 // Signature system values (D3D_NAME) and component types.

@@ -429,6 +429,46 @@ std::vector<std::uint8_t> varyings_ps() {
   return container(w, varyings(true), {out("SV_Target", kNameTarget, kFloat, 0, 0xf)});
 }
 
+// The size of every kind of buffer view, as GetDimensions gives it:
+// ByteAddressBuffer t0; StructuredBuffer<uint> t1; Buffer<float> t2;
+// RWByteAddressBuffer u0 (the results), u1; RWStructuredBuffer<s20> u2; RWBuffer<float> u3;
+// RWStructuredBuffer<s32> u4; cbuffer cb0 { uint offset; };
+// [numthreads(1, 1, 1)] void main() { each view's bufinfo, all four components, stored to u0
+//   from byte `offset` on, 16 bytes a view in the order t0, t1, t2, u1, u2, u3, u4 }
+std::vector<std::uint8_t> buffer_sizes_cs() {
+  constexpr std::uint32_t kBuffer = 1, kFloat4 = 0x5555;
+  auto slot = [](OperandType type, std::uint32_t index) {
+    return opd::of({opd::token(type, 0, 0, 0, 1), index});
+  };
+  ProgramWriter w(ShaderStage::Compute, 5, 0);
+  w.emit(Op::DclConstantBuffer, {opd::cb(0, 1)}); // cb0[1], immediate indices
+  w.emit(Op::DclResourceRaw, {slot(OperandType::Resource, 0)});
+  w.emit(Op::DclResourceStructured, {slot(OperandType::Resource, 1)}, 0, {4});
+  w.emit(Op::DclResource, {slot(OperandType::Resource, 2)}, kBuffer, {kFloat4});
+  w.emit(Op::DclUavRaw, {uav_slot(0)});
+  w.emit(Op::DclUavRaw, {uav_slot(1)});
+  w.emit(Op::DclUavStructured, {uav_slot(2)}, 0, {20});
+  w.emit(Op::DclUavTyped, {uav_slot(3)}, kBuffer, {kFloat4});
+  w.emit(Op::DclUavStructured, {uav_slot(4)}, 0, {32});
+  w.emit(Op::DclTemps, {}, 0, {2});
+  w.emit(Op::DclThreadGroup, {}, 0, {1, 1, 1});
+  // The resource operand's swizzle is .xxxx, as fxc writes it: bufinfo's value is a scalar.
+  const std::uint32_t xxxx = replicate(0);
+  const Operand views[] = {opd::resource(0, xxxx),   opd::resource(1, xxxx),
+                           opd::resource(2, xxxx),   opd::uav(1, xxxx, false),
+                           opd::uav(2, xxxx, false), opd::uav(3, xxxx, false),
+                           opd::uav(4, xxxx, false)};
+  std::uint32_t at = 0;
+  for (const Operand& view : views) {
+    w.emit(Op::BufInfo, {opd::temp_dst(0, 0xf), view});
+    w.emit(Op::IAdd, {opd::temp_dst(1, 0x1), opd::cb(0, 0, replicate(0)), opd::imm1_bits(at)});
+    w.emit(Op::StoreRaw, {opd::uav(0, 0xf, true), opd::temp_scalar(1, 0), opd::temp(0)});
+    at += 16;
+  }
+  w.emit(Op::Ret, {});
+  return container(w, {}, {});
+}
+
 bool write(const std::string& dir, const char* name, const std::vector<std::uint8_t>& bytes) {
   const std::string path = dir + "/" + name;
   std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -456,6 +496,8 @@ int main(int argc, char** argv) {
                   write(dir, "position.vs.dxbc", position_vs()) &&
                   write(dir, "position.ps.dxbc", position_ps()) &&
                   write(dir, "varyings.vs.dxbc", varyings_vs()) &&
-                  write(dir, "varyings.ps.dxbc", varyings_ps());
+                  write(dir, "varyings.ps.dxbc", varyings_ps()) &&
+                  write(dir, "buffer_sizes.cs.dxbc", buffer_sizes_cs());
+
   return ok ? 0 : 1;
 }

@@ -268,10 +268,18 @@ Status ConstantFold::run(ir::Builder& b) {
       if (code == OpCode::Cast && (type.scalar_type() == ScalarType::Bool ||
                                    b.op(resolve(op.operand(0).def())).type() == ir::kBool))
         continue;
+      // A float result involving a NaN is the device's: which NaN comes out (D3D's 0xffc00000,
+      // the operand's payload, another pattern) is up to the hardware, not the host's
+      // arithmetic. Float ops that meet or make one are left alone; Cast keeps its bits as
+      // they are, and comparisons have an exact answer for NaN operands.
+      const bool float_result = type.scalar_type() == ScalarType::F32 && code != OpCode::Cast;
+      if (float_result &&
+          (std::isnan(f(values[0])) || (op.ref_count() == 2 && std::isnan(f(values[1])))))
+        continue;
       Folded folded = kRules[std::size_t(code)](values[0], values[1]);
       if (!folded) continue;
       std::uint32_t bits = *folded;
-      if (type.scalar_type() == ScalarType::F32 && std::isnan(f(bits))) bits = 0x7fc00000u;
+      if (float_result && std::isnan(f(bits))) continue;
       // Devices may flush f32 denormals (D3D allows it): leave arithmetic that meets one.
       auto denormal = [](std::uint32_t v) {
         return (v & 0x7f800000u) == 0 && (v & 0x007fffffu) != 0;
