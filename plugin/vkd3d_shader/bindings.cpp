@@ -82,8 +82,8 @@ class Resolver {
     // vkd3d-shader 1.2 reads every buffer SRV through a uniform texel buffer, and buffer UAVs
     // through storage texel buffers unless VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV says
     // storage buffers.
-    const bool storage_buffer = range.register_class == DescriptorClass::Uav &&
-                                layer_.uav_buffers_as_storage_buffers;
+    const bool storage_buffer =
+        range.register_class == DescriptorClass::Uav && layer_.uav_buffers_as_storage_buffers;
     range.buffer_form = storage_buffer ? BindingRange::BufferForm::StorageBuffer
                                        : BindingRange::BufferForm::TexelBuffer;
     range.set = binding.set;
@@ -174,9 +174,9 @@ bool resolve_bindings(std::span<const std::uint8_t> bytecode, const LayerBinding
     // their space: where ids and registers differ (or spaces matter) the layer's list does not
     // mean to it what it says, and only the system library gives its answer. (Its fallback
     // layout, by declaration order, does not look at either.)
-    if (source.renamed_ranges && (info->binding_count || info->uav_counter_count ||
-                                  info->push_constant_buffer_count ||
-                                  info->combined_sampler_count)) {
+    if (source.renamed_ranges &&
+        (info->binding_count || info->uav_counter_count || info->push_constant_buffer_count ||
+         info->combined_sampler_count)) {
       reason = ForwardReason::Binding;
       return false;
     }

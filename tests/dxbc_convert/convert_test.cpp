@@ -10,6 +10,7 @@
 #include "translator/ir/ir_validate.h"
 #include "translator/passes/pipeline.h"
 
+#include <algorithm>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <string>
@@ -522,6 +523,103 @@ TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
   EXPECT_EQ(r.count(OpCode::DclOutputBuiltIn), 2u); // Position[3], TessFactorInner
   for (ir::OpView d : r.of(OpCode::DclOutput)) EXPECT_TRUE(d.type().is_aggregate());
   expect_pipeline_ok(r);
+}
+
+// A hull shader with a pass-through control point phase and one patch constant (the inside
+// factor at o0 of the fork phase), with the signatures given.
+std::vector<std::uint8_t> passthrough_hull(const std::vector<std::uint8_t>& input,
+                                           const std::vector<std::uint8_t>& output) {
+  ProgramBuilder p(ProgramType::Hull, 5, 0);
+  p.inst(Opcode::HsDecls, {});
+  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
+  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
+  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+  p.inst(Opcode::HsForkPhase, {});
+  p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 1), 0, 20}); // tri inside
+  p.inst(Opcode::Mov, {dst(OT::Output, 1), 0, imm1(), f(1)});
+  p.inst(Opcode::Ret, {});
+  return make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                         {fourcc('I', 'S', 'G', 'N'), input},
+                         {fourcc('O', 'S', 'G', 'N'), output}});
+}
+
+std::vector<std::uint32_t> output_locations(const Result& r) {
+  std::vector<std::uint32_t> locations;
+  for (ir::OpView d : r.of(OpCode::DclOutput)) locations.push_back(d.operand(1).literal_u32());
+  return locations;
+}
+
+// The pass-through writes each control point where the output signature says: SV_Position
+// read as the position built-in, written to location 0 when the output signature makes it an
+// ordinary varying (what the domain shader then reads), in either convention.
+TEST(DxbcConvert, HullPassThroughOutputFollowsTheOutputSignature) {
+  const auto input = signature({{"SV_Position", 0, 1, 3, 0, 0xf}});
+  const auto output = signature({{"SV_Position", 0, 0, 3, 0, 0xf}});
+  for (InterfaceConvention convention :
+       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
+    Converter converter;
+    Result r;
+    r.status = converter.convert(passthrough_hull(input, output), {.convention = convention}, r.b);
+    ASSERT_TRUE(r.status) << r.status.message();
+    std::vector<std::uint32_t> inputs, outputs;
+    for (ir::OpView d : r.of(OpCode::DclInputBuiltIn)) inputs.push_back(d.operand(1).literal_u32());
+    for (ir::OpView d : r.of(OpCode::DclOutputBuiltIn))
+      outputs.push_back(d.operand(1).literal_u32());
+    EXPECT_NE(std::find(inputs.begin(), inputs.end(), std::uint32_t(ir::BuiltIn::Position)),
+              inputs.end());
+    EXPECT_EQ(outputs, std::vector<std::uint32_t>{std::uint32_t(ir::BuiltIn::TessFactorInner)});
+    EXPECT_EQ(output_locations(r), std::vector<std::uint32_t>{0}) << r.text();
+    expect_pipeline_ok(r);
+  }
+}
+
+// Patch constants sit after the control point registers, the same in the hull and domain
+// shader: kiln's from location 16 or past the highest control point register (a control point
+// output at register 17 beside patch constants translates), vkd3d-shader's at the register
+// plus the number of control point signature elements.
+TEST(DxbcConvert, PatchConstantsSitPastTheControlPointRegisters) {
+  const auto io = signature({{"TEXCOORD", 0, 0, 3, 0, 0xf}, {"TEXCOORD", 1, 0, 3, 17, 0xf}});
+  const auto patch = signature({{"FACTOR", 0, 0, 3, 1, 0x1}});
+  ProgramBuilder p(ProgramType::Hull, 5, 0);
+  p.inst(Opcode::HsDecls, {});
+  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
+  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
+  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+  p.inst(Opcode::HsControlPointPhase, {});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 0});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 17});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, imm4(), f(1), f(2), f(3), f(4)});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 17, imm4(), f(5), f(6), f(7), f(8)});
+  p.inst(Opcode::Ret, {});
+  p.inst(Opcode::HsForkPhase, {});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 1), 1});
+  p.inst(Opcode::Mov, {dst(OT::Output, 1), 1, imm1(), f(9)});
+  p.inst(Opcode::Ret, {});
+  const auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                                     {fourcc('I', 'S', 'G', 'N'), io},
+                                     {fourcc('O', 'S', 'G', 'N'), io},
+                                     {fourcc('P', 'C', 'S', 'G'), patch}});
+  struct Case {
+    InterfaceConvention convention;
+    std::uint32_t patch_location;
+  };
+  for (const Case& c :
+       {Case{InterfaceConvention::Kiln, 18 + 1}, Case{InterfaceConvention::Vkd3dShader, 2 + 1}}) {
+    Converter converter;
+    Result r;
+    r.status = converter.convert(bytes, {.convention = c.convention}, r.b);
+    ASSERT_TRUE(r.status) << r.status.message();
+    std::vector<std::uint32_t> locations = output_locations(r);
+    std::vector<std::uint32_t> expected = {0, 17, c.patch_location};
+    std::sort(locations.begin(), locations.end());
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(locations, expected) << r.text();
+    expect_pipeline_ok(r);
+  }
 }
 
 TEST(DxbcConvert, DynamicallyIndexedInputsSelectAmongDeclaredRegisters) {

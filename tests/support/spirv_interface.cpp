@@ -42,24 +42,59 @@ void decorate(Decorations& d, std::span<const std::uint32_t> operands) {
   if (operands.empty()) return;
   const std::uint32_t value = operands.size() > 1 ? operands[1] : 0;
   switch (spv::Decoration(operands[0])) {
-  case spv::DecorationDescriptorSet: d.has_set = true, d.set = value; break;
-  case spv::DecorationBinding: d.has_binding = true, d.binding = value; break;
-  case spv::DecorationLocation: d.has_location = true, d.location = value; break;
-  case spv::DecorationComponent: d.component = value; break;
-  case spv::DecorationBuiltIn: d.has_builtin = true, d.builtin = value; break;
-  case spv::DecorationPatch: d.patch = true; break;
-  case spv::DecorationFlat: d.flat = true; break;
-  case spv::DecorationNoPerspective: d.noperspective = true; break;
-  case spv::DecorationCentroid: d.centroid = true; break;
-  case spv::DecorationSample: d.sample = true; break;
-  case spv::DecorationBlock: d.block = true; break;
-  case spv::DecorationBufferBlock: d.buffer_block = true; break;
-  case spv::DecorationIndex: d.index = value; break;
-  case spv::DecorationStream: d.stream = value; break;
-  case spv::DecorationXfbBuffer: d.xfb_buffer = value; break;
-  case spv::DecorationXfbStride: d.xfb_stride = value; break;
-  case spv::DecorationOffset: d.offset = value; break;
-  default: break;
+  case spv::DecorationDescriptorSet:
+    d.has_set = true, d.set = value;
+    break;
+  case spv::DecorationBinding:
+    d.has_binding = true, d.binding = value;
+    break;
+  case spv::DecorationLocation:
+    d.has_location = true, d.location = value;
+    break;
+  case spv::DecorationComponent:
+    d.component = value;
+    break;
+  case spv::DecorationBuiltIn:
+    d.has_builtin = true, d.builtin = value;
+    break;
+  case spv::DecorationPatch:
+    d.patch = true;
+    break;
+  case spv::DecorationFlat:
+    d.flat = true;
+    break;
+  case spv::DecorationNoPerspective:
+    d.noperspective = true;
+    break;
+  case spv::DecorationCentroid:
+    d.centroid = true;
+    break;
+  case spv::DecorationSample:
+    d.sample = true;
+    break;
+  case spv::DecorationBlock:
+    d.block = true;
+    break;
+  case spv::DecorationBufferBlock:
+    d.buffer_block = true;
+    break;
+  case spv::DecorationIndex:
+    d.index = value;
+    break;
+  case spv::DecorationStream:
+    d.stream = value;
+    break;
+  case spv::DecorationXfbBuffer:
+    d.xfb_buffer = value;
+    break;
+  case spv::DecorationXfbStride:
+    d.xfb_stride = value;
+    break;
+  case spv::DecorationOffset:
+    d.offset = value;
+    break;
+  default:
+    break;
   }
 }
 
@@ -67,10 +102,13 @@ void decorate(Decorations& d, std::span<const std::uint32_t> operands) {
 bool per_vertex(std::uint32_t model, std::uint32_t storage, bool patch) {
   if (patch) return false;
   switch (spv::ExecutionModel(model)) {
-  case spv::ExecutionModelTessellationControl: return true;
+  case spv::ExecutionModelTessellationControl:
+    return true;
   case spv::ExecutionModelTessellationEvaluation:
-  case spv::ExecutionModelGeometry: return storage == spv::StorageClassInput;
-  default: return false;
+  case spv::ExecutionModelGeometry:
+    return storage == spv::StorageClassInput;
+  default:
+    return false;
   }
 }
 
@@ -111,7 +149,9 @@ class Reader {
       return false;
     }
     switch (t->op) {
-    case spv::OpTypeSampler: f.descriptor_type = VK_DESCRIPTOR_TYPE_SAMPLER; break;
+    case spv::OpTypeSampler:
+      f.descriptor_type = VK_DESCRIPTOR_TYPE_SAMPLER;
+      break;
     case spv::OpTypeSampledImage:
       f.descriptor_type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
       t = type(t->a);
@@ -185,14 +225,14 @@ class Reader {
     f.storage = v.storage;
     f.patch = d.patch;
     if (ti) {
-      f.scalar = ti->op == spv::OpTypeFloat ? 'f'
+      f.scalar = ti->op == spv::OpTypeFloat  ? 'f'
                  : ti->op == spv::OpTypeBool ? 'b'
                  : ti->b                     ? 'i'
                                              : 'u';
       f.width = ti->op == spv::OpTypeBool ? 1 : ti->a;
     }
-    const bool fragment_input = out_.execution_model == spv::ExecutionModelFragment &&
-                                v.storage == spv::StorageClassInput;
+    const bool fragment_input =
+        out_.execution_model == spv::ExecutionModelFragment && v.storage == spv::StorageClassInput;
     if (fragment_input) {
       f.flat = d.flat;
       f.noperspective = d.noperspective;
@@ -265,8 +305,8 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
       if (!w.empty()) decorate(m.decorations[w[0]], w.subspan(1));
       break;
     case spv::OpMemberDecorate:
-      if (w.size() >= 2) decorate(m.member_decorations[(std::uint64_t(w[0]) << 32) | w[1]],
-                                  w.subspan(2));
+      if (w.size() >= 2)
+        decorate(m.member_decorations[(std::uint64_t(w[0]) << 32) | w[1]], w.subspan(2));
       break;
     case spv::OpTypeBool:
     case spv::OpTypeSampler:
@@ -339,9 +379,9 @@ std::string describe(const DescriptorFact& f) {
 }
 
 std::string describe(const ComponentFact& f) {
-  std::string s = std::string(storage_name(f.storage)) + (f.patch ? " patch" : "") +
-                  " location " + std::to_string(f.location) + "." +
-                  std::to_string(f.component) + " " + f.scalar + std::to_string(f.width);
+  std::string s = std::string(storage_name(f.storage)) + (f.patch ? " patch" : "") + " location " +
+                  std::to_string(f.location) + "." + std::to_string(f.component) + " " + f.scalar +
+                  std::to_string(f.width);
   if (f.flat) s += " flat";
   if (f.noperspective) s += " noperspective";
   if (f.centroid) s += " centroid";
@@ -355,8 +395,8 @@ std::string describe(const ComponentFact& f) {
 }
 
 std::string describe(const BuiltInFact& f) {
-  std::string s = std::string(storage_name(f.storage)) + (f.patch ? " patch" : "") +
-                  " builtin " + std::to_string(f.builtin);
+  std::string s = std::string(storage_name(f.storage)) + (f.patch ? " patch" : "") + " builtin " +
+                  std::to_string(f.builtin);
   if (f.array_size) s += "[" + std::to_string(f.array_size) + "]";
   if (f.xfb_buffer >= 0)
     s += " xfb " + std::to_string(f.xfb_buffer) + " offset " + std::to_string(f.xfb_offset);
@@ -377,9 +417,15 @@ std::uint64_t slot_of(const BuiltInFact& f) {
 std::uint64_t slot_of(const DescriptorFact& f) {
   return (std::uint64_t(f.set) << 32) | f.binding;
 }
-bool is_output(const ComponentFact& f) { return f.storage == spv::StorageClassOutput; }
-bool is_output(const BuiltInFact& f) { return f.storage == spv::StorageClassOutput; }
-bool is_output(const DescriptorFact&) { return false; }
+bool is_output(const ComponentFact& f) {
+  return f.storage == spv::StorageClassOutput;
+}
+bool is_output(const BuiltInFact& f) {
+  return f.storage == spv::StorageClassOutput;
+}
+bool is_output(const DescriptorFact&) {
+  return false;
+}
 
 // vkd3d-shader 1.2 gives the two interpolation modes it does not handle, linear noperspective
 // centroid and linear noperspective sample, no decoration at all (perspective-correct centre

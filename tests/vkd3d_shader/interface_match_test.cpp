@@ -31,9 +31,12 @@ enum class Layout { EmptyBindingList, FromScan, NoInterface };
 
 const char* layout_name(Layout layout) {
   switch (layout) {
-  case Layout::EmptyBindingList: return "an empty binding list";
-  case Layout::FromScan: return "a layer-style binding list";
-  case Layout::NoInterface: return "no interface";
+  case Layout::EmptyBindingList:
+    return "an empty binding list";
+  case Layout::FromScan:
+    return "a layer-style binding list";
+  case Layout::NoInterface:
+    return "no interface";
   }
   return "?";
 }
@@ -41,10 +44,9 @@ const char* layout_name(Layout layout) {
 // One vkd3d_shader_compile_info as a layer builds it, with what its pointers point at.
 struct Request {
   // VKD3D_SHADER_API_VERSION_1_3, as wined3d sends on every compile.
-  vkd3d_shader_compile_option option{vkd3d_shader_compile_option_name(vkd3d::kOptionApiVersion),
-                                     3};
+  vkd3d_shader_compile_option option{vkd3d_shader_compile_option_name(vkd3d::kOptionApiVersion), 3};
   vkd3d_shader_spirv_target_info target{};
-  vkd3d_shader_interface_info interface{};
+  vkd3d_shader_interface_info interface {};
   std::vector<vkd3d_shader_resource_binding> bindings;
   std::vector<vkd3d_shader_uav_counter_binding> counters;
   vkd3d_shader_compile_info info{};
@@ -210,9 +212,9 @@ void compare_one(const vkd3d::RealLibrary& real, Translator& translator,
     return;
   }
   std::string report = path.filename().string() + " with " + layout_name(layout) + ":";
-  for (std::size_t i = 0; i < differences.size() && i < 8; ++i)
-    report += "\n    " + differences[i];
-  if (differences.size() > 8) report += "\n    (" + std::to_string(differences.size() - 8) + " more)";
+  for (std::size_t i = 0; i < differences.size() && i < 8; ++i) report += "\n    " + differences[i];
+  if (differences.size() > 8)
+    report += "\n    (" + std::to_string(differences.size() - 8) + " more)";
   tally.reports.push_back(report);
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 // Bumped when the encoding changes, so old cache records fail to decode instead of decoding
 // into something else.
-constexpr std::uint32_t kEncodingVersion = 3; // 2: class linkage, 3: convention
+constexpr std::uint32_t kEncodingVersion = 3;      // 2: class linkage, 3: convention
 constexpr std::uint32_t kMaxListLength = 1u << 16; // a bound for decoding damaged bytes
 constexpr std::uint32_t kMaxSemanticLength = 256;
 

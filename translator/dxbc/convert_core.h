@@ -169,8 +169,8 @@ struct ConvertContext::Impl {
   std::uint32_t gs_input_primitive = 0, gs_max_vertices = 0;
   bool debug_names = false; // ConvertOptions::debug_names (convert_names.cpp)
   InterfaceConvention convention = InterfaceConvention::Kiln; // ConvertOptions::convention
-  bool geometry_point_size = false; // ConvertOptions::geometry_point_size
-  ir::SsaDef point_size;            // its PointSize output, written before each stream-0 emit
+  bool geometry_point_size = false;                           // ConvertOptions::geometry_point_size
+  ir::SsaDef point_size; // its PointSize output, written before each stream-0 emit
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed
   bool emitted_return = false;

@@ -154,8 +154,8 @@ void emit_cut(ConvertContext& ctx, const Instruction& inst) {
   const bool cut = o == Opcode::Cut || o == Opcode::EmitThenCut || o == Opcode::CutStream ||
                    o == Opcode::EmitThenCutStream;
   if (emit && stream == 0 && ctx.impl().point_size)
-    ctx.emit(Op::OutputStore(ir::kVoid, ctx.impl().point_size, ir::SsaDef(),
-                             ctx.constant_f32(1.0f)));
+    ctx.emit(
+        Op::OutputStore(ir::kVoid, ctx.impl().point_size, ir::SsaDef(), ctx.constant_f32(1.0f)));
   if (emit) ctx.emit(Op::EmitVertex(stream));
   if (cut) ctx.emit(Op::EmitPrimitive(stream));
 }

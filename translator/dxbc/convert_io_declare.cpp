@@ -592,9 +592,8 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
   // system value only in the signature. vkd3d-shader 1.2 reads that only for hull shader
   // inputs: elsewhere a plain declaration is an ordinary location (and its producer's plain
   // dcl_output one too).
-  const bool signature_names_builtin =
-      ctx.impl().convention != InterfaceConvention::Vkd3dShader ||
-      (ctx.program().type == ProgramType::Hull && !where.output);
+  const bool signature_names_builtin = ctx.impl().convention != InterfaceConvention::Vkd3dShader ||
+                                       (ctx.program().type == ProgramType::Hull && !where.output);
   if (!has_sv && signature_names_builtin && element && element->system_value &&
       element->system_value < 64) {
     name = tess_code_of_signature_name(element->system_value, element->semantic_index);

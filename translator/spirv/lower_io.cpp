@@ -50,7 +50,7 @@ constexpr spv::BuiltIn kVertexCount = spv::BuiltIn(spv::BuiltInMax - 2);
   X(LocalThreadId, spv::BuiltInLocalInvocationId, U32, 3, 0, false, kC, kNone)                     \
   X(LocalThreadIndex, spv::BuiltInLocalInvocationIndex, U32, 1, 0, false, kC, kNone)               \
   X(WorkgroupId, spv::BuiltInWorkgroupId, U32, 3, 0, false, kC, kNone)                             \
-  X(IsFullyCovered, spv::BuiltInFullyCoveredEXT, Bool, 1, 0, false, kP, kNone)                    \
+  X(IsFullyCovered, spv::BuiltInFullyCoveredEXT, Bool, 1, 0, false, kP, kNone)                     \
   X(PointSize, spv::BuiltInPointSize, F32, 1, 0, false, kNone, kG)
 
 struct BuiltInTable {
