@@ -46,25 +46,6 @@ bool stage_mask_of(vkd3d_shader_visibility visibility, StageMask& out) {
 
 namespace {
 
-bool class_of(vkd3d_shader_descriptor_type type, DescriptorClass& out) {
-  switch (type) {
-  case VKD3D_SHADER_DESCRIPTOR_TYPE_CBV:
-    out = DescriptorClass::Cbv;
-    return true;
-  case VKD3D_SHADER_DESCRIPTOR_TYPE_SRV:
-    out = DescriptorClass::Srv;
-    return true;
-  case VKD3D_SHADER_DESCRIPTOR_TYPE_UAV:
-    out = DescriptorClass::Uav;
-    return true;
-  case VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER:
-    out = DescriptorClass::Sampler;
-    return true;
-  default:
-    return false;
-  }
-}
-
 std::uint8_t binding_flags(unsigned flags) {
   std::uint8_t out = 0;
   if (flags & VKD3D_SHADER_BINDING_FLAG_BUFFER) out |= BindingRange::Buffer;
@@ -262,7 +243,7 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   auto interface = std::make_shared<ShaderInterface>();
   interface->extensions = kImplicitExtensions;
   interface->geometry_point_size = true;
-  Reader reader{*interface};
+  Reader reader{*interface, {}};
   if (!read_options(info, reader, out, reason)) return false;
 
   bool read = true;

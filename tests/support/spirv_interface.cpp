@@ -310,7 +310,7 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
       break;
     case spv::OpTypeBool:
     case spv::OpTypeSampler:
-      if (!w.empty()) m.types[w[0]] = {op};
+      if (!w.empty()) m.types[w[0]] = {op, 0, 0, 0, {}, {}};
       break;
     case spv::OpTypeInt: // a = width, b = signedness
     case spv::OpTypeFloat:
