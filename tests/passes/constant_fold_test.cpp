@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <gtest/gtest.h>
+#include <utility>
 
 namespace kiln::passes::test {
 namespace {
@@ -33,27 +34,19 @@ Type result_type(const ir::OpInfo& info) {
   return operand_type(info);
 }
 
-// A pixel shader storing `code` applied to two (or one) constants; returns the stored value
-// after constant folding.
-SsaDef fold_one(ir::Builder& b, const ir::OpInfo& info) {
+// A pixel shader storing `code` (result `type`) applied to the constant `operands` adds
+// (the second one only for a binary op); returns the stored value after constant folding.
+template <typename Operands>
+SsaDef fold_stored(ir::Builder& b, OpCode code, Type type, Operands operands) {
   b.reset();
   SsaDef fn = b.add(ir::Op::Function(ir::kVoid));
   SsaDef ep = b.add(ir::Op::EntryPoint(fn, ir::ShaderStage::Pixel));
-  Type type = result_type(info);
   SsaDef out = b.add(ir::Op::DclOutput(type, ep, 0u, 0u, 0u));
   b.add(ir::Op::Label(ir::Construct::None));
-  Type in = operand_type(info);
-  SsaDef a = in == ir::kF32    ? b.constant_f32(1.5f)
-             : in == ir::kBool ? b.constant_bool(true)
-             : in == ir::kI32  ? b.constant_i32(-7)
-                               : b.constant_u32(6);
-  SsaDef c = in == ir::kF32    ? b.constant_f32(0.25f)
-             : in == ir::kBool ? b.constant_bool(false)
-             : in == ir::kI32  ? b.constant_i32(2)
-                               : b.constant_u32(2);
-  ir::Op op(info.code, type);
+  const auto [a, c] = operands();
+  ir::Op op(code, type);
   op.ref(a);
-  if (info.shape.size() == 2) op.ref(c);
+  if (ir::op_info(code).shape.size() == 2) op.ref(c);
   SsaDef value = b.add(op);
   SsaDef store = b.add(ir::Op::OutputStore(out, SsaDef(), value));
   b.add(ir::Op::Return(SsaDef()));
@@ -62,6 +55,23 @@ SsaDef fold_one(ir::Builder& b, const ir::OpInfo& info) {
   Status s = fold.run(b);
   EXPECT_TRUE(s) << s.message();
   return b.op(store).operand(2).def();
+}
+
+// A pixel shader storing `code` applied to two (or one) constants; returns the stored value
+// after constant folding.
+SsaDef fold_one(ir::Builder& b, const ir::OpInfo& info) {
+  const Type in = operand_type(info);
+  return fold_stored(b, info.code, result_type(info), [&] {
+    SsaDef a = in == ir::kF32    ? b.constant_f32(1.5f)
+               : in == ir::kBool ? b.constant_bool(true)
+               : in == ir::kI32  ? b.constant_i32(-7)
+                                 : b.constant_u32(6);
+    SsaDef c = in == ir::kF32    ? b.constant_f32(0.25f)
+               : in == ir::kBool ? b.constant_bool(false)
+               : in == ir::kI32  ? b.constant_i32(2)
+                                 : b.constant_u32(2);
+    return std::pair(a, c);
+  });
 }
 
 TEST(ConstantFold, EveryExactAndRoundedOpFolds) {
@@ -103,22 +113,11 @@ TEST(ConstantFold, ScalarRulesGiveTheDeviceResult) {
 // patterns `a` and, for a binary op, `c`; returns the stored value after constant folding.
 SsaDef fold_bits(ir::Builder& b, OpCode code, Type type, Type in, std::uint32_t a,
                  std::uint32_t c = 0) {
-  b.reset();
-  SsaDef fn = b.add(ir::Op::Function(ir::kVoid));
-  SsaDef ep = b.add(ir::Op::EntryPoint(fn, ir::ShaderStage::Pixel));
-  SsaDef out = b.add(ir::Op::DclOutput(type, ep, 0u, 0u, 0u));
-  b.add(ir::Op::Label(ir::Construct::None));
-  ir::Op op(code, type);
-  op.ref(b.constant_scalar(in, a));
-  if (ir::op_info(code).shape.size() == 2) op.ref(b.constant_scalar(in, c));
-  SsaDef value = b.add(op);
-  SsaDef store = b.add(ir::Op::OutputStore(out, SsaDef(), value));
-  b.add(ir::Op::Return(SsaDef()));
-  b.add(ir::Op::FunctionEnd());
-  ConstantFold fold;
-  Status s = fold.run(b);
-  EXPECT_TRUE(s) << s.message();
-  return b.op(store).operand(2).def();
+  return fold_stored(b, code, type, [&] {
+    SsaDef first = b.constant_scalar(in, a);
+    SsaDef second = ir::op_info(code).shape.size() == 2 ? b.constant_scalar(in, c) : SsaDef();
+    return std::pair(first, second);
+  });
 }
 
 constexpr std::uint32_t kInf = 0x7f800000u, kNegInf = 0xff800000u, kD3dNan = 0xffc00000u,

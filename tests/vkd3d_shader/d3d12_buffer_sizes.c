@@ -8,7 +8,6 @@
  * usage: d3d12-buffer-sizes CS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { kSrvs = 3, kUavs = 5, kViews = kSrvs + kUavs, kTables = 2, kSized = 7, kBytes = 1024 };
@@ -76,35 +75,25 @@ int main(int argc, char** argv) {
   ID3D12PipelineState* pipeline;
   ID3D12Resource *results, *srv_buffers[kSrvs], *uav_buffers[kUavs - 1];
   ID3D12DescriptorHeap* heap;
-  D3D12_ROOT_PARAMETER parameters[2] = {{0}};
+  D3D12_ROOT_PARAMETER parameters[2];
   D3D12_DESCRIPTOR_RANGE ranges[2] = {{0}};
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
-  D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {0};
   D3D12_UNORDERED_ACCESS_VIEW_DESC results_view = {0};
   D3D12_CPU_DESCRIPTOR_HANDLE cpu_start;
   D3D12_GPU_DESCRIPTOR_HANDLE gpu_table;
   const UINT result_bytes = kTables * kSized * 16;
   UINT increment, table, i, *words;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: d3d12-buffer-sizes CS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-buffer-sizes");
+  d3d12_init_args(&ctx, "d3d12-buffer-sizes", argc, "CS.dxbc");
 
   /* b0: the results' byte offset as a root constant; t0-t2 and u0-u4 through a table. */
-  parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-  parameters[0].Constants.Num32BitValues = 4;
-  parameters[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  parameters[0] = d3d12_root_constants(0, 4, D3D12_SHADER_VISIBILITY_ALL);
   ranges[0].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
   ranges[0].NumDescriptors = kSrvs;
   ranges[1].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
   ranges[1].NumDescriptors = kUavs;
   ranges[1].OffsetInDescriptorsFromTableStart = kSrvs;
-  parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-  parameters[1].DescriptorTable.NumDescriptorRanges = 2;
-  parameters[1].DescriptorTable.pDescriptorRanges = ranges;
-  parameters[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  parameters[1] = d3d12_root_table(ranges, 2);
   root_desc.NumParameters = 2;
   root_desc.pParameters = parameters;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
@@ -121,13 +110,7 @@ int main(int argc, char** argv) {
                                   D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
                                   D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
 
-  heap_desc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-  heap_desc.NumDescriptors = kTables * kViews;
-  heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
-  d3d12_check(&ctx,
-              ID3D12Device_CreateDescriptorHeap(ctx.device, &heap_desc, &IID_ID3D12DescriptorHeap,
-                                                (void**)&heap),
-              "CreateDescriptorHeap");
+  heap = d3d12_shader_visible_heap(&ctx, kTables * kViews);
   increment = ID3D12Device_GetDescriptorHandleIncrementSize(ctx.device,
                                                             D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
   cpu_start = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
@@ -146,9 +129,7 @@ int main(int argc, char** argv) {
                  at(cpu_start, increment, base + kSrvs + 1 + i));
   }
 
-  ID3D12GraphicsCommandList_SetComputeRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetDescriptorHeaps(ctx.list, 1, &heap);
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
+  d3d12_bind_compute(&ctx, root_signature, heap, pipeline);
   for (table = 0; table < kTables; ++table) {
     const UINT constants[4] = {table * kSized * 16, 0, 0, 0};
     gpu_table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
@@ -167,8 +148,6 @@ int main(int argc, char** argv) {
   for (i = 0; i < kUavs - 1; ++i) ID3D12Resource_Release(uav_buffers[i]);
   for (i = 0; i < kSrvs; ++i) ID3D12Resource_Release(srv_buffers[i]);
   ID3D12Resource_Release(results);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, NULL, pipeline, root_signature);
   return 0;
 }

@@ -6,7 +6,6 @@
  * usage: d3d12-compute-atomics SHADER.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { kWords = 11 };
@@ -19,31 +18,21 @@ int main(int argc, char** argv) {
   ID3D12PipelineState* pipeline;
   ID3D12Resource* uav;
   ID3D12DescriptorHeap* heap;
-  D3D12_ROOT_PARAMETER parameters[2] = {{0}};
+  D3D12_ROOT_PARAMETER parameters[2];
   D3D12_DESCRIPTOR_RANGE range = {0};
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
-  D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {0};
   D3D12_UNORDERED_ACCESS_VIEW_DESC view = {0};
   UINT* words;
   unsigned i;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: d3d12-compute-atomics SHADER.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-compute-atomics");
+  d3d12_init_args(&ctx, "d3d12-compute-atomics", argc, "SHADER.dxbc");
 
   /* b0 as four root constants; u1 through a descriptor table. */
-  parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-  parameters[0].Constants.Num32BitValues = 4;
-  parameters[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  parameters[0] = d3d12_root_constants(0, 4, D3D12_SHADER_VISIBILITY_ALL);
   range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
   range.NumDescriptors = 1;
   range.BaseShaderRegister = 1;
-  parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-  parameters[1].DescriptorTable.NumDescriptorRanges = 1;
-  parameters[1].DescriptorTable.pDescriptorRanges = &range;
-  parameters[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  parameters[1] = d3d12_root_table(&range, 1);
   root_desc.NumParameters = 2;
   root_desc.pParameters = parameters;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
@@ -51,13 +40,7 @@ int main(int argc, char** argv) {
 
   uav = d3d12_buffer(&ctx, D3D12_HEAP_TYPE_DEFAULT, sizeof initial,
                      D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_DEST);
-  heap_desc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-  heap_desc.NumDescriptors = 1;
-  heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
-  d3d12_check(&ctx,
-              ID3D12Device_CreateDescriptorHeap(ctx.device, &heap_desc, &IID_ID3D12DescriptorHeap,
-                                                (void**)&heap),
-              "CreateDescriptorHeap");
+  heap = d3d12_shader_visible_heap(&ctx, 1);
   view.Format = DXGI_FORMAT_R32_UINT;
   view.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
   view.Buffer.NumElements = kWords;
@@ -67,11 +50,9 @@ int main(int argc, char** argv) {
   d3d12_upload(&ctx, uav, 0, initial, sizeof initial);
   d3d12_transition(&ctx, uav, D3D12_RESOURCE_STATE_COPY_DEST,
                    D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-  ID3D12GraphicsCommandList_SetComputeRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetDescriptorHeaps(ctx.list, 1, &heap);
+  d3d12_bind_compute(&ctx, root_signature, heap, pipeline);
   ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(
       ctx.list, 1, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap));
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
   for (i = 0; i < 2; ++i) {
     ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(ctx.list, 0, 4, constants[i], 0);
     ID3D12GraphicsCommandList_Dispatch(ctx.list, i + 1, 1, 1);
@@ -84,8 +65,6 @@ int main(int argc, char** argv) {
 
   ID3D12DescriptorHeap_Release(heap);
   ID3D12Resource_Release(uav);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, NULL, pipeline, root_signature);
   return 0;
 }

@@ -18,17 +18,10 @@
  * usage: d3d12-hull-passthrough VS.dxbc HS.dxbc DS.dxbc PS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  kStride = 16,
-  kMaxVertices = 16,
-  kDataBytes = kMaxVertices * kStride,
-  kFilledSizeOffset = kDataBytes, /* the filled-size counter after the data */
-  kBufferBytes = kDataBytes + 16,
-};
+enum { kStride = 16, kMaxVertices = 16, kDataBytes = kMaxVertices * kStride };
 
 /* The quad corner (x, y, 0, 1) with x, y in {-1, 1} that V is, as 0..3 ((y > 0) * 2 + (x > 0));
  * -1 when it is none. */
@@ -49,84 +42,48 @@ int main(int argc, char** argv) {
        D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
   };
   static const D3D12_SO_DECLARATION_ENTRY entries[] = {{0, "SV_Position", 0, 0, 4, 0}};
-  static const UINT strides[] = {kStride};
+  static const UINT stride = kStride;
   static const UINT probes[5][2] = {{0, 0}, {63, 0}, {0, 63}, {63, 63}, {32, 32}};
   struct d3d12_context ctx;
   struct d3d12_render_target rt;
-  D3D12_ROOT_PARAMETER parameter;
+  const D3D12_ROOT_PARAMETER parameter = d3d12_root_constants(0, 8, D3D12_SHADER_VISIBILITY_HULL);
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
   D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
-  D3D12_VERTEX_BUFFER_VIEW vbv;
   D3D12_STREAM_OUTPUT_BUFFER_VIEW view;
   ID3D12RootSignature* root_signature;
   ID3D12PipelineState* pipeline;
   ID3D12Resource *vb, *buffer;
-  float initial[kBufferBytes / 4];
   unsigned char* bytes;
-  float* texels;
   UINT filled, count, corners = 0, distinct = 0, i;
   int seen[4] = {0, 0, 0, 0};
   double area = 0;
 
-  if (argc != 5) {
-    fprintf(stderr, "usage: d3d12-hull-passthrough VS.dxbc HS.dxbc DS.dxbc PS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-hull-passthrough");
-  memset(&parameter, 0, sizeof parameter);
-  parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-  parameter.Constants.ShaderRegister = 0;
-  parameter.Constants.Num32BitValues = 8;
-  parameter.ShaderVisibility = D3D12_SHADER_VISIBILITY_HULL;
+  d3d12_init_args(&ctx, "d3d12-hull-passthrough", argc, "VS.dxbc HS.dxbc DS.dxbc PS.dxbc");
   root_desc.NumParameters = 1;
   root_desc.pParameters = &parameter;
   root_desc.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT |
                     D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
-  d3d12_graphics_pipeline_defaults(&desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
-                                   D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH);
-  desc.VS = d3d12_load_shader(&ctx, argv[1]);
-  desc.HS = d3d12_load_shader(&ctx, argv[2]);
-  desc.DS = d3d12_load_shader(&ctx, argv[3]);
-  desc.PS = d3d12_load_shader(&ctx, argv[4]);
+  d3d12_graphics_pipeline_desc(
+      &ctx, &desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
+      D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH,
+      (struct d3d12_stages){.vs = argv[1], .hs = argv[2], .ds = argv[3], .ps = argv[4]});
   desc.InputLayout.pInputElementDescs = layout;
   desc.InputLayout.NumElements = sizeof layout / sizeof layout[0];
-  desc.StreamOutput.pSODeclaration = entries;
-  desc.StreamOutput.NumEntries = sizeof entries / sizeof entries[0];
-  desc.StreamOutput.pBufferStrides = strides;
-  desc.StreamOutput.NumStrides = 1;
-  desc.StreamOutput.RasterizedStream = 0;
+  d3d12_stream_output_desc(&desc, entries, sizeof entries / sizeof entries[0], &stride, 0);
   pipeline = d3d12_graphics_pipeline(&ctx, &desc);
   d3d12_render_target_create(&ctx, &rt, 64, 64, 1);
   vb = d3d12_upload_buffer(&ctx, control_points, sizeof control_points);
+  buffer = d3d12_stream_output_buffer(&ctx, kDataBytes, &view);
 
-  /* The data filled with -1, the filled-size counter zeroed as D3D12 asks of the application. */
-  for (i = 0; i < kBufferBytes / 4; ++i) initial[i] = -1.0f;
-  memset((char*)initial + kFilledSizeOffset, 0, sizeof(UINT));
-  buffer = d3d12_buffer(&ctx, D3D12_HEAP_TYPE_DEFAULT, kBufferBytes, D3D12_RESOURCE_FLAG_NONE,
-                        D3D12_RESOURCE_STATE_COPY_DEST);
-  d3d12_upload(&ctx, buffer, 0, initial, sizeof initial);
-  d3d12_transition(&ctx, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_STREAM_OUT);
-  view.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(buffer);
-  view.SizeInBytes = kDataBytes;
-  view.BufferFilledSizeLocation = view.BufferLocation + kFilledSizeOffset;
-  vbv.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(vb);
-  vbv.SizeInBytes = sizeof control_points;
-  vbv.StrideInBytes = 4 * sizeof(float);
-
-  d3d12_render_target_bind(&ctx, &rt, clear);
-  ID3D12GraphicsCommandList_SetGraphicsRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
+  d3d12_bind_graphics(&ctx, &rt, clear, root_signature, pipeline,
+                      D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST);
   ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(ctx.list, 0, 8, factors, 0);
   ID3D12GraphicsCommandList_SOSetTargets(ctx.list, 0, 1, &view);
-  ID3D12GraphicsCommandList_IASetPrimitiveTopology(
-      ctx.list, D3D_PRIMITIVE_TOPOLOGY_4_CONTROL_POINT_PATCHLIST);
-  ID3D12GraphicsCommandList_IASetVertexBuffers(ctx.list, 0, 1, &vbv);
+  d3d12_set_vertex_buffer(&ctx, vb, sizeof control_points, 4 * sizeof(float));
   ID3D12GraphicsCommandList_DrawInstanced(ctx.list, 4, 1, 0, 0);
-  bytes = d3d12_read_buffer(&ctx, buffer, D3D12_RESOURCE_STATE_STREAM_OUT, 0, kBufferBytes);
-  texels = d3d12_render_target_read(&ctx, &rt);
+  bytes = d3d12_read_stream_output(&ctx, buffer, kDataBytes, &filled);
 
-  memcpy(&filled, bytes + kFilledSizeOffset, sizeof filled);
   count = filled / kStride;
   if (count > kMaxVertices) count = kMaxVertices;
   for (i = 0; i < count; ++i) {
@@ -152,17 +109,12 @@ int main(int argc, char** argv) {
   d3d12_print_uint(&ctx, corners);
   d3d12_print_uint(&ctx, distinct);
   d3d12_print_float(&ctx, (float)area);
-  for (i = 0; i < 5; ++i)
-    d3d12_print_pixel(&ctx, d3d12_pixel(&rt, texels, 0, probes[i][0], probes[i][1]));
+  d3d12_print_probes(&ctx, &rt, probes, sizeof probes / sizeof probes[0]);
   d3d12_print_end(&ctx);
-  free(texels);
   free(bytes);
 
   ID3D12Resource_Release(buffer);
   ID3D12Resource_Release(vb);
-  d3d12_render_target_destroy(&rt);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, &rt, pipeline, root_signature);
   return 0;
 }

@@ -9,7 +9,6 @@
  * usage: d3d12-layered LAYER_VS.dxbc VARYING_VS.dxbc GS.dxbc PS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { kLayers = 5, kSize = 32 };
@@ -22,31 +21,22 @@ int main(int argc, char** argv) {
   D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
   ID3D12RootSignature* root_signature;
   ID3D12PipelineState *from_vertex, *from_geometry;
-  D3D12_SHADER_BYTECODE ps;
   float* texels;
   unsigned layer;
 
-  if (argc != 5) {
-    fprintf(stderr, "usage: d3d12-layered LAYER_VS.dxbc VARYING_VS.dxbc GS.dxbc PS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-layered");
+  d3d12_init_args(&ctx, "d3d12-layered", argc, "LAYER_VS.dxbc VARYING_VS.dxbc GS.dxbc PS.dxbc");
   root_signature = d3d12_root_signature(&ctx, &root_desc);
-  ps = d3d12_load_shader(&ctx, argv[4]);
-  d3d12_graphics_pipeline_defaults(&desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
-                                   D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE);
-  desc.VS = d3d12_load_shader(&ctx, argv[1]);
-  desc.PS = ps;
+  d3d12_graphics_pipeline_desc(&ctx, &desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
+                               D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                               (struct d3d12_stages){.vs = argv[1], .ps = argv[4]});
   from_vertex = d3d12_graphics_pipeline(&ctx, &desc);
   desc.VS = d3d12_load_shader(&ctx, argv[2]);
   desc.GS = d3d12_load_shader(&ctx, argv[3]);
   from_geometry = d3d12_graphics_pipeline(&ctx, &desc);
   d3d12_render_target_create(&ctx, &rt, kSize, kSize, kLayers);
 
-  d3d12_render_target_bind(&ctx, &rt, clear);
-  ID3D12GraphicsCommandList_SetGraphicsRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_IASetPrimitiveTopology(ctx.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, from_vertex);
+  d3d12_bind_graphics(&ctx, &rt, clear, root_signature, from_vertex,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
   ID3D12GraphicsCommandList_DrawInstanced(ctx.list, 3, 2, 0, 0);
   ID3D12GraphicsCommandList_SetPipelineState(ctx.list, from_geometry);
   ID3D12GraphicsCommandList_DrawInstanced(ctx.list, 3, 2, 0, 0);
@@ -58,8 +48,6 @@ int main(int argc, char** argv) {
 
   d3d12_render_target_destroy(&rt);
   ID3D12PipelineState_Release(from_geometry);
-  ID3D12PipelineState_Release(from_vertex);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, NULL, from_vertex, root_signature);
   return 0;
 }

@@ -98,6 +98,20 @@ void declare_geometry(ProgramWriter& w, std::uint32_t input_primitive, std::uint
   w.emit(Op::DclStream, {opd::of({opd::token(OperandType::Stream, 0, 0, 0, 1), 0})});
 }
 
+// pos = a full-viewport triangle from the vertex ID in v0.x, into o0 (r0 as a temporary):
+// coords = float2((id << 1) & 2, id & 2); pos = float4(coords * (2, -2) + (-1, 1), 0, 1)
+void full_viewport_triangle(ProgramWriter& w) {
+  w.emit(Op::IShl,
+         {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(1)});
+  w.emit(Op::And, {opd::temp_dst(0, 0x1), opd::temp_scalar(0, 0), opd::imm1_bits(2)});
+  w.emit(Op::And,
+         {opd::temp_dst(0, 0x2), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(2)});
+  w.emit(Op::Utof, {opd::temp_dst(0, 0x3), opd::temp(0)});
+  w.emit(Op::Mad,
+         {opd::output_dst(0, 0x3), opd::temp(0), opd::imm4(2, -2, 0, 0), opd::imm4(-1, 1, 0, 0)});
+  w.emit(Op::Mov, {opd::output_dst(0, 0xc), opd::imm4(0, 0, 0, 1)});
+}
+
 std::vector<std::uint8_t> container(ProgramWriter& w, const std::vector<SignatureElement>& inputs,
                                     const std::vector<SignatureElement>& outputs,
                                     const std::vector<SignatureElement>* patch = nullptr,
@@ -180,16 +194,7 @@ std::vector<std::uint8_t> layer_vs(bool layer_is_system_value) {
   else
     w.emit(Op::DclOutput, {opd::output_dst(2, 0x1)});
   w.emit(Op::DclTemps, {}, 0, {1});
-  // coords = float2((id << 1) & 2, id & 2); pos = float4(coords * (2, -2) + (-1, 1), 0, 1)
-  w.emit(Op::IShl,
-         {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(1)});
-  w.emit(Op::And, {opd::temp_dst(0, 0x1), opd::temp_scalar(0, 0), opd::imm1_bits(2)});
-  w.emit(Op::And,
-         {opd::temp_dst(0, 0x2), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(2)});
-  w.emit(Op::Utof, {opd::temp_dst(0, 0x3), opd::temp(0)});
-  w.emit(Op::Mad,
-         {opd::output_dst(0, 0x3), opd::temp(0), opd::imm4(2, -2, 0, 0), opd::imm4(-1, 1, 0, 0)});
-  w.emit(Op::Mov, {opd::output_dst(0, 0xc), opd::imm4(0, 0, 0, 1)});
+  full_viewport_triangle(w);
   w.emit(Op::Utof, {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 1, 0)});
   w.emit(Op::Add, {opd::temp_dst(0, 0x1), opd::temp_scalar(0, 0), opd::imm1(1)});
   w.emit(Op::Mul, {opd::output_dst(1, 0x1), opd::temp_scalar(0, 0), opd::imm1(0.25f)});
@@ -387,16 +392,7 @@ std::vector<std::uint8_t> varyings_vs() {
   w.emit(Op::DclOutput, {opd::output_dst(2, 0x4)});
   w.emit(Op::DclOutput, {opd::output_dst(3, 0x1)});
   w.emit(Op::DclTemps, {}, 0, {1});
-  // coords = float2((vid << 1) & 2, vid & 2); pos = float4(coords * (2, -2) + (-1, 1), 0, 1)
-  w.emit(Op::IShl,
-         {opd::temp_dst(0, 0x1), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(1)});
-  w.emit(Op::And, {opd::temp_dst(0, 0x1), opd::temp_scalar(0, 0), opd::imm1_bits(2)});
-  w.emit(Op::And,
-         {opd::temp_dst(0, 0x2), opd::src_scalar(OperandType::Input, 0, 0), opd::imm1_bits(2)});
-  w.emit(Op::Utof, {opd::temp_dst(0, 0x3), opd::temp(0)});
-  w.emit(Op::Mad,
-         {opd::output_dst(0, 0x3), opd::temp(0), opd::imm4(2, -2, 0, 0), opd::imm4(-1, 1, 0, 0)});
-  w.emit(Op::Mov, {opd::output_dst(0, 0xc), opd::imm4(0, 0, 0, 1)});
+  full_viewport_triangle(w);
   w.emit(Op::Mov, {opd::output_dst(1), opd::imm4(0.125f, 0.25f, 0.5f, 1)});
   w.emit(Op::Mov, {opd::output_dst(2, 0x4), opd::imm4(0, 0, 2, 0)});
   w.emit(Op::Mov, {opd::output_dst(3, 0x1), opd::imm1_bits(3)});

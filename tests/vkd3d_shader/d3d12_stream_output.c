@@ -8,24 +8,17 @@
  * usage: d3d12-stream-output VS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  kStride = 24,
-  kVertices = 6,
-  kDataBytes = 256,
-  kFilledSizeOffset = kDataBytes, /* the filled-size counter after the data */
-  kBufferBytes = kDataBytes + 16,
-};
+enum { kStride = 24, kVertices = 6, kDataBytes = 256 };
 
 int main(int argc, char** argv) {
   static const D3D12_SO_DECLARATION_ENTRY entries[] = {
       {0, "SV_Position", 0, 0, 2, 0},
       {0, "COLOR", 0, 0, 4, 0},
   };
-  static const UINT strides[] = {kStride};
+  static const UINT stride = kStride;
   struct d3d12_context ctx;
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
   D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -33,47 +26,27 @@ int main(int argc, char** argv) {
   ID3D12RootSignature* root_signature;
   ID3D12PipelineState* pipeline;
   ID3D12Resource* buffer;
-  float initial[kBufferBytes / 4];
   unsigned char* bytes;
   UINT filled;
   unsigned i;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: d3d12-stream-output VS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-stream-output");
+  d3d12_init_args(&ctx, "d3d12-stream-output", argc, "VS.dxbc");
   root_desc.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
-  d3d12_graphics_pipeline_defaults(&desc, root_signature, DXGI_FORMAT_UNKNOWN,
-                                   D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE);
-  desc.VS = d3d12_load_shader(&ctx, argv[1]);
-  desc.StreamOutput.pSODeclaration = entries;
-  desc.StreamOutput.NumEntries = sizeof entries / sizeof entries[0];
-  desc.StreamOutput.pBufferStrides = strides;
-  desc.StreamOutput.NumStrides = 1;
-  desc.StreamOutput.RasterizedStream = D3D12_SO_NO_RASTERIZED_STREAM;
+  d3d12_graphics_pipeline_desc(&ctx, &desc, root_signature, DXGI_FORMAT_UNKNOWN,
+                               D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                               (struct d3d12_stages){.vs = argv[1]});
+  d3d12_stream_output_desc(&desc, entries, sizeof entries / sizeof entries[0], &stride,
+                           D3D12_SO_NO_RASTERIZED_STREAM);
   pipeline = d3d12_graphics_pipeline(&ctx, &desc);
+  buffer = d3d12_stream_output_buffer(&ctx, kDataBytes, &view);
 
-  /* The data filled with -1, the filled-size counter zeroed as D3D12 asks of the application. */
-  for (i = 0; i < kBufferBytes / 4; ++i) initial[i] = -1.0f;
-  memset((char*)initial + kFilledSizeOffset, 0, sizeof(UINT));
-  buffer = d3d12_buffer(&ctx, D3D12_HEAP_TYPE_DEFAULT, kBufferBytes, D3D12_RESOURCE_FLAG_NONE,
-                        D3D12_RESOURCE_STATE_COPY_DEST);
-  d3d12_upload(&ctx, buffer, 0, initial, sizeof initial);
-  d3d12_transition(&ctx, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_STREAM_OUT);
-
-  view.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(buffer);
-  view.SizeInBytes = kDataBytes;
-  view.BufferFilledSizeLocation = view.BufferLocation + kFilledSizeOffset;
-  ID3D12GraphicsCommandList_SetGraphicsRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
+  d3d12_bind_graphics(&ctx, NULL, NULL, root_signature, pipeline,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
   ID3D12GraphicsCommandList_SOSetTargets(ctx.list, 0, 1, &view);
-  ID3D12GraphicsCommandList_IASetPrimitiveTopology(ctx.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
   ID3D12GraphicsCommandList_DrawInstanced(ctx.list, 3, 2, 0, 0);
 
-  bytes = d3d12_read_buffer(&ctx, buffer, D3D12_RESOURCE_STATE_STREAM_OUT, 0, kBufferBytes);
-  memcpy(&filled, bytes + kFilledSizeOffset, sizeof filled);
+  bytes = d3d12_read_stream_output(&ctx, buffer, kDataBytes, &filled);
   d3d12_print_uint(&ctx, filled);
   for (i = 0; i < kVertices * kStride / 4 + 1; ++i) {
     float value;
@@ -84,8 +57,6 @@ int main(int argc, char** argv) {
   free(bytes);
 
   ID3D12Resource_Release(buffer);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, NULL, pipeline, root_signature);
   return 0;
 }

@@ -9,6 +9,8 @@
 /* Readback rows of a texture copy are aligned to this many bytes
  * (D3D12_TEXTURE_DATA_PITCH_ALIGNMENT). */
 enum { kPitchAlignment = 256, kTexelBytes = 16 };
+/* The space for a stream-output buffer's filled-size counter, after its data. */
+enum { kCounterBytes = 16 };
 
 static void die(const struct d3d12_context* ctx, const char* what) {
   fprintf(stderr, "%s: %s\n", ctx->program, what);
@@ -49,6 +51,18 @@ void d3d12_init(struct d3d12_context* ctx, const char* program) {
               "CreateFence");
 }
 
+void d3d12_init_args(struct d3d12_context* ctx, const char* program, int argc, const char* args) {
+  int words = 0;
+  const char* c;
+  for (c = args; *c; ++c)
+    if (*c != ' ' && (c == args || c[-1] == ' ')) ++words;
+  if (argc != words + 1) {
+    fprintf(stderr, "usage: %s %s\n", program, args);
+    exit(2);
+  }
+  d3d12_init(ctx, program);
+}
+
 static void release_pending(struct d3d12_context* ctx) {
   while (ctx->pending_count) ID3D12Resource_Release(ctx->pending[--ctx->pending_count]);
 }
@@ -61,6 +75,14 @@ void d3d12_destroy(struct d3d12_context* ctx) {
   ID3D12CommandAllocator_Release(ctx->allocator);
   ID3D12CommandQueue_Release(ctx->queue);
   ID3D12Device_Release(ctx->device);
+}
+
+void d3d12_destroy_pipeline(struct d3d12_context* ctx, struct d3d12_render_target* rt,
+                            ID3D12PipelineState* pipeline, ID3D12RootSignature* root_signature) {
+  if (rt) d3d12_render_target_destroy(rt);
+  ID3D12PipelineState_Release(pipeline);
+  ID3D12RootSignature_Release(root_signature);
+  d3d12_destroy(ctx);
 }
 
 void d3d12_execute_and_wait(struct d3d12_context* ctx) {
@@ -119,6 +141,45 @@ ID3D12RootSignature* d3d12_root_signature(struct d3d12_context* ctx,
   return root_signature;
 }
 
+static D3D12_ROOT_PARAMETER root_parameter(D3D12_ROOT_PARAMETER_TYPE type,
+                                           D3D12_SHADER_VISIBILITY visibility) {
+  D3D12_ROOT_PARAMETER parameter;
+  memset(&parameter, 0, sizeof parameter);
+  parameter.ParameterType = type;
+  parameter.ShaderVisibility = visibility;
+  return parameter;
+}
+
+D3D12_ROOT_PARAMETER d3d12_root_constants(UINT shader_register, UINT count,
+                                          D3D12_SHADER_VISIBILITY visibility) {
+  D3D12_ROOT_PARAMETER parameter =
+      root_parameter(D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, visibility);
+  parameter.Constants.ShaderRegister = shader_register;
+  parameter.Constants.Num32BitValues = count;
+  return parameter;
+}
+
+D3D12_ROOT_PARAMETER d3d12_root_table(const D3D12_DESCRIPTOR_RANGE* ranges, UINT count) {
+  D3D12_ROOT_PARAMETER parameter =
+      root_parameter(D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, D3D12_SHADER_VISIBILITY_ALL);
+  parameter.DescriptorTable.NumDescriptorRanges = count;
+  parameter.DescriptorTable.pDescriptorRanges = ranges;
+  return parameter;
+}
+
+ID3D12DescriptorHeap* d3d12_shader_visible_heap(struct d3d12_context* ctx, UINT count) {
+  D3D12_DESCRIPTOR_HEAP_DESC desc = {0};
+  ID3D12DescriptorHeap* heap = NULL;
+  desc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+  desc.NumDescriptors = count;
+  desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+  d3d12_check(ctx,
+              ID3D12Device_CreateDescriptorHeap(ctx->device, &desc, &IID_ID3D12DescriptorHeap,
+                                                (void**)&heap),
+              "CreateDescriptorHeap");
+  return heap;
+}
+
 void d3d12_graphics_pipeline_defaults(D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc,
                                       ID3D12RootSignature* root_signature, DXGI_FORMAT format,
                                       D3D12_PRIMITIVE_TOPOLOGY_TYPE topology) {
@@ -135,6 +196,40 @@ void d3d12_graphics_pipeline_defaults(D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc,
     desc->RTVFormats[0] = format;
   }
   desc->SampleDesc.Count = 1;
+}
+
+void d3d12_graphics_pipeline_desc(struct d3d12_context* ctx,
+                                  D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc,
+                                  ID3D12RootSignature* root_signature, DXGI_FORMAT format,
+                                  D3D12_PRIMITIVE_TOPOLOGY_TYPE topology,
+                                  struct d3d12_stages stages) {
+  d3d12_graphics_pipeline_defaults(desc, root_signature, format, topology);
+  if (stages.vs) desc->VS = d3d12_load_shader(ctx, stages.vs);
+  if (stages.hs) desc->HS = d3d12_load_shader(ctx, stages.hs);
+  if (stages.ds) desc->DS = d3d12_load_shader(ctx, stages.ds);
+  if (stages.gs) desc->GS = d3d12_load_shader(ctx, stages.gs);
+  if (stages.ps) desc->PS = d3d12_load_shader(ctx, stages.ps);
+}
+
+void d3d12_stream_output_desc(D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc,
+                              const D3D12_SO_DECLARATION_ENTRY* entries, UINT count,
+                              const UINT* stride, UINT rasterized_stream) {
+  desc->StreamOutput.pSODeclaration = entries;
+  desc->StreamOutput.NumEntries = count;
+  desc->StreamOutput.pBufferStrides = stride;
+  desc->StreamOutput.NumStrides = 1;
+  desc->StreamOutput.RasterizedStream = rasterized_stream;
+}
+
+void d3d12_position_color_layout(D3D12_GRAPHICS_PIPELINE_STATE_DESC* desc) {
+  static const D3D12_INPUT_ELEMENT_DESC layout[] = {
+      {"SV_POSITION", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0,
+       D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+      {"COLOR", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 16,
+       D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+  };
+  desc->InputLayout.pInputElementDescs = layout;
+  desc->InputLayout.NumElements = sizeof layout / sizeof layout[0];
 }
 
 ID3D12PipelineState* d3d12_graphics_pipeline(struct d3d12_context* ctx,
@@ -221,6 +316,34 @@ void* d3d12_read_buffer(struct d3d12_context* ctx, ID3D12Resource* buffer,
   return copy;
 }
 
+ID3D12Resource* d3d12_stream_output_buffer(struct d3d12_context* ctx, UINT data_bytes,
+                                           D3D12_STREAM_OUTPUT_BUFFER_VIEW* view) {
+  const UINT bytes = data_bytes + kCounterBytes;
+  float* initial = malloc(bytes);
+  ID3D12Resource* buffer;
+  UINT i;
+  if (!initial) die(ctx, "out of memory");
+  for (i = 0; i < bytes / 4; ++i) initial[i] = -1.0f;
+  memset((char*)initial + data_bytes, 0, sizeof(UINT));
+  buffer = d3d12_buffer(ctx, D3D12_HEAP_TYPE_DEFAULT, bytes, D3D12_RESOURCE_FLAG_NONE,
+                        D3D12_RESOURCE_STATE_COPY_DEST);
+  d3d12_upload(ctx, buffer, 0, initial, bytes);
+  free(initial);
+  d3d12_transition(ctx, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_STREAM_OUT);
+  view->BufferLocation = ID3D12Resource_GetGPUVirtualAddress(buffer);
+  view->SizeInBytes = data_bytes;
+  view->BufferFilledSizeLocation = view->BufferLocation + data_bytes;
+  return buffer;
+}
+
+unsigned char* d3d12_read_stream_output(struct d3d12_context* ctx, ID3D12Resource* buffer,
+                                        UINT data_bytes, UINT* filled) {
+  unsigned char* bytes = d3d12_read_buffer(ctx, buffer, D3D12_RESOURCE_STATE_STREAM_OUT, 0,
+                                           data_bytes + kCounterBytes);
+  memcpy(filled, bytes + data_bytes, sizeof *filled);
+  return bytes;
+}
+
 void d3d12_transition(struct d3d12_context* ctx, ID3D12Resource* resource,
                       D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after) {
   D3D12_RESOURCE_BARRIER barrier = {0};
@@ -300,6 +423,31 @@ void d3d12_render_target_bind(struct d3d12_context* ctx, const struct d3d12_rend
   ID3D12GraphicsCommandList_RSSetScissorRects(ctx->list, 1, &scissor);
 }
 
+void d3d12_bind_graphics(struct d3d12_context* ctx, const struct d3d12_render_target* rt,
+                         const float color[4], ID3D12RootSignature* root_signature,
+                         ID3D12PipelineState* pipeline, D3D_PRIMITIVE_TOPOLOGY topology) {
+  if (rt) d3d12_render_target_bind(ctx, rt, color);
+  ID3D12GraphicsCommandList_SetGraphicsRootSignature(ctx->list, root_signature);
+  ID3D12GraphicsCommandList_SetPipelineState(ctx->list, pipeline);
+  ID3D12GraphicsCommandList_IASetPrimitiveTopology(ctx->list, topology);
+}
+
+void d3d12_bind_compute(struct d3d12_context* ctx, ID3D12RootSignature* root_signature,
+                        ID3D12DescriptorHeap* heap, ID3D12PipelineState* pipeline) {
+  ID3D12GraphicsCommandList_SetComputeRootSignature(ctx->list, root_signature);
+  ID3D12GraphicsCommandList_SetDescriptorHeaps(ctx->list, 1, &heap);
+  ID3D12GraphicsCommandList_SetPipelineState(ctx->list, pipeline);
+}
+
+void d3d12_set_vertex_buffer(struct d3d12_context* ctx, ID3D12Resource* vb, UINT bytes,
+                             UINT stride) {
+  D3D12_VERTEX_BUFFER_VIEW view;
+  view.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(vb);
+  view.SizeInBytes = bytes;
+  view.StrideInBytes = stride;
+  ID3D12GraphicsCommandList_IASetVertexBuffers(ctx->list, 0, 1, &view);
+}
+
 float* d3d12_render_target_read(struct d3d12_context* ctx, const struct d3d12_render_target* rt) {
   const UINT pitch =
       (rt->width * kTexelBytes + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
@@ -361,4 +509,40 @@ void d3d12_print_pixel(struct d3d12_context* ctx, const float* rgba) {
 void d3d12_print_end(struct d3d12_context* ctx) {
   printf("\n");
   ctx->printed = 0;
+}
+
+void d3d12_print_probes(struct d3d12_context* ctx, const struct d3d12_render_target* rt,
+                        const UINT (*probes)[2], unsigned count) {
+  float* texels = d3d12_render_target_read(ctx, rt);
+  unsigned i;
+  for (i = 0; i < count; ++i)
+    d3d12_print_pixel(ctx, d3d12_pixel(rt, texels, 0, probes[i][0], probes[i][1]));
+  free(texels);
+}
+
+int d3d12_draw_program(const char* program, int argc, char** argv, const float clear[4],
+                       UINT vertices, UINT instances, const UINT (*probes)[2], unsigned count) {
+  struct d3d12_context ctx;
+  struct d3d12_render_target rt;
+  D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
+  D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+  ID3D12RootSignature* root_signature;
+  ID3D12PipelineState* pipeline;
+
+  d3d12_init_args(&ctx, program, argc, "VS.dxbc PS.dxbc");
+  root_signature = d3d12_root_signature(&ctx, &root_desc);
+  d3d12_graphics_pipeline_desc(&ctx, &desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
+                               D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE,
+                               (struct d3d12_stages){.vs = argv[1], .ps = argv[2]});
+  pipeline = d3d12_graphics_pipeline(&ctx, &desc);
+  d3d12_render_target_create(&ctx, &rt, 64, 64, 1);
+
+  d3d12_bind_graphics(&ctx, &rt, clear, root_signature, pipeline,
+                      D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+  ID3D12GraphicsCommandList_DrawInstanced(ctx.list, vertices, instances, 0, 0);
+  d3d12_print_probes(&ctx, &rt, probes, count);
+  d3d12_print_end(&ctx);
+
+  d3d12_destroy_pipeline(&ctx, &rt, pipeline, root_signature);
+  return 0;
 }

@@ -9,9 +9,6 @@
  * usage: d3d12-tessellation VS.dxbc HS.dxbc DS.dxbc PS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 int main(int argc, char** argv) {
   static const float clear[4] = {-1, -1, -1, -1};
   /* position (x, y, 0, 1), colour (0, 0, blue, 1) per control point. */
@@ -22,62 +19,34 @@ int main(int argc, char** argv) {
   };
 #undef CP
   static const UINT probes[4][2] = {{16, 32}, {48, 32}, {32, 16}, {32, 48}};
-  static const D3D12_INPUT_ELEMENT_DESC layout[] = {
-      {"SV_POSITION", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0,
-       D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-      {"COLOR", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 16,
-       D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-  };
   struct d3d12_context ctx;
   struct d3d12_render_target rt;
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
   D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
-  D3D12_VERTEX_BUFFER_VIEW vbv;
   ID3D12RootSignature* root_signature;
   ID3D12PipelineState* pipeline;
   ID3D12Resource* vb;
-  float* texels;
-  unsigned i;
 
-  if (argc != 5) {
-    fprintf(stderr, "usage: d3d12-tessellation VS.dxbc HS.dxbc DS.dxbc PS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-tessellation");
+  d3d12_init_args(&ctx, "d3d12-tessellation", argc, "VS.dxbc HS.dxbc DS.dxbc PS.dxbc");
   root_desc.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
-  d3d12_graphics_pipeline_defaults(&desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
-                                   D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH);
-  desc.VS = d3d12_load_shader(&ctx, argv[1]);
-  desc.HS = d3d12_load_shader(&ctx, argv[2]);
-  desc.DS = d3d12_load_shader(&ctx, argv[3]);
-  desc.PS = d3d12_load_shader(&ctx, argv[4]);
-  desc.InputLayout.pInputElementDescs = layout;
-  desc.InputLayout.NumElements = sizeof layout / sizeof layout[0];
+  d3d12_graphics_pipeline_desc(
+      &ctx, &desc, root_signature, DXGI_FORMAT_R32G32B32A32_FLOAT,
+      D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH,
+      (struct d3d12_stages){.vs = argv[1], .hs = argv[2], .ds = argv[3], .ps = argv[4]});
+  d3d12_position_color_layout(&desc);
   pipeline = d3d12_graphics_pipeline(&ctx, &desc);
   d3d12_render_target_create(&ctx, &rt, 64, 64, 1);
   vb = d3d12_upload_buffer(&ctx, vertices, sizeof vertices);
 
-  vbv.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(vb);
-  vbv.SizeInBytes = sizeof vertices;
-  vbv.StrideInBytes = 8 * sizeof(float);
-  d3d12_render_target_bind(&ctx, &rt, clear);
-  ID3D12GraphicsCommandList_SetGraphicsRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
-  ID3D12GraphicsCommandList_IASetPrimitiveTopology(
-      ctx.list, D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
-  ID3D12GraphicsCommandList_IASetVertexBuffers(ctx.list, 0, 1, &vbv);
+  d3d12_bind_graphics(&ctx, &rt, clear, root_signature, pipeline,
+                      D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+  d3d12_set_vertex_buffer(&ctx, vb, sizeof vertices, 8 * sizeof(float));
   ID3D12GraphicsCommandList_DrawInstanced(ctx.list, 9, 1, 0, 0);
-  texels = d3d12_render_target_read(&ctx, &rt);
-  for (i = 0; i < 4; ++i)
-    d3d12_print_pixel(&ctx, d3d12_pixel(&rt, texels, 0, probes[i][0], probes[i][1]));
+  d3d12_print_probes(&ctx, &rt, probes, sizeof probes / sizeof probes[0]);
   d3d12_print_end(&ctx);
-  free(texels);
 
   ID3D12Resource_Release(vb);
-  d3d12_render_target_destroy(&rt);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, &rt, pipeline, root_signature);
   return 0;
 }

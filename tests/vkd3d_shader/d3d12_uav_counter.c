@@ -8,7 +8,6 @@
  * usage: d3d12-uav-counter CS.dxbc */
 #include "d3d12_support.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { kUnwritten = 1000, kMaxSlots = 16 };
@@ -80,46 +79,29 @@ int main(int argc, char** argv) {
   ID3D12RootSignature* root_signature;
   ID3D12PipelineState* pipeline;
   ID3D12DescriptorHeap* heap;
-  D3D12_ROOT_PARAMETER parameter = {0};
   D3D12_DESCRIPTOR_RANGE range = {0};
+  const D3D12_ROOT_PARAMETER parameter = d3d12_root_table(&range, 1);
   D3D12_ROOT_SIGNATURE_DESC root_desc = {0};
-  D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {0};
   D3D12_CPU_DESCRIPTOR_HANDLE descriptor;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: d3d12-uav-counter CS.dxbc\n");
-    return 2;
-  }
-  d3d12_init(&ctx, "d3d12-uav-counter");
+  d3d12_init_args(&ctx, "d3d12-uav-counter", argc, "CS.dxbc");
   range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
   range.NumDescriptors = 2;
-  parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-  parameter.DescriptorTable.NumDescriptorRanges = 1;
-  parameter.DescriptorTable.pDescriptorRanges = &range;
-  parameter.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
   root_desc.NumParameters = 1;
   root_desc.pParameters = &parameter;
   root_signature = d3d12_root_signature(&ctx, &root_desc);
   pipeline = d3d12_compute_pipeline(&ctx, root_signature, d3d12_load_shader(&ctx, argv[1]));
 
-  heap_desc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-  heap_desc.NumDescriptors = 2;
-  heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
-  d3d12_check(&ctx,
-              ID3D12Device_CreateDescriptorHeap(ctx.device, &heap_desc, &IID_ID3D12DescriptorHeap,
-                                                (void**)&heap),
-              "CreateDescriptorHeap");
+  heap = d3d12_shader_visible_heap(&ctx, 2);
   descriptor = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
   create(&ctx, &appended, 16, 2, descriptor);
   descriptor.ptr += ID3D12Device_GetDescriptorHandleIncrementSize(
       ctx.device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
   create(&ctx, &consumed, 12, 12, descriptor);
 
-  ID3D12GraphicsCommandList_SetComputeRootSignature(ctx.list, root_signature);
-  ID3D12GraphicsCommandList_SetDescriptorHeaps(ctx.list, 1, &heap);
+  d3d12_bind_compute(&ctx, root_signature, heap, pipeline);
   ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(
       ctx.list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap));
-  ID3D12GraphicsCommandList_SetPipelineState(ctx.list, pipeline);
   ID3D12GraphicsCommandList_Dispatch(ctx.list, 3, 1, 1);
   d3d12_uav_barrier(&ctx, NULL);
   d3d12_execute_and_wait(&ctx);
@@ -128,8 +110,6 @@ int main(int argc, char** argv) {
   d3d12_print_end(&ctx);
 
   ID3D12DescriptorHeap_Release(heap);
-  ID3D12PipelineState_Release(pipeline);
-  ID3D12RootSignature_Release(root_signature);
-  d3d12_destroy(&ctx);
+  d3d12_destroy_pipeline(&ctx, NULL, pipeline, root_signature);
   return 0;
 }

@@ -247,6 +247,18 @@ class DropinCompile : public Dropin {
     info_.log_level = VKD3D_SHADER_LOG_ERROR;
   }
 
+  // In a death test's child: compiles info_ once, with KILN_VKD3D_SHADER_STATS=1 so that the
+  // library prints its stats line at exit, and exits with status 0.
+  [[noreturn]] void compile_once_and_exit() {
+    setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
+    vkd3d_shader_code code{};
+    char* text = nullptr;
+    if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
+      vkd3d_shader_free_shader_code(&code);
+    vkd3d_shader_free_messages(text);
+    std::exit(0);
+  }
+
   std::vector<std::uint8_t> bytecode_;
   vkd3d_shader_resource_binding bindings_[1]{};
   vkd3d_shader_push_constant_buffer push_constants_{};
@@ -315,13 +327,7 @@ TEST_F(DropinCompile, StagesNamedByTheForwardKnobGoToTheSystemLibrary) {
     EXPECT_EXIT(
         {
           setenv("KILN_VKD3D_SHADER_FORWARD", stages, 1);
-          setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
-          vkd3d_shader_code code{};
-          char* text = nullptr;
-          if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
-            vkd3d_shader_free_shader_code(&code);
-          vkd3d_shader_free_messages(text);
-          std::exit(0);
+          compile_once_and_exit();
         },
         ::testing::ExitedWithCode(0), expected);
   }
@@ -364,18 +370,8 @@ TEST_F(DropinUnknownStructure, IsCountedAsStructureInTheStatsLine) {
   // The line is printed at exit: a child process (re-run from the start of this test, so its
   // library has seen nothing else) makes the one compile and exits.
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(
-      {
-        setenv("KILN_VKD3D_SHADER_STATS", "1", 1);
-        vkd3d_shader_code code{};
-        char* text = nullptr;
-        if (vkd3d_shader_compile(&info_, &code, &text) == VKD3D_OK)
-          vkd3d_shader_free_shader_code(&code);
-        vkd3d_shader_free_messages(text);
-        std::exit(0);
-      },
-      ::testing::ExitedWithCode(0),
-      "kiln vkd3d-shader: 1 compiles, 0 by kiln, 1 forwarded \\(structure x1\\)");
+  EXPECT_EXIT({ compile_once_and_exit(); }, ::testing::ExitedWithCode(0),
+              "kiln vkd3d-shader: 1 compiles, 0 by kiln, 1 forwarded \\(structure x1\\)");
 }
 
 } // namespace
