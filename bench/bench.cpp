@@ -1,5 +1,6 @@
 #include "bench/bench.h"
 
+#include "bench/cold.h"
 #include "bench/inputs.h"
 #include "bench/peer_vkd3d.h"
 #include "bench/report.h"
@@ -52,6 +53,10 @@ int run_bench(const BenchOptions& options) {
   run.reps = options.reps;
   run.threads = options.threads;
   run.validate = options.validate;
+  run.cold = options.cold;
+  if (options.cold)
+    run.cold_evict_bytes =
+        options.cold_evict_bytes ? options.cold_evict_bytes : kDefaultColdEvictBytes;
 
   std::unique_ptr<Vkd3dPeer> peer;
   if (!options.peer.empty()) {
@@ -64,6 +69,8 @@ int run_bench(const BenchOptions& options) {
   RunOptions run_options;
   run_options.reps = options.reps;
   run_options.validate = options.validate;
+  run_options.cold = run.cold;
+  run_options.cold_evict_bytes = run.cold_evict_bytes;
   run_options.write_spirv_dir = options.write_spirv_dir;
   run_options.progress = options.progress;
   std::vector<std::string> warnings;

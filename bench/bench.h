@@ -18,9 +18,11 @@ struct BenchOptions {
   std::string cache_dir; // empty: default; ignored with no_cache
   bool no_cache = false;
   bool validate = false;
-  std::string peer;     // "" or "vkd3d"
-  bool service = true;  // sections 2-3
-  bool progress = true; // on stderr
+  bool cold = false;                // --cold (docs/bench.md)
+  std::size_t cold_evict_bytes = 0; // 0: kDefaultColdEvictBytes (bench/cold.h)
+  std::string peer;                 // "" or "vkd3d"
+  bool service = true;              // sections 2-3
+  bool progress = true;             // on stderr
 };
 
 inline constexpr std::uint32_t kDefaultSyntheticCount = 1000;

@@ -141,6 +141,19 @@ void optional_number(Json& j, const char* name, const std::optional<double>& val
     j.null();
 }
 
+// --cold only: the latency fields of the first calls, or null when there were none.
+void cold_latency(Json& j, const BenchRun& run, const LatencySummary& l) {
+  if (!run.cold) return;
+  j.key("cold");
+  if (!l.count) {
+    j.null();
+    return;
+  }
+  j.open('{');
+  latency(j, l);
+  j.close('}');
+}
+
 } // namespace
 
 std::string json_report(const BenchRun& run, const Summary& s) {
@@ -152,6 +165,8 @@ std::string json_report(const BenchRun& run, const Summary& s) {
   j.key("reps").integer(run.reps);
   j.key("threads").integer(run.threads);
   j.key("validate").boolean(run.validate);
+  j.key("cold").boolean(run.cold);
+  j.key("cold_evict_bytes").integer(run.cold ? run.cold_evict_bytes : 0);
   j.key("peer");
   if (run.peer_name.empty())
     j.null();
@@ -177,6 +192,7 @@ std::string json_report(const BenchRun& run, const Summary& s) {
     else
       j.str(r.error);
     j.key("median_us").num(r.median_us);
+    if (run.cold) optional_number(j, "cold_us", r.cold_us);
     j.key("spirv_bytes").integer(r.spirv_bytes);
     j.key("valid");
     if (r.valid < 0)
@@ -197,6 +213,7 @@ std::string json_report(const BenchRun& run, const Summary& s) {
         else
           j.str(r.peer.error);
         j.key("median_us").num(r.peer.median_us);
+        if (run.cold) optional_number(j, "cold_us", r.peer.cold_us);
         j.key("spirv_bytes").integer(r.peer.spirv_bytes);
         j.close('}');
       }
@@ -205,6 +222,13 @@ std::string json_report(const BenchRun& run, const Summary& s) {
         j.num(r.median_us / r.peer.median_us);
       else
         j.null();
+      if (run.cold) {
+        j.key("cold_ratio");
+        if (r.ok && r.peer.ok && r.cold_us && r.peer.cold_us && *r.peer.cold_us > 0)
+          j.num(*r.cold_us / *r.peer.cold_us);
+        else
+          j.null();
+      }
     }
     j.close('}');
   }
@@ -216,6 +240,7 @@ std::string json_report(const BenchRun& run, const Summary& s) {
   j.key("translated").integer(s.translated);
   j.key("rejected").integer(s.rejected);
   latency(j, s.latency);
+  cold_latency(j, run, s.cold_latency);
   groups(j, "by_kind", s.by_kind);
   groups(j, "by_stage", s.by_stage);
   j.close('}');
@@ -268,6 +293,7 @@ std::string json_report(const BenchRun& run, const Summary& s) {
     j.key("files").integer(s.peer_files);
     j.key("translated").integer(s.peer_translated);
     latency(j, s.peer_latency);
+    cold_latency(j, run, s.peer_cold_latency);
     reasons(j, "top_rejections", s.peer_top_rejections);
     j.key("spirv_to_input").num(s.peer_spirv_to_input);
     j.key("both_translated").integer(s.both_translated);
@@ -276,6 +302,14 @@ std::string json_report(const BenchRun& run, const Summary& s) {
       j.num(s.geomean_ratio);
     else
       j.null();
+    if (run.cold) {
+      j.key("both_cold").integer(s.both_cold);
+      j.key("cold_geomean_ratio");
+      if (s.both_cold)
+        j.num(s.cold_geomean_ratio);
+      else
+        j.null();
+    }
     j.key("ratios").open('[');
     for (const PeerRatio& r : s.peer_ratios) {
       j.open('{');
@@ -283,6 +317,13 @@ std::string json_report(const BenchRun& run, const Summary& s) {
       j.key("files").integer(r.files);
       j.key("total").num(r.total);
       j.key("median").num(r.median);
+      if (run.cold) {
+        j.key("cold_files").integer(r.cold_files);
+        optional_number(j, "cold_total",
+                        r.cold_files ? std::optional<double>(r.cold_total) : std::nullopt);
+        optional_number(j, "cold_median",
+                        r.cold_files ? std::optional<double>(r.cold_median) : std::nullopt);
+      }
       j.close('}');
     }
     j.close(']');

@@ -1,11 +1,13 @@
 // The latency CDF of `kiln bench --plot`: a small hand-written SVG, one step line per
-// (translator, kind), time on a log axis.
+// (translator, kind), time on a log axis; with --cold, a dashed line of the same colour per
+// series for the first call after eviction.
 
 #include "bench/report.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace kiln::bench {
 
@@ -14,6 +16,8 @@ namespace {
 struct Series {
   std::string label;
   std::vector<double> times_us; // sorted
+  std::size_t color = 0;        // a cold series shares its warm series' colour
+  bool cold = false;
 };
 
 constexpr double kWidth = 720, kHeight = 420;
@@ -31,19 +35,28 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0, double
 
 std::string svg_plot(const BenchRun& run) {
   std::vector<Series> series;
+  std::size_t colors = 0;
   for (InputKind kind : {InputKind::Dxbc, InputKind::D3D9}) {
-    Series kiln{"kiln " + std::string(input_kind_name(kind)), {}};
-    Series peer{run.peer_name + " " + std::string(input_kind_name(kind)), {}};
+    const std::string kind_name(input_kind_name(kind));
+    Series kiln{"kiln " + kind_name, {}}, peer{run.peer_name + " " + kind_name, {}};
+    Series kiln_cold{kiln.label + " cold", {}, 0, true};
+    Series peer_cold{peer.label + " cold", {}, 0, true};
     for (const FileRecord& r : run.files) {
       if (r.kind != kind) continue;
       if (r.ok && r.median_us > 0) kiln.times_us.push_back(r.median_us);
-      if (!run.peer_name.empty() && r.peer.ok && r.peer.median_us > 0)
-        peer.times_us.push_back(r.peer.median_us);
+      if (r.ok && r.cold_us && *r.cold_us > 0) kiln_cold.times_us.push_back(*r.cold_us);
+      if (run.peer_name.empty() || !r.peer.ok) continue;
+      if (r.peer.median_us > 0) peer.times_us.push_back(r.peer.median_us);
+      if (r.peer.cold_us && *r.peer.cold_us > 0) peer_cold.times_us.push_back(*r.peer.cold_us);
     }
-    for (Series* s : {&kiln, &peer}) {
-      if (s->times_us.empty()) continue;
-      std::sort(s->times_us.begin(), s->times_us.end());
-      series.push_back(std::move(*s));
+    for (auto [warm, cold] : {std::pair{&kiln, &kiln_cold}, std::pair{&peer, &peer_cold}}) {
+      if (warm->times_us.empty() && cold->times_us.empty()) continue;
+      warm->color = cold->color = colors++;
+      for (Series* s : {warm, cold}) {
+        if (s->times_us.empty()) continue;
+        std::sort(s->times_us.begin(), s->times_us.end());
+        series.push_back(std::move(*s));
+      }
     }
   }
 
@@ -52,8 +65,9 @@ std::string svg_plot(const BenchRun& run) {
                         kWidth, kHeight);
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg += fmt("<text x=\"%.0f\" y=\"18\" font-size=\"14\">Translation latency CDF (median per "
-             "shader, %.0f reps)</text>\n",
+             "shader, %.0f reps",
              kLeft, double(run.reps));
+  svg += run.cold ? "; dashed: cold, first call after eviction)</text>\n" : ")</text>\n";
   if (series.empty()) {
     svg += fmt("<text x=\"%.0f\" y=\"%.0f\">no translated shader to plot</text>\n", kLeft,
                kHeight / 2);
@@ -97,7 +111,8 @@ std::string svg_plot(const BenchRun& run) {
 
   for (std::size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
-    const char* color = kColors[i % (sizeof(kColors) / sizeof(kColors[0]))];
+    const char* color = kColors[s.color % (sizeof(kColors) / sizeof(kColors[0]))];
+    const std::string dash = s.cold ? "\" stroke-dasharray=\"5,3" : "";
     std::string points;
     const double n = double(s.times_us.size());
     points += fmt("%.1f,%.1f ", x_of(s.times_us.front()), y_of(0));
@@ -105,12 +120,12 @@ std::string svg_plot(const BenchRun& run) {
       const double x = x_of(s.times_us[k]);
       points += fmt("%.1f,%.1f %.1f,%.1f ", x, y_of(double(k) / n), x, y_of(double(k + 1) / n));
     }
-    svg += "<polyline fill=\"none\" stroke=\"" + std::string(color) +
+    svg += "<polyline fill=\"none\" stroke=\"" + std::string(color) + dash +
            "\" stroke-width=\"1.5\" points=\"" + points + "\"/>\n";
     const double legend_y = kTop + 16 + 18 * double(i);
     svg += fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\" ",
                kWidth - kRight + 12, legend_y - 4, kWidth - kRight + 32, legend_y - 4);
-    svg += "stroke=\"" + std::string(color) + "\"/>\n";
+    svg += "stroke=\"" + std::string(color) + dash + "\"/>\n";
     svg += fmt("<text x=\"%.1f\" y=\"%.1f\">", kWidth - kRight + 38, legend_y) + s.label +
            fmt(" (%.0f)</text>\n", n);
   }

@@ -13,6 +13,14 @@ void print_latency(std::FILE* out, const char* indent, const LatencySummary& l) 
                indent, l.p50_us, l.p90_us, l.p99_us, l.max_us, l.total_ms, l.shaders_per_s);
 }
 
+// Beside a warm latency line: the same figures for the first call after an eviction.
+void print_cold(std::FILE* out, const BenchRun& run, const LatencySummary& cold) {
+  if (!run.cold || !cold.count) return;
+  std::fprintf(out, "  cold (first call, %zu MiB written before it), over %zu:\n",
+               run.cold_evict_bytes >> 20, cold.count);
+  print_latency(out, "    ", cold);
+}
+
 void print_groups(std::FILE* out, const char* title, const std::vector<GroupSummary>& groups) {
   std::fprintf(out, "  %s:\n", title);
   for (const GroupSummary& g : groups) {
@@ -33,14 +41,15 @@ void print_reasons(std::FILE* out, const std::vector<ReasonCount>& reasons) {
 } // namespace
 
 void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
-  std::fprintf(out, "kiln bench: %zu files (%s), %u reps, median per shader\n", s.files,
-               run.source.c_str(), run.reps);
+  std::fprintf(out, "kiln bench: %zu files (%s), %u reps, median per shader%s\n", s.files,
+               run.source.c_str(), run.reps, run.cold ? "; cold: first call after eviction" : "");
 
   std::fprintf(out, "\n1. Translation (in-process, one warm Translator)\n");
   std::fprintf(out, "  %zu translated, %zu rejected\n", s.translated, s.rejected);
-  if (s.translated)
+  if (s.translated) {
     print_latency(out, "  ", s.latency);
-  else
+    print_cold(out, run, s.cold_latency);
+  } else
     std::fprintf(out, "  no shader translated: no latency figures\n");
   print_groups(out, "by kind", s.by_kind);
   print_groups(out, "by stage", s.by_stage);
@@ -79,6 +88,7 @@ void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
       std::fprintf(out, "  %zu files it reads, %zu translated\n", s.peer_files, s.peer_translated);
       if (s.peer_translated) {
         print_latency(out, "  ", s.peer_latency);
+        print_cold(out, run, s.peer_cold_latency);
         std::fprintf(out, "  SPIR-V size / input size: %.2f\n", s.peer_spirv_to_input);
       }
       if (!s.peer_top_rejections.empty()) {
@@ -89,13 +99,21 @@ void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
         std::fprintf(out,
                      "  kiln/%s time ratio, geometric mean over %zu files both translate: %.3f\n",
                      run.peer_name.c_str(), s.both_translated, s.geomean_ratio);
+        if (s.both_cold)
+          std::fprintf(out, "  cold, first calls: geometric mean over %zu files: %.3f\n",
+                       s.both_cold, s.cold_geomean_ratio);
         std::fprintf(out,
                      "  kiln/%s by input size (total: of the summed medians; median: of the "
                      "medians):\n",
                      run.peer_name.c_str());
-        for (const PeerRatio& r : s.peer_ratios)
-          std::fprintf(out, "    %-9s %6zu files  total %.3f  median %.3f\n", r.name.c_str(),
-                       r.files, r.total, r.median);
+        for (const PeerRatio& r : s.peer_ratios) {
+          std::fprintf(out, "    %-9s %6zu files  total %.3f  median %.3f", r.name.c_str(), r.files,
+                       r.total, r.median);
+          if (r.cold_files)
+            std::fprintf(out, "  | cold %6zu files  total %.3f  median %.3f", r.cold_files,
+                         r.cold_total, r.cold_median);
+          std::fputc('\n', out);
+        }
       } else
         std::fprintf(out, "  no file translated by both: no ratio\n");
     }

@@ -55,26 +55,38 @@ constexpr SizeBucket kSizeBuckets[] = {
     {"1-4 KB", 1024, 4096},          {"4-16 KB", 4096, 16384},
     {">= 16 KB", 16384, UINT64_MAX}, {"> 4 KB", 4097, UINT64_MAX}};
 
+// total = sum(own) / sum(peer), median = median(own) / median(peer); both non-empty.
+void ratio_of(const std::vector<double>& own, const std::vector<double>& peer, double& total,
+              double& median_ratio) {
+  double own_total = 0, peer_total = 0;
+  for (double t : own) own_total += t;
+  for (double t : peer) peer_total += t;
+  total = peer_total > 0 ? own_total / peer_total : 0;
+  const double peer_median = median(peer);
+  median_ratio = peer_median > 0 ? median(own) / peer_median : 0;
+}
+
 std::vector<PeerRatio> peer_ratios(const std::vector<FileRecord>& files) {
   std::vector<PeerRatio> out;
   for (const SizeBucket& bucket : kSizeBuckets) {
-    std::vector<double> own, peer;
-    double own_total = 0, peer_total = 0;
+    std::vector<double> own, peer, own_cold, peer_cold;
     for (const FileRecord& r : files) {
       if (!r.ok || !r.peer.attempted || !r.peer.ok || r.peer.median_us <= 0) continue;
       if (r.input_bytes < bucket.min || r.input_bytes >= bucket.max) continue;
       own.push_back(r.median_us);
       peer.push_back(r.peer.median_us);
-      own_total += r.median_us;
-      peer_total += r.peer.median_us;
+      if (r.cold_us && r.peer.cold_us && *r.peer.cold_us > 0) {
+        own_cold.push_back(*r.cold_us);
+        peer_cold.push_back(*r.peer.cold_us);
+      }
     }
     if (own.empty()) continue;
     PeerRatio ratio;
     ratio.name = bucket.name;
     ratio.files = own.size();
-    ratio.total = own_total / peer_total;
-    const double peer_median = median(peer);
-    ratio.median = peer_median > 0 ? median(std::move(own)) / peer_median : 0;
+    ratio_of(own, peer, ratio.total, ratio.median);
+    ratio.cold_files = own_cold.size();
+    if (!own_cold.empty()) ratio_of(own_cold, peer_cold, ratio.cold_total, ratio.cold_median);
     out.push_back(std::move(ratio));
   }
   return out;
@@ -84,7 +96,7 @@ std::vector<PeerRatio> peer_ratios(const std::vector<FileRecord>& files) {
 
 Summary summarize_run(const BenchRun& run) {
   Summary s;
-  std::vector<double> times, peer_times, ratios;
+  std::vector<double> times, peer_times, ratios, cold_times, peer_cold_times, cold_ratios;
   std::vector<std::string> rejections, peer_rejections;
   std::uint64_t spirv = 0, input = 0, peer_spirv = 0, peer_input = 0;
   for (const FileRecord& r : run.files) {
@@ -92,6 +104,7 @@ Summary summarize_run(const BenchRun& run) {
     if (r.ok) {
       ++s.translated;
       times.push_back(r.median_us);
+      if (r.cold_us) cold_times.push_back(*r.cold_us);
       spirv += r.spirv_bytes;
       input += r.input_bytes;
     } else {
@@ -106,6 +119,7 @@ Summary summarize_run(const BenchRun& run) {
       if (r.peer.ok) {
         ++s.peer_translated;
         peer_times.push_back(r.peer.median_us);
+        if (r.peer.cold_us) peer_cold_times.push_back(*r.peer.cold_us);
         peer_spirv += r.peer.spirv_bytes;
         peer_input += r.input_bytes;
       } else {
@@ -114,6 +128,10 @@ Summary summarize_run(const BenchRun& run) {
       if (r.ok && r.peer.ok && r.peer.median_us > 0) {
         ++s.both_translated;
         ratios.push_back(r.median_us / r.peer.median_us);
+        if (r.cold_us && r.peer.cold_us && *r.peer.cold_us > 0) {
+          ++s.both_cold;
+          cold_ratios.push_back(*r.cold_us / *r.peer.cold_us);
+        }
       }
     }
   }
@@ -126,6 +144,9 @@ Summary summarize_run(const BenchRun& run) {
   s.peer_spirv_to_input = peer_input ? double(peer_spirv) / double(peer_input) : 0;
   s.geomean_ratio = geometric_mean(ratios);
   s.peer_ratios = peer_ratios(run.files);
+  s.cold_latency = summarize(std::move(cold_times));
+  s.peer_cold_latency = summarize(std::move(peer_cold_times));
+  s.cold_geomean_ratio = geometric_mean(cold_ratios);
 
   for (InputKind kind :
        {InputKind::Dxbc, InputKind::D3D9, InputKind::Dxil, InputKind::Effect,

@@ -20,6 +20,7 @@ struct PeerRecord {
   std::string error;
   double median_us = 0;
   std::size_t spirv_bytes = 0;
+  std::optional<double> cold_us; // --cold: the first call after the caches were evicted
 };
 
 struct FileRecord {
@@ -34,6 +35,9 @@ struct FileRecord {
   int valid = -1; // --validate: 1 valid, 0 invalid, -1 not checked
   std::string validation_error;
   PeerRecord peer;
+  // --cold: kiln's first call on this shader (pools warm from earlier shaders), timed after
+  // the caches were evicted; before the warm-up and the reps above.
+  std::optional<double> cold_us;
 };
 
 // Service throughput (section 2): shaders/s through kiln's async service.
@@ -58,7 +62,9 @@ struct BenchRun {
   unsigned reps = 0;
   unsigned threads = 0;
   bool validate = false;
-  std::string peer_name; // empty without --vs
+  bool cold = false;                // --cold: records carry cold_us
+  std::size_t cold_evict_bytes = 0; // bytes written before each cold call
+  std::string peer_name;            // empty without --vs
   bool peer_available = false;
   std::string peer_note;
   std::vector<FileRecord> files;
@@ -82,6 +88,9 @@ struct PeerRatio {
   std::string name; // "all", or the bucket: "< 1 KB", "1-4 KB", "4-16 KB", ">= 16 KB", "> 4 KB"
   std::size_t files = 0;
   double total = 0, median = 0; // 0 when files == 0
+  // --cold: the same over the files of the bucket with cold times from both (0 files: none).
+  std::size_t cold_files = 0;
+  double cold_total = 0, cold_median = 0;
 };
 
 struct Summary {
@@ -101,6 +110,12 @@ struct Summary {
   double geomean_ratio = 0; // kiln/peer median time over files both translate; 0 if none
   // "all" first, then by input size; buckets without files are left out.
   std::vector<PeerRatio> peer_ratios;
+
+  // --cold: the first-call times after eviction, over the files with a cold time (kiln's over
+  // the files it translates, the peer's over those it translates).
+  LatencySummary cold_latency, peer_cold_latency;
+  std::size_t both_cold = 0;     // files both translate, with both cold times
+  double cold_geomean_ratio = 0; // kiln/peer cold time over those; 0 if none
 };
 
 Summary summarize_run(const BenchRun& run);

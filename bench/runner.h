@@ -15,6 +15,8 @@ class Vkd3dPeer;
 
 struct RunOptions {
   unsigned reps = 5;
+  bool cold = false;                // also time each shader's first call after an eviction
+  std::size_t cold_evict_bytes = 0; // bytes written before each cold call
   bool validate = false;
   std::string write_spirv_dir; // empty: do not write
   bool progress = true;

@@ -1,6 +1,7 @@
 // kiln bench PATH... [options]: see bench/ for the implementation.
 
 #include "bench/bench.h"
+#include "bench/cold.h"
 #include "plugin/cli/commands.h"
 
 #include <charconv>
@@ -19,6 +20,8 @@ constexpr OptionSpec kOptions[] = {
     {"--validate", "", "validate every SPIR-V module with SPIRV-Tools"},
     {"--vs", "PEER", "also run a peer translator on the same files (vkd3d)"},
     {"--plot", "FILE.svg", "write the latency CDF as SVG"},
+    {"--cold", "", "also time each shader's first call after evicting the CPU caches"},
+    {"--cold-evict-mb", "N", "MiB written to evict the caches before a cold call (default 64)"},
     {"--synthetic", "N", "bench N generated shaders (default with no PATH: 1000)"},
     {"--seed", "N", "seed of the synthetic corpus (default 1)"},
     {"--no-service", "", "skip the service and cache sections"},
@@ -38,6 +41,9 @@ const CommandSpec k_bench_spec = {
     .details = "Files are detected from their bytes; .hlsl/.txt/.json/.tsv/.md/.spv sidecars\n"
                "are skipped. With no PATH, a deterministic synthetic corpus is generated in\n"
                "memory. Exit 0 when the run completes, even if shaders are rejected.\n"
+               "--cold adds, beside the warm figures, each shader's first call (kiln's and\n"
+               "the peer's, pools warm, this shader never seen) timed after writing\n"
+               "--cold-evict-mb MiB outside the timed region; kiln and the peer alternate.\n"
                "The JSON schema is described in docs/bench.md.",
     .options = kOptions,
     .min_positional = 0,
@@ -57,9 +63,15 @@ int run_bench(const ParsedArgs& args) {
     return false;
   };
   std::uint64_t reps = options.reps, threads = options.threads, synthetic = 0, seed = options.seed;
+  std::uint64_t evict_mb = bench::kDefaultColdEvictBytes >> 20;
   if (!number("--reps", 1, 1000, reps) || !number("--threads", 1, 1024, threads) ||
-      !number("--synthetic", 1, 1000000, synthetic) || !number("--seed", 0, UINT64_MAX, seed))
+      !number("--synthetic", 1, 1000000, synthetic) || !number("--seed", 0, UINT64_MAX, seed) ||
+      !number("--cold-evict-mb", 1, 4096, evict_mb))
     return kExitUsage;
+  if (args.has("--cold-evict-mb") && !args.has("--cold"))
+    return usage_error("--cold-evict-mb needs --cold");
+  options.cold = args.has("--cold");
+  options.cold_evict_bytes = std::size_t(evict_mb) << 20;
   options.reps = unsigned(reps);
   options.threads = unsigned(threads);
   options.synthetic_count = std::uint32_t(synthetic);

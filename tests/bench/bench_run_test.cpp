@@ -2,6 +2,7 @@
 // describing every shader out, sidecars skipped.
 
 #include "bench/bench.h"
+#include "bench/cold.h"
 #include "bench/synth/synthetic_corpus.h"
 #include "tests/bench/mini_json.h"
 
@@ -93,6 +94,64 @@ TEST_F(BenchRunTest, SyntheticCorpusWithoutPaths) {
   const test::JsonValue root = read_json(dir_ / "synthetic.json");
   EXPECT_EQ(root["files"].array.size(), 12u);
   EXPECT_EQ(root["files"].array[0]["path"].string.rfind("synthetic/", 0), 0u);
+}
+
+// --cold end to end: every translated shader carries a cold time beside its warm median, the
+// peer's too where it translated the shader, and the summary has the cold figures. (Values are
+// only checked for presence and sign: speed is the bench's business, not a test's.)
+TEST_F(BenchRunTest, ColdModeRecordsFirstCallTimes) {
+  BenchOptions options;
+  options.synthetic_count = 9;
+  options.reps = 1;
+  options.progress = false;
+  options.service = false;
+  options.cold = true;
+  options.cold_evict_bytes = std::size_t(1) << 20; // small: the test checks wiring, not caches
+  options.peer = "vkd3d";
+  options.json_path = (dir_ / "cold.json").string();
+  options.plot_path = (dir_ / "cold.svg").string();
+  EXPECT_EQ(run_bench(options), 0);
+
+  const test::JsonValue root = read_json(dir_ / "cold.json");
+  EXPECT_TRUE(root["options"]["cold"].boolean);
+  EXPECT_EQ(root["options"]["cold_evict_bytes"].number, double(1 << 20));
+  ASSERT_EQ(root["files"].array.size(), 9u); // the priming shaders are not records
+  std::size_t translated = 0, peer_cold = 0;
+  for (const test::JsonValue& file : root["files"].array) {
+    ASSERT_TRUE(file.has("cold_us")) << file["path"].string;
+    if (!file["ok"].boolean) continue;
+    ++translated;
+    EXPECT_EQ(file["cold_us"].type, test::JsonValue::Type::Number) << file["path"].string;
+    EXPECT_GT(file["cold_us"].number, 0) << file["path"].string;
+    const test::JsonValue& peer = file["peer"];
+    if (peer.type == test::JsonValue::Type::Object && peer["ok"].boolean) {
+      EXPECT_GT(peer["cold_us"].number, 0) << file["path"].string;
+      EXPECT_GT(file["cold_ratio"].number, 0) << file["path"].string;
+      ++peer_cold;
+    }
+  }
+  EXPECT_GT(translated, 0u);
+  const test::JsonValue& cold = root["summary"]["translation"]["cold"];
+  EXPECT_EQ(cold["count"].number, double(translated));
+  EXPECT_GT(cold["p90_us"].number, 0);
+  if (root["summary"]["peer"]["available"].boolean) {
+    EXPECT_EQ(root["summary"]["peer"]["both_cold"].number, double(peer_cold));
+  }
+  std::ifstream svg(dir_ / "cold.svg");
+  const std::string plot((std::istreambuf_iterator<char>(svg)), {});
+  EXPECT_NE(plot.find("kiln dxbc cold"), std::string::npos);
+}
+
+TEST(CacheEvictor, CountsPassesAndKeepsAtLeastOneWord) {
+  CacheEvictor evictor(1000);
+  EXPECT_EQ(evictor.bytes(), 1000u);
+  EXPECT_EQ(evictor.passes(), 0u);
+  evictor.evict();
+  evictor.evict();
+  EXPECT_EQ(evictor.passes(), 2u);
+  CacheEvictor tiny(1); // rounded up to one word rather than an empty buffer
+  tiny.evict();
+  EXPECT_EQ(tiny.bytes(), sizeof(std::uint64_t));
 }
 
 TEST_F(BenchRunTest, MissingPathFails) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `kiln bench` through the command line: exits 0 on the synthetic corpus and on a corpus folder
 # (even while translation rejects everything), leaves the JSON and SVG it was asked for,
-# and exits 2 on a usage error.
+# reports cold first calls beside the warm figures with --cold, and exits 2 on a usage error.
 # usage: cli_bench.sh KILN CORPUS_DIR
 set -u
 kiln=$1
@@ -19,6 +19,24 @@ grep -q '^<svg' "$work/s.svg" || fail "no SVG written"
 grep -q '^1. Translation' "$work/out" || fail "no translation section in the report"
 grep -q '^3. Cache' "$work/out" || fail "no cache section in the report"
 
+# --cold: first-call times beside the warm ones, in the text and the JSON.
+"$kiln" bench --synthetic 12 --reps 1 --quiet --no-service --cold --cold-evict-mb 1 \
+  --json "$work/cold.json" --plot "$work/cold.svg" >"$work/out" 2>"$work/err" ||
+  fail "bench --cold exited $?: $(head -3 "$work/err")"
+grep -q '^  p50 .* shaders/s$' "$work/out" || fail "--cold lost the warm latency line"
+grep -q '^  cold (first call, 1 MiB written before it), over [1-9]' "$work/out" ||
+  fail "no cold latency line in the report"
+grep -q '"cold":true,"cold_evict_bytes":1048576' "$work/cold.json" || fail "JSON options without cold"
+grep -q '"cold_us":[0-9]' "$work/cold.json" || fail "JSON records without cold_us"
+grep -q 'kiln dxbc cold' "$work/cold.svg" || fail "SVG without the cold series"
+"$kiln" bench --synthetic 3 --reps 1 --quiet --no-service --json "$work/warm.json" >/dev/null 2>&1
+grep -q '"cold_us"' "$work/warm.json" && fail "cold_us without --cold"
+"$kiln" bench --help | grep -q -- '--cold-evict-mb' || fail "--help does not mention --cold-evict-mb"
+
+"$kiln" bench --cold --cold-evict-mb 0 --synthetic 1 >/dev/null 2>&1
+[ $? = 2 ] || fail "--cold-evict-mb 0 is not a usage error"
+"$kiln" bench --cold-evict-mb 8 --synthetic 1 >/dev/null 2>&1
+[ $? = 2 ] || fail "--cold-evict-mb without --cold is not a usage error"
 "$kiln" bench --reps 0 >/dev/null 2>&1
 [ $? = 2 ] || fail "--reps 0 is not a usage error"
 "$kiln" bench --vs nothing --synthetic 1 >/dev/null 2>&1

@@ -3,6 +3,9 @@
 #include "bench/report.h"
 #include "tests/bench/mini_json.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 namespace kiln::bench {
@@ -27,7 +30,7 @@ BenchRun sample_run(bool with_peer) {
   a.median_us = 12.5;
   a.spirv_bytes = 1200;
   a.valid = 1;
-  a.peer = {true, true, "", 25.0, 900};
+  a.peer = {true, true, "", 25.0, 900, std::nullopt};
   FileRecord b;
   b.path = "b.d3d9";
   b.kind = InputKind::D3D9;
@@ -88,6 +91,151 @@ TEST(BenchJson, ParsesBackWithDocumentedFields) {
       EXPECT_EQ(summary["peer"].type, test::JsonValue::Type::Null);
     }
   }
+}
+
+// A --cold run of three DXBC files both translate (400 B, 2,000 B, 6,000 B) and one D3D9 file;
+// the cold times are chosen so every ratio is a known number (no timing in tests).
+BenchRun cold_run() {
+  BenchRun run = sample_run(true);
+  run.cold = true;
+  run.cold_evict_bytes = std::size_t(64) << 20;
+  run.files[0].cold_us = 40.0;      // kiln warm 12.5, peer warm 25
+  run.files[0].peer.cold_us = 20.0; // cold ratio 2.0
+  FileRecord c = run.files[0];
+  c.path = "c.dxbc";
+  c.input_bytes = 2000;
+  c.median_us = 10;
+  c.cold_us = 30.0;
+  c.peer = {true, true, "", 20.0, 800, 60.0}; // cold ratio 0.5
+  FileRecord d = c;
+  d.path = "d.dxbc";
+  d.input_bytes = 6000;
+  d.cold_us = 90.0;
+  d.peer.cold_us = 60.0; // cold ratio 1.5
+  run.files.push_back(c);
+  run.files.push_back(d);
+  run.files[1].ok = true; // the D3D9 file: kiln only, no peer
+  run.files[1].error.clear();
+  run.files[1].cold_us = 5.0;
+  return run;
+}
+
+const test::JsonValue* bucket(const test::JsonValue& ratios, const std::string& name) {
+  for (const test::JsonValue& r : ratios.array)
+    if (r["bucket"].string == name) return &r;
+  return nullptr;
+}
+
+TEST(BenchCold, SummaryHasColdFiguresBesideWarm) {
+  const BenchRun run = cold_run();
+  const Summary s = summarize_run(run);
+  EXPECT_EQ(s.cold_latency.count, 4u);      // every file kiln translated
+  EXPECT_EQ(s.peer_cold_latency.count, 3u); // the DXBC files
+  EXPECT_DOUBLE_EQ(s.cold_latency.p50_us, 35.0);
+  EXPECT_DOUBLE_EQ(s.cold_latency.total_ms, 0.165);
+  EXPECT_DOUBLE_EQ(s.peer_cold_latency.p50_us, 60.0);
+  EXPECT_EQ(s.both_cold, 3u);
+  EXPECT_NEAR(s.cold_geomean_ratio, std::cbrt(2.0 * 0.5 * 1.5), 1e-12);
+  ASSERT_FALSE(s.peer_ratios.empty());
+  const PeerRatio& all = s.peer_ratios[0];
+  EXPECT_EQ(all.name, "all");
+  EXPECT_EQ(all.cold_files, 3u);
+  EXPECT_DOUBLE_EQ(all.cold_total, 160.0 / 140.0);
+  EXPECT_DOUBLE_EQ(all.cold_median, 40.0 / 60.0);
+  EXPECT_DOUBLE_EQ(all.total, 32.5 / 65.0); // the warm figures are unchanged
+  for (const PeerRatio& r : s.peer_ratios) {
+    EXPECT_EQ(r.cold_files, r.files) << r.name;
+    if (r.name == "< 1 KB") {
+      EXPECT_DOUBLE_EQ(r.cold_total, 2.0);
+    } else if (r.name == "1-4 KB") {
+      EXPECT_DOUBLE_EQ(r.cold_median, 0.5);
+    } else if (r.name == "> 4 KB") {
+      EXPECT_DOUBLE_EQ(r.cold_total, 1.5);
+    }
+  }
+
+  // Without cold times nothing cold is summarised.
+  const Summary warm = summarize_run(sample_run(true));
+  EXPECT_EQ(warm.cold_latency.count, 0u);
+  EXPECT_EQ(warm.both_cold, 0u);
+  EXPECT_EQ(warm.peer_ratios[0].cold_files, 0u);
+}
+
+TEST(BenchCold, JsonCarriesColdFieldsOnlyInColdMode) {
+  const BenchRun run = cold_run();
+  const std::string text = json_report(run, summarize_run(run));
+  test::JsonValue root;
+  ASSERT_TRUE(test::JsonReader(text).parse(root)) << text;
+  EXPECT_TRUE(root["options"]["cold"].boolean);
+  EXPECT_EQ(root["options"]["cold_evict_bytes"].number, double(64 << 20));
+  const auto& files = root["files"].array;
+  ASSERT_EQ(files.size(), 4u);
+  EXPECT_DOUBLE_EQ(files[0]["cold_us"].number, 40.0);
+  EXPECT_DOUBLE_EQ(files[0]["median_us"].number, 12.5);
+  EXPECT_DOUBLE_EQ(files[0]["peer"]["cold_us"].number, 20.0);
+  EXPECT_DOUBLE_EQ(files[0]["cold_ratio"].number, 2.0);
+  EXPECT_DOUBLE_EQ(files[1]["cold_us"].number, 5.0);
+  EXPECT_EQ(files[1]["cold_ratio"].type, test::JsonValue::Type::Null);
+  const auto& translation = root["summary"]["translation"];
+  EXPECT_DOUBLE_EQ(translation["cold"]["p50_us"].number, 35.0);
+  EXPECT_TRUE(translation["cold"].has("p90_us"));
+  EXPECT_DOUBLE_EQ(translation["cold"]["total_ms"].number, 0.165);
+  const auto& peer = root["summary"]["peer"];
+  EXPECT_DOUBLE_EQ(peer["cold"]["p50_us"].number, 60.0);
+  EXPECT_EQ(peer["both_cold"].number, 3);
+  const test::JsonValue* big = bucket(peer["ratios"], "> 4 KB");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ((*big)["cold_files"].number, 1);
+  EXPECT_DOUBLE_EQ((*big)["cold_total"].number, 1.5);
+  EXPECT_DOUBLE_EQ((*big)["cold_median"].number, 1.5);
+
+  const BenchRun warm = sample_run(true);
+  test::JsonValue plain;
+  ASSERT_TRUE(test::JsonReader(json_report(warm, summarize_run(warm))).parse(plain));
+  EXPECT_FALSE(plain["options"]["cold"].boolean);
+  EXPECT_FALSE(plain["files"].array[0].has("cold_us"));
+  EXPECT_FALSE(plain["files"].array[0].has("cold_ratio"));
+  EXPECT_FALSE(plain["summary"]["translation"].has("cold"));
+  EXPECT_FALSE(bucket(plain["summary"]["peer"]["ratios"], "all")->has("cold_total"));
+}
+
+std::string text_report(const BenchRun& run) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&buffer, &size);
+  print_report(out, run, summarize_run(run));
+  std::fclose(out);
+  std::string text(buffer, size);
+  std::free(buffer);
+  return text;
+}
+
+TEST(BenchCold, TextShowsColdBesideWarm) {
+  const std::string text = text_report(cold_run());
+  EXPECT_NE(text.find("cold (first call, 64 MiB written before it), over 4:"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cold (first call, 64 MiB written before it), over 3:"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cold, first calls: geometric mean over 3 files"), std::string::npos) << text;
+  EXPECT_NE(text.find("> 4 KB         1 files  total 0.500  median 0.500  | cold      1 files  "
+                      "total 1.500  median 1.500"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text_report(sample_run(true)).find("cold"), std::string::npos);
+}
+
+TEST(BenchSvg, ColdSeriesAreDashed) {
+  const std::string svg = svg_plot(cold_run());
+  std::size_t lines = 0, dashed = 0;
+  for (std::size_t at = svg.find("<polyline"); at != std::string::npos;
+       at = svg.find("<polyline", at + 1)) {
+    ++lines;
+    dashed += svg.substr(at, svg.find('>', at) - at).find("stroke-dasharray") != std::string::npos;
+  }
+  EXPECT_EQ(lines, 6u); // kiln dxbc, vkd3d dxbc, kiln d3d9: warm and cold each
+  EXPECT_EQ(dashed, 3u);
+  EXPECT_NE(svg.find("vkd3d dxbc cold"), std::string::npos);
+  EXPECT_NE(svg.find("kiln d3d9 cold"), std::string::npos);
 }
 
 TEST(BenchSvg, PlotsOneLinePerSeries) {
