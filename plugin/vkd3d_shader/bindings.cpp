@@ -1,5 +1,6 @@
 #include "plugin/vkd3d_shader/bindings.h"
 
+#include "plugin/vkd3d_shader/scan.h"
 #include "translator/dxbc/scan.h"
 
 namespace kiln::vkd3d {
@@ -11,19 +12,6 @@ using Descriptor = ResourceBinding;
 bool visible(vkd3d_shader_visibility visibility, ShaderStage stage) {
   StageMask mask = 0;
   return stage_mask_of(visibility, mask) && stage_visible(mask, stage);
-}
-
-vkd3d_shader_descriptor_type vkd3d_type_of(Descriptor::Class c) {
-  switch (c) {
-  case Descriptor::Class::Cbv:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_CBV;
-  case Descriptor::Class::Srv:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_SRV;
-  case Descriptor::Class::Uav:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_UAV;
-  default:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER;
-  }
 }
 
 DescriptorClass class_of(Descriptor::Class c) {
@@ -120,7 +108,7 @@ class Resolver {
     for (unsigned i = 0; i < info->binding_count; ++i) {
       const vkd3d_shader_resource_binding& b = info->bindings[i];
       if ((b.flags & flag) && visible(b.shader_visibility, stage_) &&
-          b.type == vkd3d_type_of(d.register_class) && b.register_index == d.register_index)
+          b.type == descriptor_type_of(d.register_class) && b.register_index == d.register_index)
         return &b;
     }
     return nullptr;

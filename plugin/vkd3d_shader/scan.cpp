@@ -12,19 +12,6 @@ struct ChainHeader {
   const void* next;
 };
 
-vkd3d_shader_descriptor_type descriptor_type_of(ResourceBinding::Class c) {
-  switch (c) {
-  case ResourceBinding::Class::Cbv:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_CBV;
-  case ResourceBinding::Class::Srv:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_SRV;
-  case ResourceBinding::Class::Uav:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_UAV;
-  default:
-    return VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER;
-  }
-}
-
 // The data types VKD3D_SHADER_API_VERSION_1_3 added (Debian's 1.2 headers do not name them).
 constexpr auto kDataMixed = vkd3d_shader_resource_data_type(0x6);
 constexpr auto kDataDouble = vkd3d_shader_resource_data_type(0x7);
@@ -67,6 +54,19 @@ unsigned flags_of(const ResourceBinding& d) {
 }
 
 } // namespace
+
+vkd3d_shader_descriptor_type descriptor_type_of(ResourceBinding::Class c) {
+  switch (c) {
+  case ResourceBinding::Class::Cbv:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_CBV;
+  case ResourceBinding::Class::Srv:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_SRV;
+  case ResourceBinding::Class::Uav:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_UAV;
+  default:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER;
+  }
+}
 
 bool scan(Library& library, const vkd3d_shader_compile_info& info, ForwardReason& reason) {
   if (info.type != VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO ||

@@ -9,6 +9,9 @@ namespace kiln::vkd3d {
 
 class Library;
 
+// The vkd3d-shader descriptor type of a register class (Cbv, Srv, Uav, Sampler).
+vkd3d_shader_descriptor_type descriptor_type_of(ResourceBinding::Class c);
+
 // Answers the scan (the descriptor array, when asked, is one allocation from `library`).
 // False, nothing allocated and `reason` set, when kiln cannot answer it exactly.
 bool scan(Library& library, const vkd3d_shader_compile_info& info, ForwardReason& reason);

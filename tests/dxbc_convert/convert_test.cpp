@@ -117,6 +117,19 @@ void expect_rejected(const std::vector<std::uint8_t>& bytes, const std::string& 
   EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.message();
 }
 
+// A tri-domain hull shader's declarations: 3 control points in and out, integer
+// partitioning, clockwise triangles.
+ProgramBuilder hull_program() {
+  ProgramBuilder p(ProgramType::Hull, 5, 0);
+  p.inst(Opcode::HsDecls, {});
+  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
+  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
+  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
+  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+  return p;
+}
+
 // ---- tests ------------------------------------------------------------------------------------
 
 TEST(DxbcConvert, FloatArithmeticThroughTemporaries) {
@@ -485,22 +498,29 @@ TEST(DxbcConvert, MovcWithNegatedTempIsAFloatSelect) {
   expect_pipeline_ok(r);
 }
 
-TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
-  ProgramBuilder p(ProgramType::Hull, 5, 0);
-  p.inst(Opcode::HsDecls, {});
-  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
-  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
-  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+// A hull shader with a pass-through control point phase and one patch constant (the inside
+// factor at o0 of the fork phase), with the signatures given.
+std::vector<std::uint8_t> passthrough_hull(const std::vector<std::uint8_t>& input,
+                                           const std::vector<std::uint8_t>& output) {
+  ProgramBuilder p = hull_program();
   p.inst(Opcode::HsForkPhase, {});
   p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 1), 0, 20}); // tri inside
   p.inst(Opcode::Mov, {dst(OT::Output, 1), 0, imm1(), f(1)});
   p.inst(Opcode::Ret, {});
+  return make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                         {fourcc('I', 'S', 'G', 'N'), input},
+                         {fourcc('O', 'S', 'G', 'N'), output}});
+}
+
+std::vector<std::uint32_t> output_locations(const Result& r) {
+  std::vector<std::uint32_t> locations;
+  for (ir::OpView d : r.of(OpCode::DclOutput)) locations.push_back(d.operand(1).literal_u32());
+  return locations;
+}
+
+TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
   auto io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}, {"TEXCOORD", 0, 0, 3, 1, 0x3}});
-  auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
-                               {fourcc('I', 'S', 'G', 'N'), io},
-                               {fourcc('O', 'S', 'G', 'N'), io}});
+  auto bytes = passthrough_hull(io, io);
   Converter converter;
   Result r;
   r.status = converter.convert(bytes, {}, r.b);
@@ -523,32 +543,6 @@ TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
   EXPECT_EQ(r.count(OpCode::DclOutputBuiltIn), 2u); // Position[3], TessFactorInner
   for (ir::OpView d : r.of(OpCode::DclOutput)) EXPECT_TRUE(d.type().is_aggregate());
   expect_pipeline_ok(r);
-}
-
-// A hull shader with a pass-through control point phase and one patch constant (the inside
-// factor at o0 of the fork phase), with the signatures given.
-std::vector<std::uint8_t> passthrough_hull(const std::vector<std::uint8_t>& input,
-                                           const std::vector<std::uint8_t>& output) {
-  ProgramBuilder p(ProgramType::Hull, 5, 0);
-  p.inst(Opcode::HsDecls, {});
-  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
-  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
-  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
-  p.inst(Opcode::HsForkPhase, {});
-  p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 1), 0, 20}); // tri inside
-  p.inst(Opcode::Mov, {dst(OT::Output, 1), 0, imm1(), f(1)});
-  p.inst(Opcode::Ret, {});
-  return make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
-                         {fourcc('I', 'S', 'G', 'N'), input},
-                         {fourcc('O', 'S', 'G', 'N'), output}});
-}
-
-std::vector<std::uint32_t> output_locations(const Result& r) {
-  std::vector<std::uint32_t> locations;
-  for (ir::OpView d : r.of(OpCode::DclOutput)) locations.push_back(d.operand(1).literal_u32());
-  return locations;
 }
 
 // The pass-through writes each control point where the output signature says: SV_Position
@@ -582,13 +576,7 @@ TEST(DxbcConvert, HullPassThroughOutputFollowsTheOutputSignature) {
 TEST(DxbcConvert, PatchConstantsSitPastTheControlPointRegisters) {
   const auto io = signature({{"TEXCOORD", 0, 0, 3, 0, 0xf}, {"TEXCOORD", 1, 0, 3, 17, 0xf}});
   const auto patch = signature({{"FACTOR", 0, 0, 3, 1, 0x1}});
-  ProgramBuilder p(ProgramType::Hull, 5, 0);
-  p.inst(Opcode::HsDecls, {});
-  p.inst(Opcode::DclInputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclOutputControlPointCount, {}, 3u << 11);
-  p.inst(Opcode::DclTessDomain, {}, 2u << 11);
-  p.inst(Opcode::DclTessPartitioning, {}, 1u << 11);
-  p.inst(Opcode::DclTessOutputPrimitive, {}, 3u << 11);
+  ProgramBuilder p = hull_program();
   p.inst(Opcode::HsControlPointPhase, {});
   p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 0});
   p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 17});
