@@ -7,6 +7,7 @@
 #include "plugin/vkd3d_shader/real_library.h"
 #include "plugin/vkd3d_shader/scan.h"
 #include "tests/support/shared_data.h"
+#include "tests/support/spirv_interface.h"
 #include "translator/spirv/validate.h"
 
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
+#include <vulkan/vulkan_core.h>
 
 namespace kiln::test {
 namespace {
@@ -281,20 +283,31 @@ TEST_F(DropinCompile, DxbcBecomesValidSpirv10UnderTheClientsInterface) {
   vkd3d_shader_free_shader_code(&spirv); // kiln's allocation, freed by kiln
 }
 
-TEST_F(DropinCompile, RequestsWithoutAnInterfaceAreForwardedToTheSystemLibrary) {
-  // Without an interface vkd3d-shader uses a default layout of its own, which kiln does not
-  // reproduce: the system library translates it (and its own internal calls of exported
-  // functions, such as vkd3d_shader_scan, must reach itself).
+TEST_F(DropinCompile, RequestsWithoutAnInterfaceGetTheFallbackLayoutFromKiln) {
+  // Without an interface vkd3d-shader lays the descriptors out in set 0, numbered in the order
+  // the shader declares them (b0, then u1): kiln serves the request with that layout.
   target_.next = nullptr;
   vkd3d_shader_code spirv{};
   char* messages = nullptr;
   ASSERT_EQ(vkd3d_shader_compile(&info_, &spirv, &messages), VKD3D_OK);
+  EXPECT_EQ(messages, nullptr); // kiln's: the system library has warnings for this shader
   vkd3d_shader_free_messages(messages);
-  ASSERT_GE(spirv.size, 20u);
-  std::uint32_t magic = 0;
-  std::memcpy(&magic, spirv.code, 4);
-  EXPECT_EQ(magic, 0x07230203u);
-  vkd3d_shader_free_shader_code(&spirv); // the system library's allocation, freed by it
+  std::vector<std::uint32_t> words(spirv.size / 4);
+  std::memcpy(words.data(), spirv.code, words.size() * 4);
+  vkd3d_shader_free_shader_code(&spirv);
+  ASSERT_GE(words.size(), 5u);
+  EXPECT_NE(words[2] >> 16, 18u) << "the module is Wine VKD3D's (generator 18), not kiln's";
+  ModuleInterface facts;
+  std::string error;
+  ASSERT_TRUE(read_module_interface(words, facts, error)) << error;
+  ASSERT_EQ(facts.descriptors.size(), 2u);
+  EXPECT_EQ(facts.descriptors[0].set, 0u);
+  EXPECT_EQ(facts.descriptors[0].binding, 0u);
+  EXPECT_EQ(facts.descriptors[0].descriptor_type, std::uint32_t(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER));
+  EXPECT_EQ(facts.descriptors[1].set, 0u);
+  EXPECT_EQ(facts.descriptors[1].binding, 1u);
+  EXPECT_EQ(facts.descriptors[1].descriptor_type,
+            std::uint32_t(VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER));
 }
 
 TEST_F(DropinCompile, TextTargetsAreForwarded) {
