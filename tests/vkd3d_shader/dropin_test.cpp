@@ -3,6 +3,7 @@
 // under the client's interface, and forwards the rest to the system's library (whose own
 // internal calls must reach itself, not kiln: real_library.h).
 
+#include "bench/synth/dxbc_writer.h"
 #include "plugin/vkd3d_shader/library.h"
 #include "plugin/vkd3d_shader/real_library.h"
 #include "plugin/vkd3d_shader/scan.h"
@@ -165,6 +166,59 @@ TEST_F(Dropin, ScansMatchTheSystemLibrarysOverTheSharedDxbc) {
   EXPECT_EQ(agree, answered);
   EXPECT_GT(answered, 1000u);
   EXPECT_GT(flagged, 100u);
+}
+
+// Buffer<double> t0 read by a compute shader: a typed resource whose data type the 1.2 API
+// reports as FLOAT and API version 1.3 on as DOUBLE.
+std::vector<std::uint8_t> double_buffer_shader() {
+  namespace synth = kiln::synth::dxbc;
+  synth::ProgramWriter w(ShaderStage::Compute, 5, 0);
+  synth::Operand t0;
+  t0.push(0x00107000); // t0, no components
+  t0.push(0);
+  w.emit(synth::Op::DclResource, {t0}, 1 /* buffer */, {0x7777 /* double x4 */});
+  w.emit(synth::Op::DclThreadGroup, {}, 0, {1, 1, 1});
+  w.emit(synth::Op::Ret, {});
+  const std::vector<std::uint32_t> program = w.finish();
+  synth::ContainerWriter c;
+  c.add_chunk(synth::fourcc('S', 'H', 'E', 'X'), std::span<const std::uint32_t>(program));
+  return c.finish();
+}
+
+TEST_F(Dropin, ScansFollowTheApiVersionTheClientNames) {
+  const std::vector<std::uint8_t> bytes = double_buffer_shader();
+  vkd3d_shader_compile_option option{vkd3d_shader_compile_option_name(vkd3d::kOptionApiVersion), 0};
+  vkd3d_shader_compile_info info{};
+  info.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
+  info.source = {bytes.data(), bytes.size()};
+  info.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+  info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+  vkd3d::Library& library = vkd3d::Library::instance();
+  struct Case {
+    unsigned option_count, api_version;
+    vkd3d_shader_resource_data_type expected; // 0: forwarded
+  };
+  for (const Case& c :
+       {Case{0, 0, VKD3D_SHADER_RESOURCE_DATA_FLOAT}, Case{1, 2, VKD3D_SHADER_RESOURCE_DATA_FLOAT},
+        Case{1, 3, vkd3d_shader_resource_data_type(7) /* DOUBLE */},
+        Case{1, vkd3d::kNewestApiVersion + 1, vkd3d_shader_resource_data_type(0)}}) {
+    option.value = c.api_version;
+    info.options = &option;
+    info.option_count = c.option_count;
+    vkd3d_shader_scan_descriptor_info scan{};
+    scan.type = VKD3D_SHADER_STRUCTURE_TYPE_SCAN_DESCRIPTOR_INFO;
+    info.next = &scan;
+    vkd3d::ForwardReason reason{};
+    const bool answered = vkd3d::scan(library, info, reason);
+    ASSERT_EQ(answered, c.expected != 0) << "API 1." << c.api_version;
+    if (!answered) {
+      EXPECT_EQ(reason, vkd3d::ForwardReason::ApiVersion);
+      continue;
+    }
+    ASSERT_EQ(scan.descriptor_count, 1u);
+    EXPECT_EQ(scan.descriptors[0].resource_data_type, c.expected) << "API 1." << c.api_version;
+    library.release(scan.descriptors);
+  }
 }
 
 TEST_F(Dropin, InputSignaturesMatchTheSystemLibrarysOnEveryConformanceShader) {
