@@ -17,6 +17,8 @@
 //                 Against an idle machine too: `idle` is the same shader translated back to back
 //                 (the second of two, on a translator of its own) before the backlog is queued,
 //                 with every worker asleep; the figure is the median of each shader's wait/idle.
+//                 Also `idle` after the memory traffic of 5,000 submits (copies and keys, no
+//                 backlog): what cold caches alone cost the waited translation.
 //   backlog       the hot-wait backlog (10,000 Low jobs of at least --busy-us each) drained
 //                 completely, Low jobs/s, alternately without waits and with this thread
 //                 calling translate_now() on one of the 45 largest shaders every 16 ms (a shader
@@ -33,6 +35,7 @@
 
 #include "bench/synth/synthetic_corpus.h"
 #include "plugin/cache_store.h"
+#include "translator/translation_key.h"
 
 #include <algorithm>
 #include <chrono>
@@ -52,6 +55,8 @@ namespace {
 
 using namespace kiln;
 using Clock = std::chrono::steady_clock;
+
+volatile std::uint64_t g_sink; // keeps computed keys from being optimised away
 
 double micros(Clock::duration d) {
   return std::chrono::duration<double, std::micro>(d).count();
@@ -183,7 +188,8 @@ void measure_cache_hits(const std::vector<std::vector<std::uint8_t>>& inputs) {
 enum class Urgent { SubmitWait, TranslateNow };
 
 struct HotWaitFigures {
-  std::vector<double> waits, own, back_to_back, depth, submits, ratios, idle, idle_ratios;
+  std::vector<double> waits, own, back_to_back, depth, submits, ratios, idle, idle_ratios,
+      idle_after_traffic;
   std::uint64_t run_by_waiter = 0;
   std::uint64_t started_during_wait = 0; // background jobs started while the waiter waited
 };
@@ -244,6 +250,21 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
     const auto idle_start = Clock::now();
     (void)idle_translator.translate(urgent, {}, idle_result);
     out.idle.push_back(micros(Clock::now() - idle_start));
+    // Still idle, but after the memory traffic of 5,000 submits on this thread (each a copy of
+    // a shader, another copy for the job, and its key), kept alive as the jobs are: how much of
+    // the waited shader's cost is caches the submits evicted rather than sharing the machine.
+    std::vector<std::vector<std::uint8_t>> traffic;
+    traffic.reserve(kBacklog);
+    std::uint64_t keys = 0;
+    for (std::size_t i = 0; i < kBacklog / 2; ++i) {
+      traffic.push_back(variant(inputs[i % inputs.size()], std::uint32_t(round * kBacklog + i)));
+      traffic.push_back(traffic.back());
+      keys += translation_key(traffic.back(), {}, kCodegenVersion).low;
+    }
+    g_sink = keys;
+    const auto traffic_start = Clock::now();
+    (void)idle_translator.translate(urgent, {}, idle_result);
+    out.idle_after_traffic.push_back(micros(Clock::now() - traffic_start));
   }
   std::vector<JobRef> backlog;
   backlog.reserve(kBacklog);
@@ -312,11 +333,13 @@ void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsi
     if (mode == Urgent::SubmitWait) std::printf("; submit p50 %.1f", percentile(f.submits, 0.5));
     std::printf("\n  %s against an idle machine (the shader back to back, no backlog): idle p50 "
                 "%.1f; wait/idle %.2f, per shader p50 %.2f; background jobs started during "
-                "the waits: %llu (background workers %s)\n",
+                "the waits: %llu (background workers %s); idle after the memory traffic of "
+                "5,000 submits: p50 %.1f, wait/that %.2f\n",
                 mode == Urgent::SubmitWait ? "hot_wait" : "translate_now", percentile(f.idle, 0.5),
                 wait_p50 / percentile(f.idle, 0.5), percentile(f.idle_ratios, 0.5),
                 static_cast<unsigned long long>(f.started_during_wait),
-                yield ? "yield to waiters" : "do not yield");
+                yield ? "yield to waiters" : "do not yield", percentile(f.idle_after_traffic, 0.5),
+                wait_p50 / percentile(f.idle_after_traffic, 0.5));
   }
 }
 
