@@ -28,6 +28,10 @@ struct CompileService::Queues {
 
 namespace {
 
+// Set on background workers: their own waits (a posted replay build waiting on its shaders) are
+// background work too, and must not park the other background workers.
+thread_local bool t_background_worker = false;
+
 // Lowers the calling thread's scheduling priority by `nice` steps and, with `idle_policy`, moves
 // it to SCHED_IDLE. On Linux both act on the calling thread alone (setpriority() with a thread
 // id, sched_setscheduler() with 0). The nice value is set either way: it is what applies where
@@ -52,7 +56,7 @@ void lower_this_thread_priority(int nice, bool idle_policy) {
 
 struct CompileService::Counters {
   std::atomic<std::uint64_t> submitted{0}, deduplicated{0}, cache_hits{0}, translated{0}, failed{0},
-      cancelled{0}, run_by_waiter{0};
+      cancelled{0}, run_by_waiter{0}, background_yields{0};
   std::array<std::atomic<std::uint64_t>, 24> time_histogram_us{};
 };
 
@@ -68,7 +72,8 @@ unsigned default_worker_count() {
 CompileService::CompileService(const ServiceOptions& options)
     : store_(options.store), translate_(options.translate), on_finished_(options.on_finished),
       cleanup_(options.cleanup), codegen_version_(options.codegen_version),
-      queues_(std::make_unique<Queues>()), counters_(std::make_unique<Counters>()) {
+      queues_(std::make_unique<Queues>()), counters_(std::make_unique<Counters>()),
+      yield_to_waiters_(options.background_yields_to_waiters) {
   const unsigned threads = options.threads ? options.threads : default_worker_count();
   workers_.reserve(2 * threads);
   for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_main(false); });
@@ -83,6 +88,11 @@ CompileService::CompileService(const ServiceOptions& options)
 
 CompileService::~CompileService() {
   stopping_.store(true);
+  {
+    // Under the mutex: a worker that checked stopping_ before the store is parked by now.
+    std::lock_guard lock(yield_mutex_);
+  }
+  yield_cv_.notify_all();
   queues_->foreground_available.signal(int(workers_.size()));
   queues_->background_available.signal(int(workers_.size()));
   for (std::thread& worker : workers_) worker.join();
@@ -255,8 +265,10 @@ void CompileService::worker_main(bool background) {
   // workers take the pool's warmest for each job and give it back after.
   const std::unique_ptr<Translator> own = background ? std::make_unique<Translator>() : nullptr;
   auto& available = background ? queues_->background_available : queues_->foreground_available;
+  t_background_worker = background;
   for (;;) {
     available.wait();
+    if (background) yield_to_waiters();
     if (stopping_.load(std::memory_order_acquire)) return;
     Job* job = nullptr;
     if (background) {
@@ -285,9 +297,54 @@ void CompileService::worker_main(bool background) {
   }
 }
 
+void CompileService::yield_to_waiters() {
+  if (urgent_waiters_.load(std::memory_order_seq_cst) == 0) return;
+  std::unique_lock lock(yield_mutex_);
+  // Pairs with UrgentWait's seq_cst decrement and load of yield_parked_: either the last waiter
+  // sees this worker parked and notifies under the mutex (which it cannot take before the wait
+  // below releases it), or this worker sees the count at zero and does not wait.
+  yield_parked_.fetch_add(1, std::memory_order_seq_cst);
+  bool parked = false;
+  yield_cv_.wait(lock, [&] {
+    if (urgent_waiters_.load(std::memory_order_seq_cst) == 0 ||
+        stopping_.load(std::memory_order_acquire))
+      return true;
+    if (!parked) counters_->background_yields.fetch_add(1, std::memory_order_relaxed);
+    parked = true;
+    return false;
+  });
+  yield_parked_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// Counts the calling thread as waiting on an unfinished job for its lifetime (see
+// urgent_waiters_). Background workers are not counted.
+class CompileService::UrgentWait {
+ public:
+  explicit UrgentWait(CompileService& service)
+      : service_(service.yield_to_waiters_ && !t_background_worker ? &service : nullptr) {
+    if (service_) service_->urgent_waiters_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  ~UrgentWait() {
+    if (!service_) return;
+    if (service_->urgent_waiters_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+        service_->yield_parked_.load(std::memory_order_seq_cst) > 0) {
+      { std::lock_guard lock(service_->yield_mutex_); }
+      service_->yield_cv_.notify_all();
+    }
+  }
+  UrgentWait(const UrgentWait&) = delete;
+  UrgentWait& operator=(const UrgentWait&) = delete;
+
+ private:
+  CompileService* service_;
+};
+
 bool CompileService::wait(const JobRef& job, std::chrono::nanoseconds timeout) {
   if (!job) return false;
   if (is_final(job->state.load(std::memory_order_acquire))) return true;
+  // From here until this returns, background workers start nothing new: the job runs here or
+  // on another worker with the machine to itself.
+  const UrgentWait urgent(*this);
   // Not started: run it here instead of waiting behind the queues. The queue entry stays and
   // is dropped by the worker that finds it already claimed.
   if (claim(*job)) {
@@ -323,6 +380,7 @@ ServiceStats CompileService::stats() const {
   s.failed = c.failed.load(std::memory_order_relaxed);
   s.cancelled = c.cancelled.load(std::memory_order_relaxed);
   s.run_by_waiter = c.run_by_waiter.load(std::memory_order_relaxed);
+  s.background_yields = c.background_yields.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < s.queued.size(); ++i)
     s.queued[i] = queues_->by_priority[i].size_approx();
   for (std::size_t i = 0; i < s.time_histogram_us.size(); ++i)

@@ -5,7 +5,11 @@
 // waits for never sits behind a backlog. High and Normal jobs run on foreground workers; Low
 // jobs (prefill, rebuilds after a version bump) only on background workers that run at the
 // lowest OS scheduling priority there is (Linux: SCHED_IDLE, else nice +10), so that background
-// work gets little more than the CPU time other threads leave and never preempts one.
+// work gets little more than the CPU time other threads leave and never preempts one. While any
+// other thread is inside wait() or translate_now() for a job not yet final, background workers
+// start no new Low job or posted task: they park between jobs until the last such waiter leaves,
+// so a shader something is blocked on runs as on an idle machine (a low OS priority alone still
+// shares caches, memory bandwidth and SMT siblings with it).
 //
 // Foreground workers and waiters share one pool of translators, handed out most recently used
 // first: a translator's pools grow to what the shaders it ran needed, and a fresh one pays for
@@ -64,6 +68,12 @@ struct ServiceOptions {
   // frees a core for that worker; only where other threads keep every core busy does the job
   // crawl (as at nice +10, with a smaller share).
   bool background_idle_policy = true;
+  // Background workers park between jobs while any thread other than a background worker waits
+  // in wait() / translate_now() on a job that is not final, and resume as soon as the last such
+  // waiter leaves. Only between jobs: a Low job already running finishes (the translator has no
+  // safe point to pause at, and one job is at most about a millisecond). false: they do not
+  // (benchmarks compare both).
+  bool background_yields_to_waiters = true;
   ResultStore* store = nullptr;        // not owned; may be null (no cache)
   TranslateFunction translate;         // empty: Translator::translate
   FinishFunction on_finished;          // empty: nothing
@@ -80,7 +90,8 @@ struct ServiceStats {
   std::uint64_t translated = 0;
   std::uint64_t failed = 0;
   std::uint64_t cancelled = 0;
-  std::uint64_t run_by_waiter = 0; // jobs a wait() or translate_now() ran on its own thread
+  std::uint64_t run_by_waiter = 0;     // jobs a wait() or translate_now() ran on its own thread
+  std::uint64_t background_yields = 0; // times a background worker parked for a waiter
   std::array<std::uint64_t, std::size_t(Priority::Count)> queued{}; // approximate depths
   // Translation time histogram: bucket i counts jobs of [2^i, 2^(i+1)) microseconds.
   std::array<std::uint64_t, 24> time_histogram_us{};
@@ -132,6 +143,9 @@ class CompileService {
   JobRef make_job(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
                   Priority priority, bool& queue);
   void worker_main(bool background);
+  // Background workers: returns once no thread waits on an unfinished job (or at shutdown).
+  void yield_to_waiters();
+  class UrgentWait;
   bool claim(Job& job);
   // Translates a claimed job into job.status and job.result.
   void translate_job(Job& job, Translator& translator);
@@ -157,6 +171,15 @@ class CompileService {
   std::mutex wait_mutex_;
   std::condition_variable wait_cv_;
   std::atomic<std::uint32_t> waiters_{0};
+
+  // Threads (other than background workers) inside wait() on a job not yet final; background
+  // workers park on yield_cv_ between jobs while it is non-zero. The last waiter to leave
+  // notifies only when a worker is parked (yield_parked_), as publish() does for waiters_.
+  const bool yield_to_waiters_;
+  std::atomic<std::uint32_t> urgent_waiters_{0};
+  std::atomic<std::uint32_t> yield_parked_{0};
+  std::mutex yield_mutex_;
+  std::condition_variable yield_cv_;
 
   // Translators of foreground work (foreground workers and wait() callers that run a job
   // themselves), idle ones only; the back is the one returned last. Background workers keep

@@ -14,16 +14,28 @@
 //                 case no service translation sees) and wait/that. Each shader is measured
 //                 twice, in separate rounds: submit() + wait(), and translate_now() (the call
 //                 for a caller that needs the shader at once: no worker is woken).
+//                 Against an idle machine too: `idle` is the same shader translated back to back
+//                 (the second of two, on a translator of its own) before the backlog is queued,
+//                 with every worker asleep; the figure is the median of each shader's wait/idle.
+//                 Also `idle` after the memory traffic of 5,000 submits (copies and keys, no
+//                 backlog): what cold caches alone cost the waited translation.
+//   backlog       the hot-wait backlog (10,000 Low jobs of at least --busy-us each) drained
+//                 completely, Low jobs/s, alternately without waits and with this thread
+//                 calling translate_now() on one of the 45 largest shaders every 16 ms (a shader
+//                 created at draw time each frame): the throughput the waits cost the backlog,
+//                 next to the share of the time a thread was waiting. Medians of 5 pairs.
 //   throughput    every input through 1 worker and through all cores, shaders/s
 //
 // Inputs: the DXBC/D3D9 files under PATH (default ../shared/corpus/{dxbc,d3d9}), else the
 // synthetic corpus. Real translation throughout, except where noted: background jobs of the
 // hot-wait run cost at least --busy-us each (so the backlog lasts whatever the translator can do
 // today), and the cache is filled with stand-in results sized like real SPIR-V.
-// Options: --only SECTION (submit, cache-hit, hot-wait, throughput), --busy-us N (default 100).
+// Options: --only SECTION (submit, cache-hit, hot-wait, backlog, throughput), --busy-us N
+// (default 100), --yield 0|1 (background workers yield to waiters; default 1, the service's).
 
 #include "bench/synth/synthetic_corpus.h"
 #include "plugin/cache_store.h"
+#include "translator/translation_key.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,6 +55,8 @@ namespace {
 
 using namespace kiln;
 using Clock = std::chrono::steady_clock;
+
+volatile std::uint64_t g_sink; // keeps computed keys from being optimised away
 
 double micros(Clock::duration d) {
   return std::chrono::duration<double, std::micro>(d).count();
@@ -174,23 +188,30 @@ void measure_cache_hits(const std::vector<std::vector<std::uint8_t>>& inputs) {
 enum class Urgent { SubmitWait, TranslateNow };
 
 struct HotWaitFigures {
-  std::vector<double> waits, own, back_to_back, depth, submits, ratios;
+  std::vector<double> waits, own, back_to_back, depth, submits, ratios, idle, idle_ratios,
+      idle_after_traffic;
   std::uint64_t run_by_waiter = 0;
+  std::uint64_t started_during_wait = 0; // background jobs started while the waiter waited
 };
 
 void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
                     const std::vector<std::uint8_t>& urgent, std::uint32_t round, unsigned busy_us,
                     Urgent mode, const std::vector<const std::vector<std::uint8_t>*>& by_size,
-                    HotWaitFigures& out) {
+                    bool yield, HotWaitFigures& out) {
   constexpr std::size_t kBacklog = 10000;
   ServiceOptions options;
   options.threads = std::max(1u, std::thread::hardware_concurrency());
-  options.translate = [&urgent, busy_us](Translator& translator,
-                                         std::span<const std::uint8_t> bytes,
-                                         const TranslateOptions& o, TranslateResult& result) {
+  options.background_yields_to_waiters = yield;
+  std::atomic<bool> waiting{false};
+  std::atomic<std::uint64_t> started_during_wait{0};
+  options.translate = [&urgent, busy_us, &waiting, &started_during_wait](
+                          Translator& translator, std::span<const std::uint8_t> bytes,
+                          const TranslateOptions& o, TranslateResult& result) {
     const bool background =
         bytes.size() != urgent.size() || std::memcmp(bytes.data(), urgent.data(), bytes.size());
     if (background) { // at least busy_us per background job
+      if (waiting.load(std::memory_order_relaxed))
+        started_during_wait.fetch_add(1, std::memory_order_relaxed);
       const auto until = Clock::now() + std::chrono::microseconds(busy_us);
       Status status = translator.translate(bytes, o, result);
       while (Clock::now() < until) {
@@ -220,6 +241,31 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
   Translator translator;
   TranslateResult result;
   (void)translator.translate(variant(urgent, warm_salt + 1), {}, result);
+  {
+    // On an idle machine (every worker asleep, no backlog yet): the same shader back to back, on
+    // a translator of its own so that `own` below stays as it was.
+    Translator idle_translator;
+    TranslateResult idle_result;
+    (void)idle_translator.translate(urgent, {}, idle_result);
+    const auto idle_start = Clock::now();
+    (void)idle_translator.translate(urgent, {}, idle_result);
+    out.idle.push_back(micros(Clock::now() - idle_start));
+    // Still idle, but after the memory traffic of 5,000 submits on this thread (each a copy of
+    // a shader, another copy for the job, and its key), kept alive as the jobs are: how much of
+    // the waited shader's cost is caches the submits evicted rather than sharing the machine.
+    std::vector<std::vector<std::uint8_t>> traffic;
+    traffic.reserve(kBacklog);
+    std::uint64_t keys = 0;
+    for (std::size_t i = 0; i < kBacklog / 2; ++i) {
+      traffic.push_back(variant(inputs[i % inputs.size()], std::uint32_t(round * kBacklog + i)));
+      traffic.push_back(traffic.back());
+      keys += translation_key(traffic.back(), {}, kCodegenVersion).low;
+    }
+    g_sink = keys;
+    const auto traffic_start = Clock::now();
+    (void)idle_translator.translate(urgent, {}, idle_result);
+    out.idle_after_traffic.push_back(micros(Clock::now() - traffic_start));
+  }
   std::vector<JobRef> backlog;
   backlog.reserve(kBacklog);
   for (std::size_t i = 0; i < kBacklog; ++i) {
@@ -234,6 +280,7 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
   }
   const ServiceStats before = service.stats();
   out.depth.push_back(double(before.queued[std::size_t(Priority::Low)]));
+  waiting.store(true, std::memory_order_relaxed);
   const auto start = Clock::now();
   if (mode == Urgent::SubmitWait) {
     JobRef job = service.submit(urgent, {}, Priority::Normal);
@@ -243,7 +290,10 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
     (void)service.translate_now(urgent, {}, Priority::High);
   }
   out.waits.push_back(micros(Clock::now() - start));
+  waiting.store(false, std::memory_order_relaxed);
+  out.started_during_wait += started_during_wait.load(std::memory_order_relaxed);
   out.ratios.push_back(out.waits.back() / out.own.back());
+  out.idle_ratios.push_back(out.waits.back() / out.idle.back());
   out.run_by_waiter += service.stats().run_by_waiter - before.run_by_waiter;
   // For comparison only: the same translation repeated back to back (the best case).
   (void)translator.translate(urgent, {}, result);
@@ -252,7 +302,8 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
   out.back_to_back.push_back(micros(Clock::now() - repeat_start));
 }
 
-void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us) {
+void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us,
+                      bool yield) {
   // The urgent shaders: the largest inputs (the worst case for "about its own translation
   // time"), each measured both ways, in alternate rounds.
   constexpr std::size_t kShaders = 45;
@@ -264,7 +315,8 @@ void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsi
   for (std::size_t i = 0; i < kShaders; ++i) {
     const std::vector<std::uint8_t> urgent = variant(*by_size[i % by_size.size()], 1u << 31);
     for (Urgent mode : {Urgent::SubmitWait, Urgent::TranslateNow})
-      hot_wait_round(inputs, urgent, round++, busy_us, mode, by_size, figures[std::size_t(mode)]);
+      hot_wait_round(inputs, urgent, round++, busy_us, mode, by_size, yield,
+                     figures[std::size_t(mode)]);
   }
   for (Urgent mode : {Urgent::SubmitWait, Urgent::TranslateNow}) {
     const HotWaitFigures& f = figures[std::size_t(mode)];
@@ -279,8 +331,103 @@ void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsi
                 percentile(f.back_to_back, 0.5), wait_p50 / percentile(f.back_to_back, 0.5),
                 static_cast<unsigned long long>(f.run_by_waiter), f.waits.size());
     if (mode == Urgent::SubmitWait) std::printf("; submit p50 %.1f", percentile(f.submits, 0.5));
-    std::printf("\n");
+    std::printf("\n  %s against an idle machine (the shader back to back, no backlog): idle p50 "
+                "%.1f; wait/idle %.2f, per shader p50 %.2f; background jobs started during "
+                "the waits: %llu (background workers %s); idle after the memory traffic of "
+                "5,000 submits: p50 %.1f, wait/that %.2f\n",
+                mode == Urgent::SubmitWait ? "hot_wait" : "translate_now", percentile(f.idle, 0.5),
+                wait_p50 / percentile(f.idle, 0.5), percentile(f.idle_ratios, 0.5),
+                static_cast<unsigned long long>(f.started_during_wait),
+                yield ? "yield to waiters" : "do not yield", percentile(f.idle_after_traffic, 0.5),
+                wait_p50 / percentile(f.idle_after_traffic, 0.5));
   }
+}
+
+// The hot-wait backlog drained completely, without and with a translate_now() every 16 ms.
+void measure_backlog(const std::vector<std::vector<std::uint8_t>>& inputs, unsigned busy_us,
+                     bool yield) {
+  constexpr std::size_t kBacklog = 10000, kShaders = 45;
+  constexpr auto kPeriod = std::chrono::milliseconds(16);
+  std::vector<const std::vector<std::uint8_t>*> by_size;
+  for (const auto& bytes : inputs) by_size.push_back(&bytes);
+  std::sort(by_size.begin(), by_size.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
+  const std::thread::id measuring_thread = std::this_thread::get_id();
+  std::vector<double> rates[2], duty, waits;
+  std::uint32_t salt = 0;
+  constexpr int kPairs = 5;
+  for (int run = 0; run < 2 * kPairs; ++run) {
+    const bool with_waits = run % 2;
+    std::mutex mutex;
+    std::condition_variable drained;
+    std::size_t finished = 0;
+    ServiceOptions options;
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+    options.background_yields_to_waiters = yield;
+    options.translate = [measuring_thread,
+                         busy_us](Translator& translator, std::span<const std::uint8_t> bytes,
+                                  const TranslateOptions& o, TranslateResult& result) {
+      if (std::this_thread::get_id() == measuring_thread) // a waited shader: as it is
+        return translator.translate(bytes, o, result);
+      const auto until = Clock::now() + std::chrono::microseconds(busy_us);
+      Status status = translator.translate(bytes, o, result);
+      while (Clock::now() < until) {
+      }
+      return status;
+    };
+    options.on_finished = [&](Job& job) {
+      if (job.priority != Priority::Low) return;
+      std::lock_guard lock(mutex);
+      if (++finished == kBacklog) drained.notify_one();
+    };
+    CompileService service(options);
+    std::vector<std::vector<std::uint8_t>> backlog;
+    backlog.reserve(kBacklog);
+    for (std::size_t i = 0; i < kBacklog; ++i)
+      backlog.push_back(variant(inputs[i % inputs.size()], (1u << 29) + salt++));
+    std::vector<JobRef> jobs;
+    jobs.reserve(kBacklog);
+    const auto start = Clock::now();
+    for (const auto& bytes : backlog) jobs.push_back(service.submit(bytes, {}, Priority::Low));
+    double waited = 0;
+    std::size_t shader = 0;
+    {
+      std::unique_lock lock(mutex);
+      while (finished < kBacklog) {
+        if (!with_waits) {
+          drained.wait(lock);
+          continue;
+        }
+        if (drained.wait_for(lock, kPeriod, [&] { return finished >= kBacklog; })) break;
+        lock.unlock();
+        const auto urgent =
+            variant(*by_size[shader++ % std::min(kShaders, by_size.size())], (1u << 28) + salt++);
+        const auto wait_start = Clock::now();
+        (void)service.translate_now(urgent, {}, Priority::High);
+        waited += micros(Clock::now() - wait_start);
+        lock.lock();
+      }
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    rates[with_waits].push_back(double(kBacklog) / seconds);
+    if (with_waits) {
+      duty.push_back(waited * 1e-6 / seconds);
+      waits.push_back(double(shader));
+    }
+  }
+  // The loss of each pair of neighbouring drains, so that load from other processes that comes
+  // and goes (the background workers get only what it leaves) cancels within a pair.
+  std::vector<double> losses;
+  for (std::size_t i = 0; i < rates[1].size(); ++i)
+    losses.push_back(100 * (1 - rates[1][i] / rates[0][i]));
+  std::printf("backlog_jobs_per_s: %.0f without waits, %.0f with a translate_now every %lld ms "
+              "(%.0f waits, a thread waiting %.1f%% of the time): %.1f%% lost (pairs %.1f to "
+              "%.1f; background workers %s; %zu Low jobs of at least %u us, medians of %d "
+              "pairs)\n",
+              percentile(rates[0], 0.5), percentile(rates[1], 0.5),
+              static_cast<long long>(kPeriod.count()), percentile(waits, 0.5),
+              100 * percentile(duty, 0.5), percentile(losses, 0.5), percentile(losses, 0.0),
+              percentile(losses, 1.0), yield ? "yield to waiters" : "do not yield", kBacklog,
+              busy_us, kPairs);
 }
 
 // Counts finished jobs (FinishFunction) and wakes the measuring thread once `expected` have
@@ -341,7 +488,7 @@ int main(int argc, char** argv) {
   if (inputs.empty()) return 1;
   std::printf("inputs: %zu shaders; cores: %u\n", inputs.size(),
               std::thread::hardware_concurrency());
-  // --only SECTION (submit, cache-hit, hot-wait, throughput) runs one section.
+  // --only SECTION (submit, cache-hit, hot-wait, backlog, throughput) runs one section.
   const char* only = nullptr;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
@@ -350,7 +497,9 @@ int main(int argc, char** argv) {
   };
   if (wanted("submit")) measure_submit(inputs);
   if (wanted("cache-hit")) measure_cache_hits(inputs);
-  if (wanted("hot-wait")) measure_hot_wait(inputs, flag(argc, argv, "--busy-us", 100));
+  const bool yield = flag(argc, argv, "--yield", 1) != 0;
+  if (wanted("hot-wait")) measure_hot_wait(inputs, flag(argc, argv, "--busy-us", 100), yield);
+  if (wanted("backlog")) measure_backlog(inputs, flag(argc, argv, "--busy-us", 100), yield);
   if (wanted("throughput")) measure_throughput(inputs);
   return 0;
 }

@@ -211,6 +211,71 @@ TEST(CompileService, LowJobsLeaveForegroundWorkersFree) {
   for (const JobRef& job : backlog) ASSERT_TRUE(service.wait(job, 10s));
 }
 
+// What the background worker did with a Low job submitted while a thread was inside
+// translate_now() (so inside wait(), on a job not yet final): started it, or parked.
+struct LowJobDuringWait {
+  bool started_during_wait = false;
+  std::uint64_t yields = 0;           // stats().background_yields once the wait returned
+  bool ran_on_waiting_thread = false; // the Low job ran on the thread that had waited
+};
+
+LowJobDuringWait low_job_during_translate_now(bool yield_to_waiters) {
+  std::atomic<bool> low_started{false};
+  std::thread::id low_ran_on; // written before the Low job is published, read after
+  bool started_during_wait = false;
+  CompileService* service = nullptr;
+  JobRef low;
+  ServiceOptions o = options(1, nullptr);
+  o.background_yields_to_waiters = yield_to_waiters;
+  o.translate = [&](Translator&, std::span<const std::uint8_t> bytes, const TranslateOptions&,
+                    TranslateResult& out) {
+    std::uint32_t n;
+    std::memcpy(&n, bytes.data() + 4, 4);
+    out.spirv.assign(1, n);
+    if (n == 2) { // the Low job, on whichever thread runs it
+      low_ran_on = std::this_thread::get_id();
+      low_started = true;
+      return Status::ok();
+    }
+    // The urgent job, run by translate_now() on the test's thread: a Low job queued now finds
+    // the background worker idle. It either starts the job or parks (counted before it sleeps);
+    // no timing decides which.
+    low = service->submit(blob(2), {}, Priority::Low);
+    while (!low_started.load() && service->stats().background_yields == 0)
+      std::this_thread::yield();
+    started_during_wait = low_started.load();
+    return Status::ok();
+  };
+  CompileService instance(o);
+  service = &instance;
+  JobRef urgent = instance.translate_now(blob(1), {});
+  EXPECT_EQ(urgent->state.load(), JobState::Done);
+  // The worker resumes once the wait has returned. Poll rather than wait(): wait() would run a
+  // still-queued job on this thread.
+  while (!is_final(low->state.load())) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(low->state.load(), JobState::Done);
+  return {started_during_wait, instance.stats().background_yields,
+          low_ran_on == std::this_thread::get_id()};
+}
+
+// While a thread waits on an unfinished job, background workers start no Low job: the worker
+// that finds one queued parks until the wait returns, then runs it at once.
+TEST(CompileService, BackgroundWorkersYieldWhileAThreadWaits) {
+  const LowJobDuringWait seen = low_job_during_translate_now(true);
+  EXPECT_FALSE(seen.started_during_wait);
+  EXPECT_EQ(seen.yields, 1u);
+  EXPECT_FALSE(seen.ran_on_waiting_thread); // the background worker ran it, after the wait
+}
+
+// The same with yielding turned off: the worker starts the Low job during the wait (so the test
+// above can tell the two apart).
+TEST(CompileService, BackgroundWorkersNeedNotYield) {
+  const LowJobDuringWait seen = low_job_during_translate_now(false);
+  EXPECT_TRUE(seen.started_during_wait);
+  EXPECT_EQ(seen.yields, 0u);
+  EXPECT_FALSE(seen.ran_on_waiting_thread);
+}
+
 #if defined(__linux__)
 // What `probe()` read on the worker thread that ran a Low job and on the one that ran a Normal
 // job, under `o` (one worker each).
