@@ -1,7 +1,6 @@
 #include "plugin/vkd3d_shader/bindings.h"
 
 #include "plugin/vkd3d_shader/scan.h"
-#include "translator/dxbc/scan.h"
 
 namespace kiln::vkd3d {
 
@@ -150,13 +149,8 @@ class Resolver {
 
 } // namespace
 
-bool resolve_bindings(std::span<const std::uint8_t> bytecode, const LayerBindings& layer,
+bool resolve_bindings(const SourceReflection& source, const LayerBindings& layer,
                       ShaderInterface& out, ForwardReason& reason) {
-  SourceReflection source;
-  if (!dxbc::scan_dxbc(bytecode, source)) {
-    reason = ForwardReason::Scan;
-    return false;
-  }
   if (const vkd3d_shader_interface_info* info = layer.interface) {
     // vkd3d-shader 1.2 looks SM5.1 ranges up by the id instructions name them by, without
     // their space: where ids and registers differ (or spaces matter) the layer's list does not

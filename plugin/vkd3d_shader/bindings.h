@@ -13,9 +13,6 @@
 
 #include "plugin/vkd3d_shader/compile_request.h"
 
-#include <cstdint>
-#include <span>
-
 namespace kiln::vkd3d {
 
 struct LayerBindings {
@@ -23,9 +20,10 @@ struct LayerBindings {
   bool uav_buffers_as_storage_buffers = false;            // VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV
 };
 
-// Fills `out.bindings` and `out.uav_counters` for the DXBC `bytecode`; false with `reason` set
-// when kiln cannot place the descriptors exactly as vkd3d-shader 1.2 would.
-bool resolve_bindings(std::span<const std::uint8_t> bytecode, const LayerBindings& layer,
+// Fills `out.bindings` and `out.uav_counters` for the shader `source` describes (its DXBC
+// scan); false with `reason` set when kiln cannot place the descriptors exactly as
+// vkd3d-shader 1.2 would.
+bool resolve_bindings(const SourceReflection& source, const LayerBindings& layer,
                       ShaderInterface& out, ForwardReason& reason);
 
 } // namespace kiln::vkd3d

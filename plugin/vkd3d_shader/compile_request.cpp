@@ -1,6 +1,7 @@
 #include "plugin/vkd3d_shader/compile_request.h"
 
 #include "plugin/vkd3d_shader/bindings.h"
+#include "translator/dxbc/scan.h"
 
 #include <cstring>
 #include <memory>
@@ -280,7 +281,13 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   }
   if (!read) return false;
   const std::span bytecode(static_cast<const std::uint8_t*>(info.source.code), info.source.size);
-  if (!resolve_bindings(bytecode, reader.layer, *interface, reason)) return false;
+  SourceReflection source;
+  if (!dxbc::scan_dxbc(bytecode, source)) {
+    reason = ForwardReason::Scan;
+    return false;
+  }
+  if (!resolve_bindings(source, reader.layer, *interface, reason)) return false;
+  out.stage = source.stage;
   interface->convention = InterfaceConvention::Vkd3dShader;
   out.bytecode = bytecode;
   out.options.target = SpirvTarget::Vulkan10;

@@ -61,6 +61,7 @@ struct CompileRequest {
   // VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE set: tessellation and geometry
   // shaders are to write a point size, which kiln does not (the library forwards those).
   bool tess_geom_point_size = false;
+  ShaderStage stage = ShaderStage::Count; // the program's, from the scan that placed the bindings
 };
 
 // vkd3d's visibility as kiln's stage mask (0: every stage); false for one kiln does not know.

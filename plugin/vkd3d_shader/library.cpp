@@ -1,6 +1,5 @@
 #include "plugin/vkd3d_shader/library.h"
 
-#include "plugin/stage_probe.h"
 #include "plugin/vkd3d_shader/scan.h"
 
 #include <chrono>
@@ -92,10 +91,7 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
     count_forwarded(reason);
     return false;
   }
-  // The stage, from the program's version token (unknown: kiln's translation fails and says
-  // why, and the request is forwarded then).
-  ShaderStage stage = ShaderStage::Count;
-  if (!probe_shader_stage(request.bytecode, stage)) stage = ShaderStage::Count;
+  const ShaderStage stage = request.stage;
   if (request.tess_geom_point_size && writes_point_size(stage)) {
     count_forwarded(ForwardReason::Option);
     return false;

@@ -246,11 +246,11 @@ struct ClassLinkage {
 //    locations are kiln's (docs/pipeline.md).
 //  - Vkd3dShader (the drop-in libvkd3d-shader, docs/vkd3d-shader.md): vkd3d-shader 1.2's, so a
 //    layer that relies on them, or mixes the two libraries stage by stage, cannot tell them
-//    apart. A descriptor (or UAV counter) the map does not cover takes descriptor set 0 and the
-//    next binding in the order the shader declares its descriptors, from 0; stage-interface
-//    locations, components and decorations are vkd3d-shader's (patch constants after the
-//    control-point signature's elements, pass-through outputs where the output signature puts
-//    them).
+//    apart. Stage-interface locations, components and decorations are vkd3d-shader's (patch
+//    constants after the control-point signature's elements, pass-through outputs where the
+//    output signature puts them). Descriptors follow the binding map, which the drop-in fills
+//    with vkd3d-shader's placement of every declared descriptor (its fallback layout
+//    included: plugin/vkd3d_shader/bindings.h), so one not covered still fails the shader.
 enum class InterfaceConvention : std::uint8_t { Kiln, Vkd3dShader };
 
 struct ShaderInterface {
@@ -272,9 +272,10 @@ struct ShaderInterface {
   bool geometry_point_size = false;
 
   // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
-  // combined sampler or UAV counter, or vkd3d-shader's convention (whose fallback layout is
-  // the layer's too). Without one (an interface that only carries extensions, parameters,
-  // varyings or stream output) kiln's own binding model applies.
+  // combined sampler or UAV counter, or vkd3d-shader's convention (whose map is complete even
+  // when empty: a descriptor of kiln's own, such as the class-linkage selection, fails there).
+  // Without one (an interface that only carries extensions, parameters, varyings or stream output)
+  // kiln's own binding model applies.
   bool has_binding_map() const {
     return !bindings.empty() || !push_constant_buffers.empty() || !combined_samplers.empty() ||
            !uav_counters.empty() || convention == InterfaceConvention::Vkd3dShader;
