@@ -3,8 +3,8 @@
 #include "bench/stats.h"
 #include "cache/scratch_directory.h"
 #include "cache/shader_cache.h"
-#include "plugin/cache_store.h"
-#include "plugin/service.h"
+#include "plugin/service/cache_store.h"
+#include "plugin/service/service.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // ID3D11Device::Create*Shader-shaped entry points (include/kiln/kiln_hooks.h).
 
 #include "hooks/hooks_common.h"
-#include "plugin/abi_context.h"
-#include "plugin/stage_probe.h"
+#include "plugin/abi/abi_context.h"
+#include "plugin/service/stage_probe.h"
 
 #include <string>
 

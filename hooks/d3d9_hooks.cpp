@@ -2,7 +2,7 @@
 // without a length, measured by walking the instruction structure (bounded).
 
 #include "hooks/hooks_common.h"
-#include "plugin/abi_context.h"
+#include "plugin/abi/abi_context.h"
 #include "translator/d3d9/reader.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "hooks/hooks_common.h"
 
-#include "plugin/abi_context.h"
+#include "plugin/abi/abi_context.h"
 
 #include <new>
 #include <string>

@@ -1,6 +1,6 @@
 // IR micro-benchmarks. Counters: ops/s (items per second), bytes/op (storage the builder holds
 // per op after the build; capacity, so it includes growth slack and the use index).
-#include "tests/ir/test_programs.h"
+#include "tests/translator/ir/test_programs.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_serialize.h"
 #include "translator/ir/ir_text.h"

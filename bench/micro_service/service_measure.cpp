@@ -34,7 +34,7 @@
 // (default 100), --yield 0|1 (background workers yield to waiters; default 1, the service's).
 
 #include "bench/synth/synthetic_corpus.h"
-#include "plugin/cache_store.h"
+#include "plugin/service/cache_store.h"
 #include "translator/translation_key.h"
 
 #include <algorithm>

@@ -6,8 +6,8 @@
 // when KILN_VKD3D_SHADER_STATS=1.
 
 #include "cache/shader_cache.h"
-#include "plugin/cache_store.h"
-#include "plugin/service.h"
+#include "plugin/service/cache_store.h"
+#include "plugin/service/service.h"
 #include "plugin/vkd3d_shader/compile_request.h"
 #include "plugin/vkd3d_shader/real_library.h"
 

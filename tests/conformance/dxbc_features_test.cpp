@@ -1,17 +1,17 @@
 // DXBC features the shared package does not exercise, executed on lavapipe by kiln-conformance's
-// executor with hand-assembled SM5 programs (tests/dxbc/token_builder.h): the structured
-// control flow table (tests/dxbc/control_flow_cases.h), sparse-feedback loads from buffers,
+// executor with hand-assembled SM5 programs (tests/translator/dxbc/token_builder.h): the structured
+// control flow table (tests/translator/dxbc/control_flow_cases.h), sparse-feedback loads from buffers,
 // hull-shader fork/join phases that return from inside their control flow, a signature whose
 // packed register holds elements of several types and interpolation modes, and the layer and
 // viewport chosen by a vertex shader. Expected values are worked out here.
 
 #include "tests/conformance/executor.h"
 #include "tests/conformance/one_case_fixture.h"
-#include "tests/dxbc/control_flow_cases.h"
-#include "tests/dxbc/flow_call_program.h"
-#include "tests/dxbc/linkage_program.h"
-#include "tests/dxbc/random_flow.h"
-#include "tests/dxbc/token_builder.h"
+#include "tests/translator/dxbc/control_flow_cases.h"
+#include "tests/translator/dxbc/flow_call_program.h"
+#include "tests/translator/dxbc/linkage_program.h"
+#include "tests/translator/dxbc/random_flow.h"
+#include "tests/translator/dxbc/token_builder.h"
 #include "tests/support/shared_data.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_text.h"
@@ -171,7 +171,7 @@ TEST_F(DxbcFeatures, AWrongControlFlowResultFails) {
   EXPECT_EQ(r.outcome, Outcome::Fail);
 }
 
-// The table and random nestings as inlined bodies (tests/dxbc/flow_call_program.h): a
+// The table and random nestings as inlined bodies (tests/translator/dxbc/flow_call_program.h): a
 // subroutine, a subroutine called from a loop of another, and a class-linkage function body
 // (fcall; the runner's zero-filled selection buffer selects ft0). Their returns from inside
 // loops, switches and ifs leave only the body; the value each thread stores is r0.x at that
@@ -199,7 +199,7 @@ TEST_F(DxbcFeatures, ReturnsFromInsideInlinedBodiesLeaveOnlyTheBody) {
 
 // ---- resources a class instance chooses ------------------------------------------------------
 
-// tests/dxbc/linkage_program.h: a function body samples t[this.z + 1] with s[this.w], loads
+// tests/translator/dxbc/linkage_program.h: a function body samples t[this.z + 1] with s[this.w], loads
 // t[this.z] and stores this.x to u[this.z + 1]. The selection comes from cb0 (the interface
 // moves the selection register there), which the script's uniforms fill: one module, four
 // instances, each reading the texture and sampler and writing the UAV its `this` names (a

@@ -7,7 +7,7 @@
 
 #include "tests/conformance/executor.h"
 #include "tests/conformance/one_case_fixture.h"
-#include "tests/d3d9/token_builder.h"
+#include "tests/translator/d3d9/token_builder.h"
 #include "tests/support/shared_data.h"
 
 #include <array>

@@ -1,10 +1,10 @@
 #pragma once
 // The D3D9 shaders of the render-state matrices (render_state_*_test.cpp), written token by
-// token (tests/d3d9/token_builder.h) for every model the fixed-function state meets: vertex
+// token (tests/translator/d3d9/token_builder.h) for every model the fixed-function state meets: vertex
 // shaders vs_2_0 (oPos, oT#, oFog, oPts, oD#) and vs_3_0 (o# declared with their usage), pixel
 // shaders ps_1_1 (r0, t#, v#), ps_1_4, ps_2_0 (oC0, t#, v#) and ps_3_0 (oC0, v# with usages).
 
-#include "tests/d3d9/token_builder.h"
+#include "tests/translator/d3d9/token_builder.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // kiln's render-state parameters executed on lavapipe, beyond what the shared package covers:
 // flat shading against linear, and the ps_1_x texture state (the bound texture's type,
 // projected texturing, the bump-environment matrix and luminance). Each case is a script in the
-// package's format with hand-written D3D9 shaders (tests/d3d9/token_builder.h), replayed by
+// package's format with hand-written D3D9 shaders (tests/translator/d3d9/token_builder.h), replayed by
 // kiln-conformance's executor at sm2 with the state passed as immediate parameters and again as
 // specialization constants. Expected values are worked out here from D3D9's formulas. The
 // fixed-function state across shader models is render_state_fog_test.cpp (fog) and

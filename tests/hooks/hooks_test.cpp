@@ -2,7 +2,7 @@
 // output declarations, and the bounded D3D9 length scan.
 
 #include "kiln/kiln_hooks.h"
-#include "plugin/abi_context.h"
+#include "plugin/abi/abi_context.h"
 #include "tests/support/shared_data.h"
 
 #include <bit>

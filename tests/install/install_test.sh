@@ -8,7 +8,7 @@
 set -euo pipefail
 build=$1 source=$2 d3d12_program=$3 shared=$4
 # shellcheck source=../vkd3d_shader/stats_line.sh
-source "$source/tests/vkd3d_shader/stats_line.sh"
+source "$source/tests/plugin/vkd3d_shader/stats_line.sh"
 shader=$shared/conformance/tests/uav-atomics/2.cs.sm5.dxbc
 if [ ! -e "$shader" ]; then
   echo "missing $shader"

@@ -4,7 +4,7 @@
 // immediate form (printed; docs/abi.md quotes it). Execution on lavapipe is
 // tests/conformance/render_state_*_test.cpp.
 
-#include "tests/d3d9/token_builder.h"
+#include "tests/translator/d3d9/token_builder.h"
 #include "tests/support/shared_data.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"

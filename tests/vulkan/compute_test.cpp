@@ -1,8 +1,8 @@
 // Compute programs built with ModuleBuilder (and one assembled from text) run on lavapipe;
 // results are checked against the same computation on the CPU.
 
-#include "tests/spirv/compute_programs.h"
-#include "tests/spirv/spirv_tools_text.h"
+#include "tests/translator/spirv/compute_programs.h"
+#include "tests/translator/spirv/spirv_tools_text.h"
 #include "tests/vulkan/vulkan_harness.h"
 #include "translator/spirv/module_builder.h"
 #include "translator/spirv/validate.h"

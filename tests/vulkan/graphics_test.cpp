@@ -1,7 +1,7 @@
 // The graphics half of the harness: image upload/readback/clear, a draw through a vertex
 // buffer, a uniform buffer and a sampled texture, read back from a render target.
 
-#include "tests/spirv/spirv_tools_text.h"
+#include "tests/translator/spirv/spirv_tools_text.h"
 #include "tests/vulkan/vulkan_graphics.h"
 
 #include <cstring>

@@ -15,7 +15,7 @@
 namespace kiln {
 
 // A descriptor's resource dimension; numbered as vkd3d_shader_resource_type, the C ABI's
-// kiln_resource_dimension (asserted in plugin/abi_context.cpp). The DXBC front end maps its
+// kiln_resource_dimension (asserted in plugin/abi/abi_context.cpp). The DXBC front end maps its
 // token's dimension field to it by table (KILN_DXBC_RESOURCE_DIMENSIONS, dxbc/program.h).
 enum class ResourceDimension : std::uint8_t {
   None = 0, // samplers, push data

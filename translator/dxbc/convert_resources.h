@@ -8,7 +8,7 @@
 //   convert_resources_buffer.cpp  raw/structured buffers and TGSM, bufinfo, atomics, append/
 //                                 consume counters, sync, check_access_fully_mapped
 //
-// Mapping decisions (see also tests/dxbc_resources):
+// Mapping decisions (see also tests/translator/dxbc):
 // - A resource register (SM5.0 `t3`) or range (SM5.1 `T1[2:5], space=1`) is one Dcl* op. Every
 //   access emits its own DescriptorLoad right before the use (scoped code has no dominance to
 //   rely on), with index 0 for single descriptors and `register - lower bound` for ranges; the

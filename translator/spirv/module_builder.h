@@ -16,7 +16,7 @@
 
 #include "translator/spirv/intern_table.h"
 #include "translator/spirv/word_buffer.h"
-#include "translator/translate.h"
+#include "translator/common/spirv_target.h"
 
 #include <cstdint>
 #include <cstring>

@@ -7,7 +7,7 @@
 #include <span>
 
 #include "translator/common/status.h"
-#include "translator/translate.h"
+#include "translator/common/spirv_target.h"
 
 namespace kiln {
 
