@@ -1,0 +1,92 @@
+// The generated per-op views (ir_op_views.h) read the operand each role names.
+#include "translator/ir/ir.h"
+#include "translator/ir/ir_op_views.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace kiln::ir {
+namespace {
+
+// Role positions are constants: a view compiles to the index OpView::operand takes.
+static_assert(ops::ImageSample::index_of("descriptor") == 0);
+static_assert(ops::ImageSample::index_of("lod_bias") == 6);
+static_assert(ops::ImageSample::index_of("depth_compare") == 10);
+static_assert(ops::BufferStore::index_of("align") == 3);
+static_assert(ops::BranchConditional::index_of("false_block") == 2);
+
+TEST(OpViews, FixedRolesReadTheirOperands) {
+  Builder b;
+  b.reset();
+  SsaDef x = b.constant_f32(1.0f), y = b.constant_f32(2.0f), z = b.constant_f32(3.0f);
+  SsaDef fn = b.add(Op::Function(kVoid));
+  b.add(Op::Label(Construct::None));
+  SsaDef mad = b.add(Op::FMad(kF32, x, y, z));
+  ops::FMad v(b.op(mad));
+  EXPECT_EQ(v.a().def(), x);
+  EXPECT_EQ(v.b().def(), y);
+  EXPECT_EQ(v.c().def(), z);
+  EXPECT_EQ(v.op().def(), mad);
+  SsaDef emit = b.add(Op::EmitVertex(3u));
+  EXPECT_EQ(ops::EmitVertex(b.op(emit)).stream().literal_u32(), 3u);
+  SsaDef round = b.add(Op::FRound(kF32, x, RoundMode::NearestEven));
+  EXPECT_EQ(ops::FRound(b.op(round)).mode().literal_enum<RoundMode>(), RoundMode::NearestEven);
+  EXPECT_EQ(ops::Constant(b.op(y)).values()[0].literal_f32(), 2.0f);
+  (void)fn;
+}
+
+TEST(OpViews, GroupRolesAndLiteralsAfterAGroup) {
+  Builder b;
+  b.reset();
+  SsaDef one = b.constant_f32(1.0f), two = b.constant_f32(2.0f);
+  SsaDef fn = b.add(Op::Function(kVoid));
+  SsaDef l0 = b.add(Op::Label(Construct::None));
+  SsaDef l1 = b.add(Op::Label(Construct::None));
+  SsaDef phi = b.add(Op::Phi(kF32, l0, one, l1, two));
+  ops::Phi p(b.op(phi));
+  ASSERT_EQ(p.block().size(), 2u);
+  EXPECT_EQ(p.block()[1].def(), l1);
+  std::vector<SsaDef> values;
+  for (Operand v : p.value()) values.push_back(v.def());
+  EXPECT_EQ(values, (std::vector<SsaDef>{one, two}));
+  SsaDef merge = b.add(Op::Label(l0, l1, Construct::StructuredLoop));
+  ops::Label label(b.op(merge));
+  EXPECT_EQ(label.construct_blocks().size(), 2u);
+  EXPECT_EQ(label.construct().literal_enum<Construct>(), Construct::StructuredLoop);
+  (void)fn;
+}
+
+TEST(OpViews, StringTails) {
+  Builder b;
+  b.reset();
+  SsaDef fn = b.add(Op::Function(kVoid));
+  SsaDef name = b.add(Op::DebugName(fn, "main_function"));
+  char text[32];
+  auto literals = ops::DebugName(b.op(name)).name();
+  std::size_t n = unpack_string({literals.begin(), literals.end()}, text, sizeof text);
+  EXPECT_EQ(std::string(text, n), "main_function");
+}
+
+TEST(OpViews, AViewFitsOpsThatBeginWithItsRoles) {
+  using detail::view_fits;
+  EXPECT_TRUE(view_fits(OpCode::InterpolateAtCentroid, OpCode::InterpolateAtSample));
+  EXPECT_TRUE(view_fits(OpCode::FAdd, OpCode::IMul));
+  EXPECT_TRUE(view_fits(OpCode::LdsLoad, OpCode::ScratchLoad));
+  EXPECT_FALSE(view_fits(OpCode::InterpolateAtSample, OpCode::InterpolateAtOffset));
+  EXPECT_FALSE(view_fits(OpCode::BufferLoad, OpCode::MemoryLoad));
+  EXPECT_FALSE(view_fits(OpCode::FAdd, OpCode::FAbs));
+}
+
+// Every role of an op has its own name.
+TEST(OpViews, RoleNamesAreUniquePerOp) {
+  for (const OperandRoles& row : kOperandRoles) {
+    std::size_t n = role_count(row.roles);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        EXPECT_NE(role_name(row.roles, i), role_name(row.roles, j)) << op_name(row.code);
+  }
+}
+
+} // namespace
+} // namespace kiln::ir
