@@ -68,14 +68,17 @@ TEST(OpViews, StringTails) {
   EXPECT_EQ(std::string(text, n), "main_function");
 }
 
-TEST(OpViews, AViewFitsOpsThatBeginWithItsRoles) {
-  using detail::view_fits;
-  EXPECT_TRUE(view_fits(OpCode::InterpolateAtCentroid, OpCode::InterpolateAtSample));
-  EXPECT_TRUE(view_fits(OpCode::FAdd, OpCode::IMul));
-  EXPECT_TRUE(view_fits(OpCode::LdsLoad, OpCode::ScratchLoad));
-  EXPECT_FALSE(view_fits(OpCode::InterpolateAtSample, OpCode::InterpolateAtOffset));
-  EXPECT_FALSE(view_fits(OpCode::BufferLoad, OpCode::MemoryLoad));
-  EXPECT_FALSE(view_fits(OpCode::FAdd, OpCode::FAbs));
+TEST(OpViews, AViewReadsTheRolesOtherOpsShareWithIt) {
+  using detail::role_fits;
+  constexpr std::size_t sampler = 1, coord = 2, lod_bias = 6;
+  EXPECT_TRUE(role_fits(OpCode::ImageComputeLod, sampler, OpCode::ImageSample));
+  EXPECT_TRUE(role_fits(OpCode::ImageComputeLod, sampler, OpCode::ImageGather));
+  EXPECT_FALSE(role_fits(OpCode::ImageComputeLod, coord, OpCode::ImageSample));
+  EXPECT_FALSE(role_fits(OpCode::ImageComputeLod, sampler, OpCode::ImageLoad));
+  EXPECT_FALSE(role_fits(OpCode::ImageSample, lod_bias, OpCode::ImageGather));
+  EXPECT_TRUE(role_fits(OpCode::FAdd, 1, OpCode::IMul));
+  EXPECT_FALSE(role_fits(OpCode::FAdd, 1, OpCode::FAbs));
+  EXPECT_FALSE(role_fits(OpCode::BufferLoad, 0, OpCode::MemoryLoad));
 }
 
 // Every role of an op has its own name.

@@ -11,10 +11,10 @@
 // `$` tail returns its literals. Literal indexes into an op's operands belong here and nowhere
 // else (tests/ir/operand_index_test.cpp holds the source tree to it).
 //
-// A view may also read an op of another code that has the same roles at the same places up to
-// the view's last role (InterpolateAtCentroid reads InterpolateAtSample's first two operands):
-// a handler shared by such ops reads them through one view. Builds with KILN_IR_CHECKS stop
-// at a view made of an op it does not fit.
+// A view may also read a role of an op of another code whose roles up to that one are the
+// view's, at the same places (ImageComputeLod's descriptor and sampler are ImageSample's and
+// ImageGather's): a handler shared by such ops reads them through one view. Builds with
+// KILN_IR_CHECKS stop at an accessor that reads an op without that role at that place.
 
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_operand_roles.h"
@@ -66,24 +66,20 @@ constexpr std::size_t role_position(OpCode code, std::string_view role) {
   return n;
 }
 
-// The kind of operand each shape letter stands for, to compare the layouts of two ops.
-constexpr char letter_class(char c) {
-  if (is_ref_letter(c)) return 'r';
-  if (c == '[' || c == ']' || c == '#' || c == '$') return c;
-  return 'l';
+constexpr bool operator==(const RolePlace& a, const RolePlace& b) {
+  return a.kind == b.kind && a.index == b.index && a.stride == b.stride && a.refs == b.refs &&
+         a.literals_move == b.literals_move;
 }
 
-// Whether a view made for `view` reads `actual` right: the same op, or one whose roles and
-// shape begin with all of the view's.
-constexpr bool view_fits(OpCode view, OpCode actual) {
+// Whether role `position` of a view made for `view` reads `actual` right: the same op, or one
+// with the same roles up to this one and this one at the same place.
+constexpr bool role_fits(OpCode view, std::size_t position, OpCode actual) {
   if (view == actual) return true;
   const std::string_view vr = operand_roles(view), ar = operand_roles(actual);
-  if (!ar.starts_with(vr) || (ar.size() > vr.size() && ar[vr.size()] != ',')) return false;
-  const std::string_view vs = op_info(view).shape, as = op_info(actual).shape;
-  if (as.size() < vs.size()) return false;
-  for (std::size_t i = 0; i < vs.size(); ++i)
-    if (letter_class(vs[i]) != letter_class(as[i])) return false;
-  return true;
+  if (role_count(ar) <= position) return false;
+  for (std::size_t i = 0; i <= position; ++i)
+    if (role_name(vr, i) != role_name(ar, i)) return false;
+  return role_place(view, position) == role_place(actual, position);
 }
 
 } // namespace detail
@@ -96,7 +92,7 @@ class RepeatedOperand {
   RepeatedOperand(PoolSpan<Operand> refs, std::uint32_t group, std::uint32_t member,
                   std::uint32_t stride)
       : refs_(refs), first_(group + member), stride_(stride),
-        size_((refs.size() - group) / stride) {}
+        size_(refs.size() > group ? (refs.size() - group) / stride : 0) {}
 
   std::size_t size() const { return size_; }
   bool empty() const { return size() == 0; }
@@ -138,9 +134,7 @@ class OpViewOf {
  public:
   static constexpr OpCode kCode = Code;
 
-  explicit OpViewOf(OpView op) : op_(op) {
-    KILN_IR_CHECK(view_fits(Code, op.code()), "an ir::ops view read an op it does not fit");
-  }
+  explicit OpViewOf(OpView op) : op_(op) {}
   OpView op() const { return op_; }
 
   // The operand index of a fixed role, for the few places that edit an op in place
@@ -157,6 +151,8 @@ class OpViewOf {
   auto role_at() const {
     static_assert(Position < role_count(operand_roles(Code)));
     constexpr RolePlace p = role_place(Code, Position);
+    KILN_IR_CHECK(role_fits(Code, Position, op_.code()),
+                  "an ir::ops view read a role the op does not have at that place");
     if constexpr (p.kind == RoleKind::Reference) {
       return op_.operand(p.index);
     } else if constexpr (p.kind == RoleKind::Repeated) {

@@ -129,8 +129,8 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
 
   // The stage first: declarations (interface lookups) may precede the EntryPoint.
   for (ir::OpView op : builder.ops()) {
-    if (op.code() != ir::OpCode::EntryPoint || op.operand_count() < 1) continue;
-    s.stage = op.operand(op.operand_count() - 1).literal_enum<ShaderStage>();
+    if (op.code() != ir::OpCode::EntryPoint || op.ref_count() >= op.operand_count()) continue;
+    s.stage = ir::ops::EntryPoint(op).stage().literal_enum<ShaderStage>();
     break;
   }
 

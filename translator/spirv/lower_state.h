@@ -7,6 +7,7 @@
 #include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
 #include "translator/ir/ir.h"
+#include "translator/ir/ir_op_views.h"
 #include "translator/spirv/lower.h"
 #include "translator/spirv/module_builder.h"
 
