@@ -123,18 +123,18 @@
   X(Unreachable)                                                                                   \
   X(Phi, block, value)                                                                             \
   /* Scoped control flow */                                                                        \
-  X(ScopedIf, end, condition)                                                                      \
-  X(ScopedElse, begin)                                                                             \
-  X(ScopedEndIf, begin)                                                                            \
-  X(ScopedLoop, end)                                                                               \
-  X(ScopedLoopBreak, begin)                                                                        \
-  X(ScopedLoopContinue, begin)                                                                     \
-  X(ScopedEndLoop, begin)                                                                          \
-  X(ScopedSwitch, end, selector)                                                                   \
-  X(ScopedSwitchCase, begin, case_value)                                                           \
-  X(ScopedSwitchDefault, begin)                                                                    \
-  X(ScopedSwitchBreak, begin)                                                                      \
-  X(ScopedEndSwitch, begin)                                                                        \
+  X(ScopedIf, partner, condition)                                                                  \
+  X(ScopedElse, partner)                                                                           \
+  X(ScopedEndIf, partner)                                                                          \
+  X(ScopedLoop, partner)                                                                           \
+  X(ScopedLoopBreak, partner)                                                                      \
+  X(ScopedLoopContinue, partner)                                                                   \
+  X(ScopedEndLoop, partner)                                                                        \
+  X(ScopedSwitch, partner, selector)                                                               \
+  X(ScopedSwitchCase, partner, case_value)                                                         \
+  X(ScopedSwitchDefault, partner)                                                                  \
+  X(ScopedSwitchBreak, partner)                                                                    \
+  X(ScopedEndSwitch, partner)                                                                      \
   /* Barriers, geometry, pixel */                                                                  \
   X(Barrier, exec_scope, mem_scope, memory_types)                                                  \
   X(EmitVertex, stream)                                                                            \

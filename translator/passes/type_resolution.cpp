@@ -141,7 +141,7 @@ Status TypeResolution::run(ir::Builder& b) {
     }
   }
   for (SsaDef c : consumes_) {
-    SsaDef v = b.op(c).operand(0).def();
+    SsaDef v = ir::ops::ConsumeAs(b.op(c)).value().def();
     if (unknown_value(v) && !is_undef(v))
       vote(consumer_vote_[find(v.id())], b.op(c).type().scalar_type());
   }
@@ -184,7 +184,7 @@ Status TypeResolution::run(ir::Builder& b) {
   removed_.clear();
   for (SsaDef c : consumes_) {
     ir::OpView op = b.op(c);
-    SsaDef v = op.operand(0).def();
+    SsaDef v = ir::ops::ConsumeAs(op).value().def();
     Type want = op.type();
     if (!v) {
       forward_[c.id()] = b.add(Op::Undef(want));
