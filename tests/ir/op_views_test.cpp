@@ -79,6 +79,8 @@ TEST(OpViews, AViewReadsTheRolesOtherOpsShareWithIt) {
   EXPECT_TRUE(role_fits(OpCode::FAdd, 1, OpCode::IMul));
   EXPECT_FALSE(role_fits(OpCode::FAdd, 1, OpCode::FAbs));
   EXPECT_FALSE(role_fits(OpCode::BufferLoad, 0, OpCode::MemoryLoad));
+  EXPECT_TRUE(role_fits(OpCode::BufferLoad, 1, OpCode::BufferAtomic));
+  EXPECT_FALSE(role_fits(OpCode::BufferLoad, 2, OpCode::BufferStore));
 }
 
 // Every role of an op has its own name.

@@ -66,9 +66,12 @@ constexpr std::size_t role_position(OpCode code, std::string_view role) {
   return n;
 }
 
-constexpr bool operator==(const RolePlace& a, const RolePlace& b) {
-  return a.kind == b.kind && a.index == b.index && a.stride == b.stride && a.refs == b.refs &&
-         a.literals_move == b.literals_move;
+// Whether two places name the same operand: a fixed reference by its index alone; the others
+// by where the group or the literals start too.
+constexpr bool same_operand(const RolePlace& a, const RolePlace& b) {
+  if (a.kind != b.kind || a.index != b.index) return false;
+  return a.kind == RoleKind::Reference ||
+         (a.stride == b.stride && a.refs == b.refs && a.literals_move == b.literals_move);
 }
 
 // Whether role `position` of a view made for `view` reads `actual` right: the same op, or one
@@ -79,7 +82,7 @@ constexpr bool role_fits(OpCode view, std::size_t position, OpCode actual) {
   if (role_count(ar) <= position) return false;
   for (std::size_t i = 0; i <= position; ++i)
     if (role_name(vr, i) != role_name(ar, i)) return false;
-  return role_place(view, position) == role_place(actual, position);
+  return same_operand(role_place(view, position), role_place(actual, position));
 }
 
 } // namespace detail
