@@ -47,10 +47,16 @@ spv::Scope spirv_scope(ir::Scope scope) {
 namespace {
 // The handler of each opcode, from KILN_SPIRV_LOWERINGS (lower_table.h): its rows follow the
 // opcodes (static_asserted there), so the opcode indexes the table. A load and an indirect call
-// per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains.
-using Handler = Status (Lowering::State::*)(ir::OpView);
+// per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains. The
+// table holds plain functions that jump to the member: State has several bases (its parts,
+// lower_state_parts.h), and a call through a member pointer would adjust `this` on every op.
+using Handler = Status (*)(Lowering::State&, ir::OpView);
+template <Status (Lowering::State::*Member)(ir::OpView)>
+Status call_handler(Lowering::State& s, ir::OpView o) {
+  return (s.*Member)(o);
+}
 constexpr Handler kHandlers[] = {
-#define KILN_X(name, handler, ...) &Lowering::State::handler,
+#define KILN_X(name, handler, ...) &call_handler<&Lowering::State::handler>,
     KILN_SPIRV_LOWERINGS(KILN_X)
 #undef KILN_X
 };
@@ -63,7 +69,7 @@ inline Status Lowering::State::lower_op(ir::OpView o) {
   const auto code = std::size_t(o.code());
   if (code >= std::size(kHandlers)) [[unlikely]]
     return fail(o.def(), "opcode out of range");
-  return (this->*kHandlers[code])(o);
+  return kHandlers[code](*this, o);
 }
 
 Lowering::Lowering() : state_(std::make_unique<State>()) {}
