@@ -83,6 +83,65 @@ TEST(OpViews, AViewReadsTheRolesOtherOpsShareWithIt) {
   EXPECT_FALSE(role_fits(OpCode::BufferLoad, 2, OpCode::BufferStore));
 }
 
+// The views the backend and the passes share between ops (one handler, several ops) fit every
+// op they are made of: checked builds would stop at a misfit, release builds would read another
+// operand.
+TEST(OpViews, SharedViewsFitTheOpsTheirHandlersTake) {
+  using detail::role_fits;
+  using detail::role_position;
+  struct Shared {
+    OpCode view;
+    std::string_view role;
+    std::vector<OpCode> ops;
+  };
+  const Shared shared[] = {
+      {OpCode::ImageComputeLod,
+       "descriptor",
+       {OpCode::ImageLoad, OpCode::ImageStore, OpCode::ImageAtomic, OpCode::ImageQuerySize,
+        OpCode::ImageQueryMips, OpCode::ImageQuerySamples, OpCode::ImageSample, OpCode::ImageGather,
+        OpCode::BufferLoad, OpCode::BufferStore, OpCode::BufferQuerySize}},
+      {OpCode::ImageComputeLod, "sampler", {OpCode::ImageSample, OpCode::ImageGather}},
+      {OpCode::BufferQuerySize,
+       "descriptor",
+       {OpCode::BufferLoad, OpCode::BufferStore, OpCode::BufferAtomic}},
+      {OpCode::BufferLoad, "address", {OpCode::BufferStore, OpCode::BufferAtomic}},
+      {OpCode::LdsLoad,
+       "address",
+       {OpCode::ScratchLoad, OpCode::ScratchStore, OpCode::LdsStore, OpCode::LdsAtomic,
+        OpCode::PushDataLoad}},
+      {OpCode::LdsStore, "value", {OpCode::ScratchStore}},
+      {OpCode::InputLoad,
+       "address",
+       {OpCode::OutputLoad, OpCode::OutputStore, OpCode::InterpolateAtCentroid,
+        OpCode::InterpolateAtSample, OpCode::InterpolateAtOffset}},
+      {OpCode::DclInput, "component", {OpCode::DclOutput}},
+      {OpCode::DclInputBuiltIn, "builtin", {OpCode::DclOutputBuiltIn}},
+      {OpCode::DclSampler, "count", {OpCode::DclCbv, OpCode::DclSrv, OpCode::DclUav}},
+      {OpCode::DclSrv, "kind", {OpCode::DclUav}},
+      {OpCode::EmitVertex, "stream", {OpCode::EmitPrimitive}},
+      {OpCode::ConvertFtoF, "value", {OpCode::ConvertFtoI, OpCode::ConvertItoF}},
+      {OpCode::Cast,
+       "value",
+       {OpCode::ConvertFtoF, OpCode::ConvertFtoI, OpCode::ConvertItoF, OpCode::ConvertItoI}},
+      {OpCode::IAddCarry, "b", {OpCode::ISubBorrow, OpCode::UMulExtended, OpCode::SMulExtended}},
+      {OpCode::DerivX, "mode", {OpCode::DerivY}},
+      {OpCode::CompositeExtract, "address", {OpCode::CompositeInsert}},
+      {OpCode::DebugName, "target", {OpCode::DebugMemberName}},
+      {OpCode::TmpLoad, "variable", {OpCode::TmpStore}},
+      {OpCode::FMulLegacy, "b", {OpCode::FMadLegacy, OpCode::FPowLegacy}},
+      {OpCode::FDot, "b", {OpCode::FDotLegacy}},
+  };
+  for (const Shared& s : shared)
+    for (OpCode actual : s.ops)
+      for (std::size_t p = 0; p <= role_position(s.view, s.role); ++p)
+        EXPECT_TRUE(role_fits(s.view, p, actual))
+            << op_name(s.view) << " role " << p << " on " << op_name(actual);
+  for (const OperandRoles& row : kOperandRoles) {
+    if (!has_trait(row.code, OpTraits::Scoped)) continue;
+    EXPECT_TRUE(role_fits(OpCode::ScopedElse, 0, row.code)) << op_name(row.code);
+  }
+}
+
 // Every role of an op has its own name.
 TEST(OpViews, RoleNamesAreUniquePerOp) {
   for (const OperandRoles& row : kOperandRoles) {
