@@ -135,8 +135,8 @@ Status TypeResolution::run(ir::Builder& b) {
   for (SsaDef phi : phis_) {
     ir::OpView op = b.op(phi);
     if (!is_unknown(op.type())) continue;
-    for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-      SsaDef v = op.operand(i).def();
+    for (ir::Operand value : ir::ops::Phi(op).value()) {
+      SsaDef v = value.def();
       if (unknown_value(v) && !is_undef(v)) unite(phi.id(), v.id());
     }
   }
@@ -148,8 +148,8 @@ Status TypeResolution::run(ir::Builder& b) {
   for (SsaDef phi : phis_) {
     ir::OpView op = b.op(phi);
     if (!is_unknown(op.type())) continue;
-    for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-      SsaDef v = op.operand(i).def();
+    for (ir::Operand value : ir::ops::Phi(op).value()) {
+      SsaDef v = value.def();
       if (v && !unknown_value(v) && b.op(v).type().is_basic())
         vote(operand_vote_[find(phi.id())], b.op(v).type().scalar_type());
     }
