@@ -2,6 +2,7 @@
 // ops, dot products, scalar ops, matrices) and their helpers (D3D9 multiplication, dot,
 // comparisons).
 #include "translator/d3d9/converter_state.h"
+#include "translator/ir/ir_op_views.h"
 
 namespace kiln::d3d9::detail {
 
@@ -33,7 +34,7 @@ bool State::needs_legacy(SsaDef a, SsaDef c) const {
   for (SsaDef x : {a, c}) {
     ir::OpView op = b->op(x);
     if (op.code() != ir::OpCode::Constant || op.type() != ir::kF32) continue;
-    float v = op.operand(0).literal_f32();
+    float v = ir::ops::Constant(op).values()[0].literal_f32();
     if (v != 0.0f && v - v == 0.0f) return false; // finite, non-zero
   }
   return true;

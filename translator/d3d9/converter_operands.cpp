@@ -1,6 +1,7 @@
 // D3D9 -> IR: register reads (swizzle, source modifiers, relative addressing, constant banks)
 // and destination writes (write mask, result shift, saturate, predication, co-issue).
 #include "translator/d3d9/converter_state.h"
+#include "translator/ir/ir_op_views.h"
 
 #include <bit>
 #include <cstdio>
@@ -49,7 +50,7 @@ SsaDef State::out_reg(unsigned slot, unsigned c) {
 // Every register file (r#, o#, a0, p0, t#, aL and loop counters) is a DclTmp of one type,
 // keyed here by the DclTmp's id.
 SsaDef State::emit_temp_access(const ir::Op& op) {
-  const SsaDef t = op.operand(0).def();
+  const SsaDef t = op.operand(ir::ops::TmpLoad::index_of("variable")).def(); // TmpStore's too
   if (!t) return b->add(op);
   if (op.code() == ir::OpCode::TmpLoad) {
     const ir::TempForwarding::Known known = temps_known.known(t.id(), t);
@@ -59,7 +60,7 @@ SsaDef State::emit_temp_access(const ir::Op& op) {
     if (op.type().is_scalar()) temps_known.loaded(t.id(), t, load, op.type().scalar_type());
     return load;
   }
-  const SsaDef value = op.operand(1).def();
+  const SsaDef value = op.operand(ir::ops::TmpStore::index_of("value")).def();
   const ir::Type type = value ? b->op(value).type() : ir::Type();
   if (type.is_scalar()) {
     temps_known.stored(t.id(), t, value, type.scalar_type());

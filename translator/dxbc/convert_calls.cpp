@@ -2,6 +2,7 @@
 // each body is converted again at every call, so the temporaries it shares with its callers
 // stay plain temporaries of one function. fcall's switch and selection: convert_linkage.cpp.
 #include "translator/dxbc/convert_driver.h"
+#include "translator/ir/ir_op_views.h"
 
 #include <string>
 
@@ -157,7 +158,8 @@ void Driver::close_guards() {
   while (stack.size() > phase_base_ && stack.back().kind == FlowEntry::Kind::Guard) {
     SsaDef sif = stack.back().op;
     stack.pop_back();
-    b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), b_.op(sif).operand(1).def()));
+    b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)),
+                                    ir::ops::ScopedIf(b_.op(sif)).condition().def()));
   }
 }
 
@@ -232,7 +234,7 @@ bool Driver::inline_body(std::uint32_t label) {
     SsaDef sif = impl_.flow.back().op;
     impl_.flow.pop_back();
     SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
-    b_.rewrite_op(sif, Op::ScopedIf(end, b_.op(sif).operand(1).def()));
+    b_.rewrite_op(sif, Op::ScopedIf(end, ir::ops::ScopedIf(b_.op(sif)).condition().def()));
   }
   --inline_depth_;
   body_returned_ = saved_returned;

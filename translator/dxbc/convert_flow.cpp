@@ -3,6 +3,7 @@
 // patched in when the construct closes; and the geometry shader's emit/cut.
 #include "translator/dxbc/convert_dispatch.h"
 #include "translator/dxbc/convert_driver.h"
+#include "translator/ir/ir_op_views.h"
 
 namespace kiln::dxbc {
 
@@ -35,7 +36,7 @@ void Driver::close_if(ConvertContext&, const Instruction& inst) {
   const FlowEntry e = stack.back();
   stack.pop_back();
   SsaDef end = ctx_.emit(Op::ScopedEndIf(e.op));
-  b_.rewrite_op(e.op, Op::ScopedIf(end, b_.op(e.op).operand(1).def()));
+  b_.rewrite_op(e.op, Op::ScopedIf(end, ir::ops::ScopedIf(b_.op(e.op)).condition().def()));
   closed_construct(e.returns);
 }
 
@@ -88,7 +89,7 @@ void Driver::close_switch(ConvertContext&, const Instruction& inst) {
   const FlowEntry e = stack.back();
   stack.pop_back();
   SsaDef end = ctx_.emit(Op::ScopedEndSwitch(e.op));
-  b_.rewrite_op(e.op, Op::ScopedSwitch(end, b_.op(e.op).operand(1).def()));
+  b_.rewrite_op(e.op, Op::ScopedSwitch(end, ir::ops::ScopedSwitch(b_.op(e.op)).selector().def()));
   closed_construct(e.returns);
 }
 

@@ -4,6 +4,8 @@
 // Declaring them: convert_io_declare.cpp.
 #include "translator/dxbc/convert_io.h"
 
+#include "translator/ir/ir_op_views.h"
+
 #include <string>
 
 namespace kiln::dxbc {
@@ -160,7 +162,8 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
   }
   if (ctx.program().type == ProgramType::Pixel && s->shape == IoSlot::Shape::Vector &&
       s->element == 3 && ctx.builder().op(s->dcl).code() == ir::OpCode::DclInputBuiltIn &&
-      ctx.builder().op(s->dcl).operand(1).literal_u32() == std::uint32_t(BuiltIn::Position)) {
+      ir::ops::DclInputBuiltIn(ctx.builder().op(s->dcl)).builtin().literal_u32() ==
+          std::uint32_t(BuiltIn::Position)) {
     // D3D's SV_Position.w is the clip-space w; Vulkan's FragCoord.w is its reciprocal.
     v = ctx.emit(Op::FRcp(ir::kF32, v));
   }

@@ -4,6 +4,7 @@
 #include "translator/dxbc/convert_resources.h"
 
 #include "translator/dxbc/convert_dispatch.h"
+#include "translator/ir/ir_op_views.h"
 
 #include <string>
 
@@ -382,21 +383,24 @@ RovLock::~RovLock() {
 ir::SsaDef add_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k) {
   if (k == 0) return value;
   if (is_constant(ctx, value, ir::kU32))
-    return ctx.constant_u32(ctx.builder().op(value).operand(0).literal_u32() + k);
+    return ctx.constant_u32(ir::ops::Constant(ctx.builder().op(value)).values()[0].literal_u32() +
+                            k);
   return ctx.emit(ir::Op::IAdd(ir::kU32, value, ctx.constant_u32(k)));
 }
 
 ir::SsaDef shr_u32(ConvertContext& ctx, ir::SsaDef value, std::uint32_t k) {
   if (k == 0) return value;
   if (is_constant(ctx, value, ir::kU32))
-    return ctx.constant_u32(ctx.builder().op(value).operand(0).literal_u32() >> k);
+    return ctx.constant_u32(ir::ops::Constant(ctx.builder().op(value)).values()[0].literal_u32() >>
+                            k);
   return ctx.emit(ir::Op::UShr(ir::kU32, value, ctx.constant_u32(k)));
 }
 
 ir::SsaDef make_u32x2(ConvertContext& ctx, ir::SsaDef a, ir::SsaDef b) {
   if (is_constant(ctx, a, ir::kU32) && is_constant(ctx, b, ir::kU32)) {
-    const std::uint32_t bits[2] = {ctx.builder().op(a).operand(0).literal_u32(),
-                                   ctx.builder().op(b).operand(0).literal_u32()};
+    const std::uint32_t bits[2] = {
+        ir::ops::Constant(ctx.builder().op(a)).values()[0].literal_u32(),
+        ir::ops::Constant(ctx.builder().op(b)).values()[0].literal_u32()};
     return constant_vector(ctx, ir::ScalarType::U32, bits, 2);
   }
   return ctx.emit(ir::Op::CompositeConstruct(ir::vec(ir::ScalarType::U32, 2), a, b));

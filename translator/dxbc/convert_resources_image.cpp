@@ -3,6 +3,7 @@
 // forms). See convert_resources.h for the mapping decisions.
 #include "translator/dxbc/convert_dispatch.h"
 #include "translator/dxbc/convert_resources.h"
+#include "translator/ir/ir_op_views.h"
 
 namespace kiln::dxbc {
 
@@ -334,7 +335,7 @@ void resinfo(ConvertContext& ctx, const Instruction& inst) {
   comps[3] = has_mips ? ctx.emit(ir::Op::ImageQueryMips(desc)) : ctx.constant_u32(1);
   const unsigned dims = shape.size_dims + (shape.arrayed ? 1u : 0u);
   if (has_mips && !(ctx.builder().op(mip).code() == ir::OpCode::Constant &&
-                    ctx.builder().op(mip).operand(0).literal_u32() == 0)) {
+                    ir::ops::Constant(ctx.builder().op(mip)).values()[0].literal_u32() == 0)) {
     // D3D returns 0 sizes for a mip level beyond the chain; Vulkan leaves the query undefined.
     SsaDef in_range = ctx.emit(ir::Op::ULt(mip, comps[3]));
     for (unsigned d = 0; d < dims; ++d)

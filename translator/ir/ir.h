@@ -5,7 +5,8 @@
 //   ir::Builder b;                        // per worker; b.reset() between shaders
 //   auto one = b.add(ir::Op::Constant(ir::kF32, 1.0f));
 //   auto sum = b.add(ir::Op::FAdd(ir::kF32, x, one).set_flags(ir::OpFlags::Precise));
-//   for (ir::OpView op : b.ops()) ... op.code(), op.type(), op.operand(0).def()
+//   for (ir::OpView op : b.ops()) ... op.code(), op.type(), op.operands()
+//   ir::ops::FAdd(b.op(sum)).a().def()    // operands by role: ir_op_views.h
 
 #include "translator/ir/ir_enums.h"
 #include "translator/ir/ir_opcodes.h"

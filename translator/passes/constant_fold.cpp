@@ -226,15 +226,19 @@ Status ConstantFold::run(ir::Builder& b) {
     Type type = op.type();
     SsaDef result;
     if (fold == FoldRule::Operand && code == OpCode::Select) {
-      SsaDef cond = resolve(op.operand(0).def());
+      const ir::ops::Select select(op);
+      SsaDef cond = resolve(select.condition().def());
       if (!is_constant(b, cond)) continue;
-      result = resolve(op.operand(b.op(cond).operand(0).literal_u32() ? 1 : 2).def());
+      result = resolve(ir::ops::Constant(b.op(cond)).values()[0].literal_u32()
+                           ? select.if_true().def()
+                           : select.if_false().def());
       if (!result || b.op(result).type() != type) continue;
     } else if (fold == FoldRule::Operand) { // CompositeExtract
-      SsaDef vec = resolve(op.operand(0).def()), idx = resolve(op.operand(1).def());
+      const ir::ops::CompositeExtract extract(op);
+      SsaDef vec = resolve(extract.composite().def()), idx = resolve(extract.address().def());
       if (!is_constant(b, idx) || !type.is_scalar() || !b.op(idx).type().is_scalar()) continue;
       ir::OpView cv = b.op(vec);
-      std::uint32_t i = b.op(idx).operand(0).literal_u32();
+      std::uint32_t i = ir::ops::Constant(b.op(idx)).values()[0].literal_u32();
       if (cv.code() == OpCode::CompositeConstruct && cv.type().is_vector()) {
         // A component of a vector built from scalars is that scalar.
         if (i >= cv.ref_count()) continue;
@@ -262,11 +266,12 @@ Status ConstantFold::run(ir::Builder& b) {
           all_constant = false;
           break;
         }
-        values[i] = b.op(v).operand(0).literal_u32();
+        values[i] = ir::ops::Constant(b.op(v)).values()[0].literal_u32();
       }
       if (!all_constant) continue;
-      if (code == OpCode::Cast && (type.scalar_type() == ScalarType::Bool ||
-                                   b.op(resolve(op.operand(0).def())).type() == ir::kBool))
+      if (code == OpCode::Cast &&
+          (type.scalar_type() == ScalarType::Bool ||
+           b.op(resolve(ir::ops::Cast(op).value().def())).type() == ir::kBool))
         continue;
       // A float result involving a NaN is the device's: which NaN comes out (D3D's 0xffc00000,
       // the operand's payload, another pattern) is up to the hardware, not the host's

@@ -1,5 +1,7 @@
 #include "translator/passes/dead_code.h"
 
+#include "translator/ir/ir_op_views.h"
+
 #include <array>
 
 namespace kiln::passes {
@@ -66,7 +68,8 @@ Status DeadCode::run(ir::Builder& b) {
   for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
     ir::OpView op = b.op(*it);
     if (op.info().category == ir::OpCategory::Debug) {
-      if (live_[op.operand(0).def().id()] != 1) b.remove(*it);
+      // DebugName and DebugMemberName name their target first.
+      if (live_[ir::ops::DebugName(op).target().def().id()] != 1) b.remove(*it);
     } else if (live_[it->id()] != 1) {
       b.remove(*it);
     }

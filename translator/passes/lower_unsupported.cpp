@@ -94,7 +94,7 @@ Op LowerUnsupported::mul_legacy(ir::Builder& b, Type type, SsaDef x, SsaDef y, i
   auto finite_nonzero = [&](SsaDef v) {
     ir::OpView op = b.op(v);
     if (op.code() != OpCode::Constant || type != ir::kF32) return false;
-    float f = op.operand(0).literal_f32();
+    float f = ir::ops::Constant(op).values()[0].literal_f32();
     return f != 0.0f && std::isfinite(f);
   };
   if (x == y || finite_nonzero(x) || finite_nonzero(y))
@@ -134,7 +134,8 @@ Status LowerUnsupported::run(ir::Builder& b) {
     }
     case OpCode::FDot:
     case OpCode::FDotLegacy: {
-      SsaDef x = op.operand(0).def(), y = op.operand(1).def();
+      const ir::ops::FDot dot(op); // FDotLegacy's roles are FDot's
+      SsaDef x = dot.a().def(), y = dot.b().def();
       Type vt = b.op(x).type();
       unsigned n = vt.is_basic() ? vt.vector_size() : 1;
       bool legacy = code == OpCode::FDotLegacy;
@@ -165,8 +166,9 @@ Status LowerUnsupported::run(ir::Builder& b) {
     case OpCode::FPowLegacy: {
       // pow: exp2(exp *legacy log2(base)), so that pow(x, 0) = 1 and pow(0, y > 0) = 0.
       bool pow = code == OpCode::FPowLegacy;
-      SsaDef x = op.operand(0).def(), y = op.operand(1).def();
-      SsaDef z = code == OpCode::FMadLegacy ? op.operand(2).def() : SsaDef();
+      const ir::ops::FMulLegacy factors(op); // the first two roles of all three
+      SsaDef x = factors.a().def(), y = factors.b().def();
+      SsaDef z = code == OpCode::FMadLegacy ? ir::ops::FMadLegacy(op).c().def() : SsaDef();
       if (pow) {
         SsaDef log = add(d, Op::FLog2(type, x).set_flags(flags));
         x = y;
@@ -201,7 +203,7 @@ Status LowerUnsupported::run(ir::Builder& b) {
       break;
     }
     case OpCode::Drain: {
-      SsaDef v = op.operand(0).def();
+      SsaDef v = ir::ops::Drain(op).value().def();
       if (type.is_void() || !v)
         b.remove(d);
       else
@@ -210,7 +212,7 @@ Status LowerUnsupported::run(ir::Builder& b) {
     }
     default:
       if (is_conversion(code)) {
-        SsaDef v = op.operand(0).def();
+        SsaDef v = ir::ops::Cast(op).value().def(); // every conversion's one role
         Type from = v ? b.op(v).type() : Type();
         if (from == type) {
           forward(d, v);

@@ -4,6 +4,7 @@
 // Everything is dense and indexed by SsaDef id or block index; storage is kept between shaders.
 
 #include "translator/ir/ir.h"
+#include "translator/ir/ir_op_views.h"
 
 #include <cstdint>
 #include <span>
@@ -47,15 +48,21 @@ template <typename F>
 void for_each_successor(const ir::OpView& term, F&& f) {
   switch (term.code()) {
   case ir::OpCode::Branch:
-    f(term.operand(0).def());
+    f(ir::ops::Branch(term).target().def());
     break;
-  case ir::OpCode::BranchConditional:
-    f(term.operand(1).def());
-    f(term.operand(2).def());
+  case ir::OpCode::BranchConditional: {
+    const ir::ops::BranchConditional branch(term);
+    f(branch.true_block().def());
+    f(branch.false_block().def());
     break;
-  case ir::OpCode::Switch:
-    for (std::uint32_t i = 1; i < term.ref_count(); i += 2) f(term.operand(i).def());
+  }
+  case ir::OpCode::Switch: {
+    if (term.ref_count() < 2) break;
+    const ir::ops::Switch sw(term);
+    f(sw.default_block().def());
+    for (ir::Operand block : sw.case_block()) f(block.def());
     break;
+  }
   default:
     break;
   }

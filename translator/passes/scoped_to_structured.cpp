@@ -55,7 +55,7 @@ ScopedToStructured::Frame* ScopedToStructured::find_frame(SsaDef begin, OpCode k
 }
 
 void ScopedToStructured::ensure_plain_block(ir::Builder& b, SsaDef before) {
-  if (b.op(cur_).literals()[0].literal_enum<Construct>() == Construct::None &&
+  if (ir::ops::Label(b.op(cur_)).construct().literal_enum<Construct>() == Construct::None &&
       b.op(cur_).ref_count() == 0)
     return;
   SsaDef fresh = b.add_before(before, Op::Label(Construct::None));
@@ -115,7 +115,8 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
       continue;
     }
 
-    SsaDef target = op.operand(0).def();
+    // Every marker names its partner first: the op that closes (or opens) its construct.
+    SsaDef target = ir::ops::ScopedElse(op).partner().def();
     if (!cur_ && (opens_construct(code) || code == OpCode::ScopedLoopBreak ||
                   code == OpCode::ScopedLoopContinue || code == OpCode::ScopedSwitchBreak)) {
       b.remove(d); // dead: its own markers no longer match a live frame and are dropped too
@@ -133,7 +134,8 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
       b.rewrite_op(cur_, Op::Label(f.merge, Construct::StructuredSelection));
       SsaDef then_label = b.add_before(d, Op::Label(Construct::None));
       f.branch =
-          b.add_before(then_label, Op::BranchConditional(op.operand(1).def(), then_label, f.merge));
+          b.add_before(then_label, Op::BranchConditional(ir::ops::ScopedIf(op).condition().def(),
+                                                         then_label, f.merge));
       frames_.push_back(f);
       cur_ = then_label;
       b.remove(d);
@@ -155,7 +157,7 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
       }
       SsaDef else_label = b.add_before(d, Op::Label(Construct::None));
       ir::Op bc = b.op(f.branch).to_op();
-      bc.set_operand(2, ir::Operand(else_label));
+      bc.set_operand(ir::ops::BranchConditional::index_of("false_block"), ir::Operand(else_label));
       b.rewrite_op(f.branch, bc);
       f.has_else = true;
       cur_ = else_label;
@@ -243,7 +245,7 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
       Frame f{};
       f.kind = code;
       f.begin = d;
-      f.selector = op.operand(1).def();
+      f.selector = ir::ops::ScopedSwitch(op).selector().def();
       ir::Type sel_type = f.selector ? b.op(f.selector).type() : ir::Type();
       f.case_type =
           sel_type.is_scalar() && ir::is_integer(sel_type.scalar_type()) ? sel_type : ir::kU32;
@@ -283,7 +285,7 @@ Status ScopedToStructured::run_function(ir::Builder& b, SsaDef function) {
         if (f.default_label) return Status::error(at("second ScopedSwitchDefault", d));
         f.default_label = label;
       } else {
-        std::uint64_t value = op.operand(1).bits();
+        std::uint64_t value = ir::ops::ScopedSwitchCase(op).case_value().bits();
         if (scalar_bits(f.case_type.scalar_type()) <= 32) value &= 0xffffffffu;
         SsaDef constant = b.add(Op::Constant(f.case_type, value));
         bool duplicate = false;

@@ -1,5 +1,7 @@
 #include "translator/passes/ssa_construction.h"
 
+#include "translator/ir/ir_op_views.h"
+
 #include <string>
 
 namespace kiln::passes {
@@ -24,7 +26,8 @@ Status SsaConstruction::run(ir::Builder& b) {
       const OpCode code = op.code();
       if (code == OpCode::DclTmp ||
           (op.info().category == ir::OpCategory::Debug && op.operand_count() > 0 && op.is_ref(0) &&
-           op.operand(0).def() && b.op(op.operand(0).def()).code() == OpCode::DclTmp))
+           ir::ops::DebugName(op).target().def() &&
+           b.op(ir::ops::DebugName(op).target().def()).code() == OpCode::DclTmp))
         b.remove(op.def());
     }
     return Status::ok();
@@ -64,7 +67,7 @@ Status SsaConstruction::run(ir::Builder& b) {
   // Debug names of temporaries go with them (declarations only: debug ops live there).
   for (ir::OpView op : b.declarations()) {
     if (op.info().category != ir::OpCategory::Debug) continue;
-    SsaDef t = op.operand(0).def();
+    SsaDef t = ir::ops::DebugName(op).target().def(); // DebugMemberName's too
     if (t.id() < limit && var_of_[t.id()]) b.remove(op.def());
   }
   // The walk patched every op it passed (run_function); uses of trivial phis, found at the end
@@ -90,7 +93,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
   bool built = blocks_.build(b, function, [&](std::uint32_t blk, const ir::OpView& op) {
     OpCode code = op.code();
     if (code != OpCode::TmpLoad && code != OpCode::TmpStore) return;
-    SsaDef v = op.operand(0).def();
+    SsaDef v = ir::ops::TmpLoad(op).variable().def(); // TmpStore's too
     std::uint32_t var = v.id() < var_of_.size() ? var_of_[v.id()] : 0;
     if (!var) {
       if (!bad) bad = op.def();
@@ -150,7 +153,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
         } else if (code == OpCode::ConsumeAs) {
           // A load resolved to a value of the very type asked for: the ConsumeAs goes in the
           // same patch walk as the load, sparing type resolution a walk.
-          SsaDef v = op.operand(0).def();
+          SsaDef v = ir::ops::ConsumeAs(op).value().def();
           SsaDef value = resolve(v);
           if (value != v && b.op(value).type() == op.type()) {
             forward_[d.id()] = value;
@@ -159,7 +162,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
         }
         continue;
       }
-      SsaDef tmp = op.operand(0).def();
+      SsaDef tmp = ir::ops::TmpLoad(op).variable().def(); // TmpStore's too
       std::uint32_t var = tmp.id() < var_of_.size() ? var_of_[tmp.id()] : 0;
       if (!var)
         return Status::error("ssa: temp access to a non-DclTmp at %" + std::to_string(d.id()));
@@ -167,7 +170,7 @@ Status SsaConstruction::run_function(ir::Builder& b, SsaDef function) {
       std::uint32_t g = global_of_[var];
       if (code == OpCode::TmpStore) {
         written_in_[var] |= function_bit_;
-        SsaDef value = resolve(op.operand(1).def());
+        SsaDef value = resolve(ir::ops::TmpStore(op).value().def());
         if (!value) value = b.add(Op::Undef(var_type_[var]));
         stamp_[var] = blk + 1;
         local_[var] = value;

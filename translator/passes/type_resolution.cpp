@@ -135,21 +135,21 @@ Status TypeResolution::run(ir::Builder& b) {
   for (SsaDef phi : phis_) {
     ir::OpView op = b.op(phi);
     if (!is_unknown(op.type())) continue;
-    for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-      SsaDef v = op.operand(i).def();
+    for (ir::Operand value : ir::ops::Phi(op).value()) {
+      SsaDef v = value.def();
       if (unknown_value(v) && !is_undef(v)) unite(phi.id(), v.id());
     }
   }
   for (SsaDef c : consumes_) {
-    SsaDef v = b.op(c).operand(0).def();
+    SsaDef v = ir::ops::ConsumeAs(b.op(c)).value().def();
     if (unknown_value(v) && !is_undef(v))
       vote(consumer_vote_[find(v.id())], b.op(c).type().scalar_type());
   }
   for (SsaDef phi : phis_) {
     ir::OpView op = b.op(phi);
     if (!is_unknown(op.type())) continue;
-    for (std::uint32_t i = 1; i < op.ref_count(); i += 2) {
-      SsaDef v = op.operand(i).def();
+    for (ir::Operand value : ir::ops::Phi(op).value()) {
+      SsaDef v = value.def();
       if (v && !unknown_value(v) && b.op(v).type().is_basic())
         vote(operand_vote_[find(phi.id())], b.op(v).type().scalar_type());
     }
@@ -184,7 +184,7 @@ Status TypeResolution::run(ir::Builder& b) {
   removed_.clear();
   for (SsaDef c : consumes_) {
     ir::OpView op = b.op(c);
-    SsaDef v = op.operand(0).def();
+    SsaDef v = ir::ops::ConsumeAs(op).value().def();
     Type want = op.type();
     if (!v) {
       forward_[c.id()] = b.add(Op::Undef(want));

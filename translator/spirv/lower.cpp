@@ -47,10 +47,16 @@ spv::Scope spirv_scope(ir::Scope scope) {
 namespace {
 // The handler of each opcode, from KILN_SPIRV_LOWERINGS (lower_table.h): its rows follow the
 // opcodes (static_asserted there), so the opcode indexes the table. A load and an indirect call
-// per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains.
-using Handler = Status (Lowering::State::*)(ir::OpView);
+// per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains. The
+// table holds plain functions that jump to the member: State has several bases (its parts,
+// lower_state_parts.h), and a call through a member pointer would adjust `this` on every op.
+using Handler = Status (*)(Lowering::State&, ir::OpView);
+template <Status (Lowering::State::*Member)(ir::OpView)>
+Status call_handler(Lowering::State& s, ir::OpView o) {
+  return (s.*Member)(o);
+}
 constexpr Handler kHandlers[] = {
-#define KILN_X(name, handler, ...) &Lowering::State::handler,
+#define KILN_X(name, handler, ...) &call_handler<&Lowering::State::handler>,
     KILN_SPIRV_LOWERINGS(KILN_X)
 #undef KILN_X
 };
@@ -63,7 +69,7 @@ inline Status Lowering::State::lower_op(ir::OpView o) {
   const auto code = std::size_t(o.code());
   if (code >= std::size(kHandlers)) [[unlikely]]
     return fail(o.def(), "opcode out of range");
-  return (this->*kHandlers[code])(o);
+  return kHandlers[code](*this, o);
 }
 
 Lowering::Lowering() : state_(std::make_unique<State>()) {}
@@ -83,44 +89,16 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   recycle(reflection);
   words.clear();
   s.mb.reset(options.target);
-  s.ids.assign(builder.id_limit(), 0);
-  s.decl_of.assign(builder.id_limit(), 0);
-  s.decls.clear();
-  s.interface.clear();
-  s.aggregates.clear();
-  std::fill(std::begin(s.basic_types), std::end(s.basic_types), 0);
-  s.params.clear();
-  s.push_decls.clear();
-  s.constant_vars.clear();
-  s.combined_vars.clear();
-  s.xfb = false;
-  s.gs_locations_ready = false;
-  std::fill(std::begin(s.gs_locations_taken), std::end(s.gs_locations_taken), 0u);
-  s.gs_input_vertices = 0;
-  s.rov = s.rov_unordered = s.rov_sample = s.block_is_first = false;
-  s.discard_function_id = 0;
-  s.swizzled_outputs.clear();
-  s.swizzled_targets = s.declared_targets = 0;
-  s.xfb_captured.clear();
-  s.split_outputs.clear();
-  s.xfb_mirrors.clear();
-  s.output_semantics.clear();
-  s.collect_output_semantics();
-  s.push_var = 0;
-  s.push_built = false;
-  s.stage = ShaderStage::Count;
-  s.entry_function = 0;
-  s.ir_entry = ir::SsaDef();
-  s.hs_functions[0] = s.hs_functions[1] = ir::SsaDef();
-  s.uses_depth_output = s.sample_shading = s.has_workgroup_size = s.has_gs_instances = false;
-  s.gs_streams = 0;
-  s.invocation_id_var = 0;
-  s.invocation_id_decl = 0;
-  s.block_construct = ir::Construct::None;
+  s.ValueMaps::clear(builder.id_limit());
+  s.TypeCache::clear();
+  s.EntryState::clear();
+  s.ControlFlowState::clear();
+  s.ResourceState::clear();
+  s.IoLayoutState::clear();
+  s.OutputState::clear();
+  s.render_io.clear();
   s.error.clear();
-  s.render_io.fog_out = s.render_io.psize_out = s.render_io.color1_out = s.render_io.fog_in = ~0u;
-  s.render_io.sprite_inputs.clear();
-  s.render_io.point_coord = s.render_io.point_size = s.render_io.clip_distance = 0;
+  s.collect_output_semantics(); // after OutputState::clear: stream output's names, ahead
   if (Status st = s.check_parameters(); !st) return st;
 
   s.mb.require_capability(spv::CapabilityShader);
@@ -129,8 +107,8 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
 
   // The stage first: declarations (interface lookups) may precede the EntryPoint.
   for (ir::OpView op : builder.ops()) {
-    if (op.code() != ir::OpCode::EntryPoint || op.operand_count() < 1) continue;
-    s.stage = op.operand(op.operand_count() - 1).literal_enum<ShaderStage>();
+    if (op.code() != ir::OpCode::EntryPoint || op.ref_count() >= op.operand_count()) continue;
+    s.stage = ir::ops::EntryPoint(op).stage().literal_enum<ShaderStage>();
     break;
   }
 

@@ -44,7 +44,7 @@ Status Lowering::State::lower_function_end(ir::OpView) {
 
 Status Lowering::State::lower_param_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  std::uint32_t param = o.operand(1).def().id();
+  std::uint32_t param = ir::ops::ParamLoad(o).param().def().id();
   for (const auto& [dcl, id] : params)
     if (dcl == param) {
       bind(def, id, o.type());
@@ -55,14 +55,16 @@ Status Lowering::State::lower_param_load(ir::OpView o) {
 
 Status Lowering::State::lower_function_call(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  ir::SsaDef callee = o.operand(0).def();
+  const ir::ops::FunctionCall call(o);
+  ir::SsaDef callee = call.function().def();
   ir::OpView fn = op(callee);
   if (fn.code() != ir::OpCode::Function || fn.ref_count() + 1 != o.ref_count())
     return fail(def, "call does not match the function's parameters");
   scratch_words.clear();
   scratch_words.push_back(id_for(callee));
-  for (std::uint32_t i = 1; i < o.ref_count(); ++i)
-    scratch_words.push_back(value_as(o.operand(i).def(), type_of(fn.operand(i - 1).def())));
+  const ir::RepeatedOperand args = call.args(), params = ir::ops::Function(fn).params();
+  for (std::size_t i = 0; i < args.size(); ++i)
+    scratch_words.push_back(value_as(args[i].def(), type_of(params[i].def())));
   mb.op(spv::OpFunctionCall, type(fn.type()), scratch_words, id_for(def));
   return Status::ok();
 }
@@ -75,10 +77,13 @@ Status Lowering::State::lower_label(ir::OpView o) {
   if (block_is_first && options.interface && id_for(current_function) == entry_function)
     if (Status st = render_state_prologue(); !st) return fail(def, st.message());
   block_is_first = false;
+  const ir::ops::Label label(o);
   block_construct =
-      o.literals().empty() ? ir::Construct::None : o.literals()[0].literal_enum<ir::Construct>();
-  block_merge = o.ref_count() > 0 ? o.operand(0).def() : ir::SsaDef();
-  block_continue = o.ref_count() > 1 ? o.operand(1).def() : ir::SsaDef();
+      o.literals().empty() ? ir::Construct::None : label.construct().literal_enum<ir::Construct>();
+  // The construct's blocks: the merge block, then (loops) the continue target.
+  const ir::RepeatedOperand blocks = label.construct_blocks();
+  block_merge = blocks.size() > 0 ? blocks[0].def() : ir::SsaDef();
+  block_continue = blocks.size() > 1 ? blocks[1].def() : ir::SsaDef();
   if ((block_construct != ir::Construct::None && !block_merge) ||
       (block_construct == ir::Construct::StructuredLoop && !block_continue))
     return fail(def, "construct without merge/continue block");
@@ -87,33 +92,37 @@ Status Lowering::State::lower_label(ir::OpView o) {
 
 Status Lowering::State::lower_branch(ir::OpView o) {
   emit_merge(false);
-  mb.op_void(spv::OpBranch, {id_for(o.operand(0).def())});
+  mb.op_void(spv::OpBranch, {id_for(ir::ops::Branch(o).target().def())});
   return Status::ok();
 }
 
 Status Lowering::State::lower_branch_conditional(ir::OpView o) {
   emit_merge(true);
+  const ir::ops::BranchConditional branch(o);
   mb.op_void(spv::OpBranchConditional,
-             {id_for(o.operand(0).def()), id_for(o.operand(1).def()), id_for(o.operand(2).def())});
+             {id_for(branch.condition().def()), id_for(branch.true_block().def()),
+              id_for(branch.false_block().def())});
   return Status::ok();
 }
 
 Status Lowering::State::lower_switch(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  ir::Type selector = type_of(o.operand(0).def());
+  const ir::ops::Switch sw(o);
+  ir::Type selector = type_of(sw.selector().def());
   if (!selector.is_scalar() || !ir::is_integer(selector.scalar_type()) ||
       scalar_size(selector.scalar_type()) != 4)
     return fail(def, "switch selector is not a 32-bit integer");
   emit_merge(true);
   scratch_words.clear();
-  scratch_words.push_back(id_for(o.operand(0).def()));
-  scratch_words.push_back(id_for(o.operand(1).def()));
-  for (std::uint32_t i = 2; i + 1 < o.ref_count(); i += 2) {
-    ir::OpView value = op(o.operand(i).def());
+  scratch_words.push_back(id_for(sw.selector().def()));
+  scratch_words.push_back(id_for(sw.default_block().def()));
+  const ir::RepeatedOperand values = sw.case_value(), blocks = sw.case_block();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    ir::OpView value = op(values[i].def());
     if (value.code() != ir::OpCode::Constant || value.operand_count() != 1)
       return fail(def, "switch case value is not a constant");
-    scratch_words.push_back(value.operand(0).literal_u32());
-    scratch_words.push_back(id_for(o.operand(i + 1).def()));
+    scratch_words.push_back(ir::ops::Constant(value).values()[0].literal_u32());
+    scratch_words.push_back(id_for(blocks[i].def()));
   }
   mb.op_void(spv::OpSwitch, scratch_words);
   return Status::ok();
@@ -137,7 +146,7 @@ Status Lowering::State::lower_return(ir::OpView o) {
   if (rov && id_for(current_function) == entry_function)
     mb.op_void(spv::OpEndInvocationInterlockEXT, {});
   emit_merge(false);
-  ir::SsaDef value = o.operand_count() ? o.operand(0).def() : ir::SsaDef();
+  ir::SsaDef value = o.operand_count() ? ir::ops::Return(o).value().def() : ir::SsaDef();
   if (!value) {
     mb.op_void(spv::OpReturn, {});
   } else {
@@ -150,11 +159,13 @@ Status Lowering::State::lower_return(ir::OpView o) {
 Status Lowering::State::lower_phi(ir::OpView o) {
   const ir::SsaDef def = o.def();
   scratch_words.clear();
-  for (std::uint32_t i = 0; i + 1 < o.ref_count(); i += 2) {
-    ir::SsaDef value = o.operand(i + 1).def();
+  const ir::ops::Phi phi(o);
+  const ir::RepeatedOperand blocks = phi.block(), values = phi.value();
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    ir::SsaDef value = values[i].def();
     if (!value) return fail(def, "Phi with a null value");
     scratch_words.push_back(id_for(value));
-    scratch_words.push_back(id_for(o.operand(i).def()));
+    scratch_words.push_back(id_for(blocks[i].def()));
   }
   mb.op(spv::OpPhi, type(o.type()), scratch_words, id_for(def));
   return Status::ok();

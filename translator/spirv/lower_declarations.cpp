@@ -11,17 +11,19 @@ Status Lowering::State::lower_entry_point(ir::OpView o) {
   if (ir_entry) return fail(o.def(), "more than one EntryPoint");
   ir_entry = o.def();
   if (o.operand_count() < 2) return fail(o.def(), "EntryPoint without function");
-  stage = o.operand(o.operand_count() - 1).literal_enum<ShaderStage>();
+  if (o.ref_count() >= o.operand_count()) return fail(o.def(), "EntryPoint without a stage");
+  const ir::ops::EntryPoint entry(o);
+  stage = entry.stage().literal_enum<ShaderStage>();
   if (stage >= ShaderStage::Count) return fail(o.def(), "unknown shader stage");
-  std::uint32_t functions = o.ref_count();
+  const ir::RepeatedOperand functions = entry.functions();
   if (stage == ShaderStage::Hull) {
-    if (functions != 2) return fail(o.def(), "hull EntryPoint needs two functions");
-    hs_functions[0] = o.operand(0).def();
-    hs_functions[1] = o.operand(1).def();
+    if (functions.size() != 2) return fail(o.def(), "hull EntryPoint needs two functions");
+    hs_functions[0] = functions[0].def();
+    hs_functions[1] = functions[1].def();
     entry_function = mb.allocate_id();
   } else {
-    if (functions != 1) return fail(o.def(), "EntryPoint needs one function");
-    entry_function = id_for(o.operand(0).def());
+    if (functions.size() != 1) return fail(o.def(), "EntryPoint needs one function");
+    entry_function = id_for(functions[0].def());
   }
   return Status::ok();
 }
@@ -42,13 +44,14 @@ Status Lowering::State::lower_spec_constant(ir::OpView o) {
   ir::Type t = o.type();
   if (!t.is_scalar() || o.operand_count() < 3)
     return fail(o.def(), "aggregate specialization constants not supported");
-  std::uint32_t spec_id = o.operand(1).literal_u32();
+  const ir::ops::DclSpecConstant spec(o);
+  std::uint32_t spec_id = spec.spec_id().literal_u32();
+  const std::uint64_t bits = spec.default_values()[0].bits();
   Id id;
   if (t.scalar_type() == ir::ScalarType::Bool) {
-    id = mb.spec_constant_bool(o.operand(2).bits() != 0);
+    id = mb.spec_constant_bool(bits != 0);
     mb.decorate(id, spv::DecorationSpecId, {spec_id});
   } else {
-    std::uint64_t bits = o.operand(2).bits();
     std::uint32_t words[2] = {std::uint32_t(bits), std::uint32_t(bits >> 32)};
     id = mb.spec_constant_with_id(
         basic(t), std::span<const std::uint32_t>(words, scalar_size(t.scalar_type()) == 8 ? 2 : 1),
@@ -60,22 +63,22 @@ Status Lowering::State::lower_spec_constant(ir::OpView o) {
 
 Status Lowering::State::lower_cs_workgroup_size(ir::OpView o) {
   has_workgroup_size = true;
-  mb.add_execution_mode(
-      entry_function, spv::ExecutionModeLocalSize,
-      {o.operand(1).literal_u32(), o.operand(2).literal_u32(), o.operand(3).literal_u32()});
+  const ir::ops::SetCsWorkgroupSize size(o);
+  mb.add_execution_mode(entry_function, spv::ExecutionModeLocalSize,
+                        {size.x().literal_u32(), size.y().literal_u32(), size.z().literal_u32()});
   return Status::ok();
 }
 
 Status Lowering::State::lower_gs_instances(ir::OpView o) {
   has_gs_instances = true;
   mb.add_execution_mode(entry_function, spv::ExecutionModeInvocations,
-                        {std::max(1u, o.operand(1).literal_u32())});
+                        {std::max(1u, ir::ops::SetGsInstances(o).count().literal_u32())});
   return Status::ok();
 }
 
 Status Lowering::State::lower_gs_input_primitive(ir::OpView o) {
   spv::ExecutionMode mode;
-  switch (o.operand(1).literal_enum<ir::PrimitiveType>()) {
+  switch (ir::ops::SetGsInputPrimitive(o).primitive().literal_enum<ir::PrimitiveType>()) {
   case ir::PrimitiveType::Point:
     mode = spv::ExecutionModeInputPoints;
     gs_input_vertices = 1;
@@ -105,13 +108,14 @@ Status Lowering::State::lower_gs_input_primitive(ir::OpView o) {
 
 Status Lowering::State::lower_gs_output_vertices(ir::OpView o) {
   mb.add_execution_mode(entry_function, spv::ExecutionModeOutputVertices,
-                        {o.operand(1).literal_u32()});
+                        {ir::ops::SetGsOutputVertices(o).count().literal_u32()});
   return Status::ok();
 }
 
 Status Lowering::State::lower_gs_output_primitive(ir::OpView o) {
   spv::ExecutionMode mode;
-  switch (o.operand(1).literal_enum<ir::PrimitiveType>()) {
+  const ir::ops::SetGsOutputPrimitive output(o);
+  switch (output.primitive().literal_enum<ir::PrimitiveType>()) {
   case ir::PrimitiveType::Point:
     mode = spv::ExecutionModeOutputPoints;
     break;
@@ -125,7 +129,7 @@ Status Lowering::State::lower_gs_output_primitive(ir::OpView o) {
     return fail(o.def(), "geometry output primitive not expressible in SPIR-V");
   }
   mb.add_execution_mode(entry_function, mode);
-  gs_streams |= o.operand(2).literal_u32();
+  gs_streams |= output.stream_mask().literal_u32();
   return Status::ok();
 }
 
@@ -140,9 +144,10 @@ Status Lowering::State::lower_fragment_mode(ir::OpView o) {
 }
 
 Status Lowering::State::lower_tess_primitive(ir::OpView o) {
-  auto prim = o.operand(1).literal_enum<ir::PrimitiveType>();
-  auto winding = o.operand(2).literal_enum<ir::TessWindingOrder>();
-  auto partitioning = o.operand(3).literal_enum<ir::TessPartitioning>();
+  const ir::ops::SetTessPrimitive tess(o);
+  auto prim = tess.primitive().literal_enum<ir::PrimitiveType>();
+  auto winding = tess.winding().literal_enum<ir::TessWindingOrder>();
+  auto partitioning = tess.partitioning().literal_enum<ir::TessPartitioning>();
   // The IR's primitive here is the tessellator's output topology: points and lines need no
   // winding, triangles take the winding order.
   if (prim == ir::PrimitiveType::Point)
@@ -161,7 +166,7 @@ Status Lowering::State::lower_tess_primitive(ir::OpView o) {
 }
 
 Status Lowering::State::lower_tess_domain(ir::OpView o) {
-  auto prim = o.operand(1).literal_enum<ir::PrimitiveType>();
+  auto prim = ir::ops::SetTessDomain(o).domain().literal_enum<ir::PrimitiveType>();
   spv::ExecutionMode mode = prim == ir::PrimitiveType::Quad   ? spv::ExecutionModeQuads
                             : prim == ir::PrimitiveType::Line ? spv::ExecutionModeIsolines
                                                               : spv::ExecutionModeTriangles;
@@ -171,36 +176,40 @@ Status Lowering::State::lower_tess_domain(ir::OpView o) {
 
 Status Lowering::State::lower_tess_control_points(ir::OpView o) {
   if (stage == ShaderStage::Hull)
-    mb.add_execution_mode(entry_function, spv::ExecutionModeOutputVertices,
-                          {std::max(1u, o.operand(2).literal_u32())});
+    mb.add_execution_mode(
+        entry_function, spv::ExecutionModeOutputVertices,
+        {std::max(1u, ir::ops::SetTessControlPoints(o).output_points().literal_u32())});
   return Status::ok();
 }
 
 Status Lowering::State::lower_debug_name(ir::OpView o) {
-  if (options.debug_names && o.operand(0).def() && ids[o.operand(0).def().id()]) {
+  const ir::ops::DebugName debug_name(o);
+  const ir::SsaDef target = debug_name.target().def();
+  if (options.debug_names && target && ids[target.id()]) {
     char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
-    ir::unpack_string(o.literals(), name, sizeof(name) - 1);
-    mb.add_name(ids[o.operand(0).def().id()], name);
+    ir::unpack_string(debug_name.name(), name, sizeof(name) - 1);
+    mb.add_name(ids[target.id()], name);
   }
   return Status::ok();
 }
 
 Status Lowering::State::lower_semantic(ir::OpView o) {
-  DeclInfo* d = decl(o.operand(0).def());
+  const ir::ops::Semantic semantic(o);
+  DeclInfo* d = decl(semantic.declaration().def());
   if (d && d->signature >= 0) {
     char buffer[255];
     const std::string_view name(
-        buffer, std::min(ir::unpack_string(o.literals().subspan(1), buffer, sizeof(buffer)),
-                         sizeof(buffer)));
+        buffer,
+        std::min(ir::unpack_string(semantic.name(), buffer, sizeof(buffer)), sizeof(buffer)));
+    const std::uint32_t index = semantic.index().literal_u32();
     auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
     names.assign(list[std::size_t(d->signature)].semantic, name);
-    list[std::size_t(d->signature)].semantic_index = o.operand(1).literal_u32();
+    list[std::size_t(d->signature)].semantic_index = index;
     if (options.interface) {
-      if (Status st = render_state_semantic(o.operand(0).def(), name, o.operand(1).literal_u32());
-          !st)
+      if (Status st = render_state_semantic(semantic.declaration().def(), name, index); !st)
         return st;
     }
-    return apply_stream_output(o.def(), *d, name, o.operand(1).literal_u32());
+    return apply_stream_output(o.def(), *d, name, index);
   }
   return Status::ok();
 }

@@ -84,7 +84,10 @@ Id Lowering::State::sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_
 
 Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAccess& a) {
   const ir::SsaDef def = o.def();
-  DeclInfo* d = descriptor(o.operand(0).def(), a.index, a.nonuniform);
+  // Every image op, and the buffer ops on typed buffers, name the descriptor first; the ones
+  // that sample name the sampler second, as ImageComputeLod does.
+  const ir::ops::ImageComputeLod access(o);
+  DeclInfo* d = descriptor(access.descriptor().def(), a.index, a.nonuniform);
   if (!d || !d->is_image) return fail(def, "image op on a non-image descriptor");
   a.d = d;
   a.uav = d->kind == DeclInfo::Kind::Uav;
@@ -94,8 +97,9 @@ Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAcces
   // A combined SRV (the interface's combined_samplers) is its pair's sampled image; the image
   // alone, for reads without a sampler, comes out of the entry with no sampler.
   if (d->combined) {
-    if (Status st = combined_image(def, o.operand(0).def(),
-                                   with_sampler ? o.operand(1).def() : ir::SsaDef(), a.combined);
+    if (Status st =
+            combined_image(def, access.descriptor().def(),
+                           with_sampler ? access.sampler().def() : ir::SsaDef(), a.combined);
         !st)
       return st;
     if (!with_sampler) a.image = mb.op(spv::OpImage, d->image_type, {a.combined});
@@ -103,11 +107,11 @@ Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAcces
     if (with_sampler) {
       Id unused = 0;
       bool sampler_nonuniform = false;
-      const DeclInfo* s = descriptor(o.operand(1).def(), unused, sampler_nonuniform);
+      const DeclInfo* s = descriptor(access.sampler().def(), unused, sampler_nonuniform);
       if (s && s->combined)
         return fail(def, "a sampler the interface only combines, used with an SRV it does not");
     }
-    a.image = value(o.operand(0).def());
+    a.image = value(access.descriptor().def());
   }
   if (a.sparse) mb.require_capability(spv::CapabilitySparseResidency);
   return Status::ok();
@@ -143,11 +147,12 @@ Status Lowering::State::lower_image_load(ir::OpView o) {
   ImageAccess a;
   if (Status st = image_access(o, false, a); !st) return st;
   bool buffer = o.code() == ir::OpCode::BufferLoad;
-  ir::SsaDef coord = o.operand(buffer ? 1 : 3).def();
-  ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(2).def();
+  const ir::ops::ImageLoad load(o);
+  ir::SsaDef coord = buffer ? ir::ops::BufferLoad(o).address().def() : load.coord().def();
+  ir::SsaDef layer = buffer ? ir::SsaDef() : load.layer().def();
   ImageOperands ops;
   if (!buffer) {
-    ir::SsaDef mip = o.operand(1).def(), sample = o.operand(4).def(), offset = o.operand(5).def();
+    ir::SsaDef mip = load.mip().def(), sample = load.sample().def(), offset = load.offset().def();
     if (sample && is_ms(a.d->resource)) {
       ops.mask |= spv::ImageOperandsSampleMask;
       ops.sample = value_as(sample, ir::kI32);
@@ -186,9 +191,11 @@ Status Lowering::State::lower_image_store(ir::OpView o) {
   if (Status st = image_access(o, false, a); !st) return st;
   if (!a.uav) return fail(def, "store to an SRV");
   bool buffer = o.code() == ir::OpCode::BufferStore;
-  ir::SsaDef coord = o.operand(buffer ? 1 : 2).def();
-  ir::SsaDef layer = buffer ? ir::SsaDef() : o.operand(1).def();
-  ir::SsaDef stored = o.operand(buffer ? 2 : 3).def();
+  const ir::ops::ImageStore image_store(o);
+  const ir::ops::BufferStore buffer_store(o);
+  ir::SsaDef coord = buffer ? buffer_store.address().def() : image_store.coord().def();
+  ir::SsaDef layer = buffer ? ir::SsaDef() : image_store.layer().def();
+  ir::SsaDef stored = buffer ? buffer_store.value().def() : image_store.value().def();
   ir::Type vt = type_of(stored);
   if (!vt.is_basic()) return fail(def, "image store of an aggregate");
   Id v = convert_basic(value(stored), vt, vt.with_scalar_type(a.d->ir_type.scalar_type()));
@@ -226,14 +233,15 @@ Status Lowering::State::lower_image_atomic(ir::OpView o) {
   if (a.d->is_array)
     ptr = emit_chain(a.d->var, a.d->storage, a.d->image_type, std::span<const Id>(&a.index, 1),
                      a.nonuniform);
-  Id c = sampled_coord(o.operand(2).def(), o.operand(1).def(), false);
+  const ir::ops::ImageAtomic image_atomic(o);
+  Id c = sampled_coord(image_atomic.coord().def(), image_atomic.layer().def(), false);
   ir::Type scalar = a.d->ir_type;
   Id texel_ptr =
       mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, basic(scalar)),
             {ptr, c, mb.constant_i32(0)});
   if (a.nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-  return atomic(o, texel_ptr, scalar, spv::ScopeDevice, o.operand(3).def(),
-                o.operand(4).literal_enum<ir::AtomicOp>());
+  return atomic(o, texel_ptr, scalar, spv::ScopeDevice, image_atomic.arguments().def(),
+                image_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
 Status Lowering::State::lower_image_query_size(ir::OpView o) {
@@ -255,7 +263,7 @@ Status Lowering::State::lower_image_query_size(ir::OpView o) {
   Id u32 = basic(ir::ScalarType::U32, 1);
   Id query_type = basic(ir::ScalarType::U32, total);
   Id q;
-  ir::SsaDef mip = o.operand(1).def();
+  ir::SsaDef mip = ir::ops::ImageQuerySize(o).mip().def();
   if (!a.uav && !is_ms(a.d->resource) && a.d->resource != ir::ResourceKind::TypedBuffer)
     q = mb.op(spv::OpImageQuerySizeLod, query_type,
               {a.image, mip ? value_as(mip, ir::kI32) : mb.constant_i32(0)});
@@ -299,8 +307,9 @@ Status Lowering::State::lower_image_compute_lod(ir::OpView o) {
   if (Status st = image_access(o, true, a); !st) return st;
   if (stage != ShaderStage::Pixel) return fail(def, "LOD query outside pixel shaders");
   mb.require_capability(spv::CapabilityImageQuery);
-  Id si = sampled_image(a, o.operand(1).def());
-  Id c = sampled_coord(o.operand(2).def(), ir::SsaDef(), true);
+  const ir::ops::ImageComputeLod query(o);
+  Id si = sampled_image(a, query.sampler().def());
+  Id c = sampled_coord(query.coord().def(), ir::SsaDef(), true);
   mb.op(spv::OpImageQueryLod, type(rt), {si, c}, id_for(def));
   return Status::ok();
 }
@@ -312,10 +321,12 @@ Status Lowering::State::lower_image_sample(ir::OpView o) {
   ImageAccess a;
   if (Status st = image_access(o, true, a); !st) return st;
   if (a.uav) return fail(def, "sampling a UAV");
-  ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
-             lod = o.operand(5).def(), bias = o.operand(6).def(), clamp = o.operand(7).def(),
-             dx = o.operand(8).def(), dy = o.operand(9).def(), dref = o.operand(10).def();
-  Id si = sampled_image(a, o.operand(1).def());
+  const ir::ops::ImageSample sample(o);
+  ir::SsaDef layer = sample.layer().def(), coord = sample.coord().def(),
+             offset = sample.offset().def(), lod = sample.lod_index().def(),
+             bias = sample.lod_bias().def(), clamp = sample.lod_clamp().def(),
+             dx = sample.dx().def(), dy = sample.dy().def(), dref = sample.depth_compare().def();
+  Id si = sampled_image(a, sample.sampler().def());
   Id c = sampled_coord(coord, layer, true);
   ImageOperands ops;
   bool explicit_lod = lod || dx;
@@ -380,10 +391,11 @@ Status Lowering::State::lower_image_gather(ir::OpView o) {
   ImageAccess a;
   if (Status st = image_access(o, true, a); !st) return st;
   if (a.uav) return fail(def, "gathering from a UAV");
-  ir::SsaDef layer = o.operand(2).def(), coord = o.operand(3).def(), offset = o.operand(4).def(),
-             dref = o.operand(5).def();
-  std::uint32_t component = o.operand(6).literal_u32();
-  Id si = sampled_image(a, o.operand(1).def());
+  const ir::ops::ImageGather gather(o);
+  ir::SsaDef layer = gather.layer().def(), coord = gather.coord().def(),
+             offset = gather.offset().def(), dref = gather.depth_compare().def();
+  std::uint32_t component = gather.component().literal_u32();
+  Id si = sampled_image(a, gather.sampler().def());
   Id c = sampled_coord(coord, layer, true);
   ImageOperands ops;
   set_offset(*this, ops, offset);

@@ -158,11 +158,13 @@ Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type el
   if (!gs_locations_ready) {
     gs_locations_ready = true;
     for (ir::OpView o : ir->declarations()) {
-      if (o.code() != ir::OpCode::DclOutput || o.operand(3).literal_u32() != rasterized) continue;
-      const std::uint32_t at = o.operand(1).literal_u32();
+      if (o.code() != ir::OpCode::DclOutput) continue;
+      const ir::ops::DclOutput output(o);
+      if (output.stream().literal_u32() != rasterized) continue;
+      const std::uint32_t at = output.location().literal_u32();
       ir::TypeView view = ir->types().view(o.type());
       if (at < kMaxGsLocations && view.member_count() == 1)
-        gs_locations_taken[at] |= components(o.operand(2).literal_u32(), view.member(0));
+        gs_locations_taken[at] |= components(output.component().literal_u32(), view.member(0));
     }
   }
   if (d.stream == rasterized) return Status::ok(); // taken up front
@@ -183,16 +185,17 @@ Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type el
 
 Status Lowering::State::lower_xfb_decl(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  DeclInfo* target = decl(o.operand(0).def());
+  const ir::ops::DclXfb xfb_decl(o);
+  DeclInfo* target = decl(xfb_decl.output().def());
   if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
   if (!extension_enabled(Extension::TransformFeedback))
     return missing_extension(def, "stream output", Extension::TransformFeedback);
   mb.require_capability(spv::CapabilityTransformFeedback);
   if (!xfb) mb.add_execution_mode(entry_function, spv::ExecutionModeXfb);
   xfb = true;
-  mb.decorate(target->var, spv::DecorationXfbBuffer, {o.operand(1).literal_u32()});
-  mb.decorate(target->var, spv::DecorationXfbStride, {o.operand(2).literal_u32()});
-  mb.decorate(target->var, spv::DecorationOffset, {o.operand(3).literal_u32()});
+  mb.decorate(target->var, spv::DecorationXfbBuffer, {xfb_decl.buffer().literal_u32()});
+  mb.decorate(target->var, spv::DecorationXfbStride, {xfb_decl.stride().literal_u32()});
+  mb.decorate(target->var, spv::DecorationOffset, {xfb_decl.offset().literal_u32()});
   return Status::ok();
 }
 
@@ -217,13 +220,15 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
   SignatureElement sig;
   sig.component_mask = (1u << element.vector_size()) - 1;
   if (!is_builtin) {
-    std::uint32_t location = o.operand(1).literal_u32();
-    std::uint32_t component = o.operand(2).literal_u32();
+    // DclInput and DclOutput name the location and component alike.
+    const ir::ops::DclInput user_io(o);
+    std::uint32_t location = user_io.location().literal_u32();
+    std::uint32_t component = user_io.component().literal_u32();
     if (component + element.vector_size() > 4) return fail(def, "component out of range");
     d.location = location;
     d.component = component;
     if (!input && stage == ShaderStage::Geometry) {
-      d.stream = o.operand(3).literal_u32();
+      d.stream = ir::ops::DclOutput(o).stream().literal_u32();
       if (Status st = place_gs_output(def, d, element); !st) return st;
       location = d.location;
     }
@@ -234,7 +239,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     sig.location = location;
     sig.component_mask <<= component;
     if (input && stage == ShaderStage::Pixel) {
-      auto modes = o.operand(3).literal_enum<ir::InterpolationModes>();
+      auto modes = user_io.interpolation().literal_enum<ir::InterpolationModes>();
       if (ir::has(modes, ir::InterpolationModes::Flat) || !ir::is_float(element.scalar_type()))
         mb.decorate(d.var, spv::DecorationFlat);
       else {
@@ -252,16 +257,18 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     if ((stage == ShaderStage::Hull && !input && !arrayed) ||
         (stage == ShaderStage::Domain && input && !arrayed))
       mb.decorate(d.var, spv::DecorationPatch);
-    if (!input && stage == ShaderStage::Geometry && o.operand(3).literal_u32() != 0) {
+    if (!input && stage == ShaderStage::Geometry && ir::ops::DclOutput(o).stream().literal_u32()) {
       if (!extension_enabled(Extension::TransformFeedback))
         return missing_extension(def, "geometry shader output to a stream other than 0",
                                  Extension::TransformFeedback);
       mb.require_capability(spv::CapabilityGeometryStreams);
       // A split output's pieces carry the stream themselves (lower_outputs.cpp).
-      if (!d.xfb_split) mb.decorate(d.var, spv::DecorationStream, {o.operand(3).literal_u32()});
+      if (!d.xfb_split)
+        mb.decorate(d.var, spv::DecorationStream, {ir::ops::DclOutput(o).stream().literal_u32()});
     }
   } else {
-    auto b = o.operand(1).literal_enum<ir::BuiltIn>();
+    // DclInputBuiltIn and DclOutputBuiltIn name the built-in alike.
+    auto b = ir::ops::DclInputBuiltIn(o).builtin().literal_enum<ir::BuiltIn>();
     if (std::uint32_t(b) >= std::size(kBuiltIns.entries)) return fail(def, "unknown built-in");
     const BuiltInInfo& info = kBuiltIns.entries[std::size_t(b)];
     if (!((input ? info.input_stages : info.output_stages) & stage_bit(stage))) {
@@ -334,9 +341,10 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     d.var_type = current;
     d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
     mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
-    if (!input && stage == ShaderStage::Geometry && o.operand(2).literal_u32() != 0) {
+    if (!input && stage == ShaderStage::Geometry &&
+        ir::ops::DclOutputBuiltIn(o).stream().literal_u32() != 0) {
       // A built-in of another stream (the rasterized stream is the layer's choice).
-      d.stream = o.operand(2).literal_u32();
+      d.stream = ir::ops::DclOutputBuiltIn(o).stream().literal_u32();
       if (!extension_enabled(Extension::TransformFeedback))
         return missing_extension(def, "geometry shader output to a stream other than 0",
                                  Extension::TransformFeedback);

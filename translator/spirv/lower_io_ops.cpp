@@ -11,7 +11,7 @@ namespace kiln::spirv {
 Status Lowering::State::lower_emit(ir::OpView o) {
   const ir::SsaDef def = o.def();
   if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
-  std::uint32_t stream = o.operand(0).literal_u32();
+  std::uint32_t stream = ir::ops::EmitVertex(o).stream().literal_u32();
   bool vertex = o.code() == ir::OpCode::EmitVertex;
   if (vertex) {
     if (Status st = render_state_before_emit(); !st) return fail(def, st.message());
@@ -28,7 +28,9 @@ Status Lowering::State::lower_emit(ir::OpView o) {
 
 Status Lowering::State::io_access(ir::OpView o, IoAccess& a) {
   const ir::SsaDef def = o.def();
-  DeclInfo* d = decl(o.operand(0).def());
+  // Every I/O op (loads, stores, interpolation) names the variable first, the address second.
+  const ir::ops::InputLoad access(o);
+  DeclInfo* d = decl(access.variable().def());
   if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
     return fail(def, "I/O op on a non-I/O declaration");
   a.d = d;
@@ -37,12 +39,12 @@ Status Lowering::State::io_access(ir::OpView o, IoAccess& a) {
     d->constant_value = const_u32(gs_input_vertices);
   }
   if (d->constant_value) {
-    if (o.code() != ir::OpCode::InputLoad || o.operand(1).def() || !o.type().is_scalar())
+    if (o.code() != ir::OpCode::InputLoad || access.address().def() || !o.type().is_scalar())
       return fail(def, "unsupported access to a constant built-in");
     return Status::ok();
   }
   chain.clear();
-  if (!walk_address(d->ir_type, o.operand(1).def(), chain, a.p)) return fail(def, error);
+  if (!walk_address(d->ir_type, access.address().def(), chain, a.p)) return fail(def, error);
   if (d->is_builtin) {
     if (d->insert_index && a.p.dims_left == 0) chain.push_back(const_u32(0));
     if (a.p.is_basic) {
@@ -93,7 +95,7 @@ Status Lowering::State::lower_output_store(ir::OpView o) {
   if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
   d->written = true;
   Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
-  ir::SsaDef stored = o.operand(2).def();
+  ir::SsaDef stored = ir::ops::OutputStore(o).value().def();
   Id v = value(stored);
   if (a.p.is_basic) {
     ir::Type vt = type_of(stored);
@@ -120,12 +122,13 @@ Status Lowering::State::lower_interpolate(ir::OpView o) {
   if (o.code() == ir::OpCode::InterpolateAtCentroid) {
     result = mb.op(spv::OpExtInst, a.pointee, {glsl, GLSLstd450InterpolateAtCentroid, ptr});
   } else if (o.code() == ir::OpCode::InterpolateAtSample) {
-    result =
-        mb.op(spv::OpExtInst, a.pointee,
-              {glsl, GLSLstd450InterpolateAtSample, ptr, value_as(o.operand(2).def(), ir::kI32)});
+    const ir::SsaDef sample = ir::ops::InterpolateAtSample(o).sample().def();
+    result = mb.op(spv::OpExtInst, a.pointee,
+                   {glsl, GLSLstd450InterpolateAtSample, ptr, value_as(sample, ir::kI32)});
   } else {
     result = mb.op(spv::OpExtInst, a.pointee,
-                   {glsl, GLSLstd450InterpolateAtOffset, ptr, value(o.operand(2).def())});
+                   {glsl, GLSLstd450InterpolateAtOffset, ptr,
+                    value(ir::ops::InterpolateAtOffset(o).offset().def())});
   }
   bind(def, convert_basic(result, a.spv_basic, o.type()), o.type());
   return Status::ok();

@@ -30,9 +30,10 @@ DeclInfo* Lowering::State::descriptor(ir::SsaDef load, Id& index, bool& nonunifo
   if (!load) return nullptr;
   ir::OpView l = op(load);
   if (l.code() != ir::OpCode::DescriptorLoad) return nullptr;
-  DeclInfo* d = decl(l.operand(0).def());
+  const ir::ops::DescriptorLoad load_op(l);
+  DeclInfo* d = decl(load_op.variable().def());
   if (!d) return nullptr;
-  index = descriptor_index(*d, l.operand(1).def());
+  index = descriptor_index(*d, load_op.index().def());
   // Without descriptor indexing the index is taken as dynamically uniform (docs/abi.md).
   nonuniform = ir::has(l.flags(), ir::OpFlags::NonUniform) && d->is_array &&
                extension_enabled(Extension::DescriptorIndexing);
@@ -193,7 +194,8 @@ Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scop
 
 Status Lowering::State::lower_descriptor_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  DeclInfo* d = decl(o.operand(0).def());
+  const ir::ops::DescriptorLoad load_op(o);
+  DeclInfo* d = decl(load_op.variable().def());
   if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
              d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
              d->kind != DeclInfo::Kind::UavCounter))
@@ -209,7 +211,7 @@ Status Lowering::State::lower_descriptor_load(ir::OpView o) {
   if (d->combined) return Status::ok(); // loaded per use with its pair (combined_image())
   Id ptr = d->var;
   if (d->is_array) {
-    Id index = descriptor_index(*d, o.operand(1).def());
+    Id index = descriptor_index(*d, load_op.index().def());
     ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
   }
   Id loaded = mb.op(spv::OpLoad, d->image_type, {ptr}, id_for(def));
@@ -218,7 +220,7 @@ Status Lowering::State::lower_descriptor_load(ir::OpView o) {
 }
 
 DeclInfo* Lowering::State::buffer_descriptor(ir::OpView o, Id& index, bool& nonuniform) {
-  DeclInfo* d = descriptor(o.operand(0).def(), index, nonuniform);
+  DeclInfo* d = descriptor(ir::ops::BufferQuerySize(o).descriptor().def(), index, nonuniform);
   if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
              d->kind != DeclInfo::Kind::Uav))
     return nullptr;
@@ -228,6 +230,8 @@ DeclInfo* Lowering::State::buffer_descriptor(ir::OpView o, Id& index, bool& nonu
 Status Lowering::State::buffer_chain(ir::OpView o, const DeclInfo& d, Id index, Pointee& p) {
   const ir::SsaDef def = o.def();
   const bool load = o.code() == ir::OpCode::BufferLoad;
+  // BufferLoad, BufferStore and BufferAtomic name the address second.
+  const ir::SsaDef address = ir::ops::BufferLoad(o).address().def();
   if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
     return fail(def, "sparse feedback on raw/structured buffers not supported");
   if (!load && d.kind != DeclInfo::Kind::Uav) return fail(def, "write to a read-only buffer");
@@ -235,13 +239,13 @@ Status Lowering::State::buffer_chain(ir::OpView o, const DeclInfo& d, Id index, 
   if (d.push_constant) {
     // A constant buffer in the push-constant block: member `member` of push_var.
     chain.push_back(const_u32(d.member));
-    if (!walk_address(d.ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+    if (!walk_address(d.ir_type, address, chain, p)) return fail(def, error);
     if (!load) return fail(def, "write to a constant buffer");
     return Status::ok();
   }
   if (index) chain.push_back(index);
   chain.push_back(const_u32(0));
-  if (!walk_address(d.ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+  if (!walk_address(d.ir_type, address, chain, p)) return fail(def, error);
   return Status::ok();
 }
 
@@ -270,7 +274,8 @@ Status Lowering::State::lower_buffer_store(ir::OpView o) {
   if (d->texel_words) return texel_words_store(o, *d);
   Pointee p;
   if (Status st = buffer_chain(o, *d, index, p); !st) return st;
-  return store_through(o, o.operand(2).def(), d->var, d->storage, true, p, nonuniform);
+  return store_through(o, ir::ops::BufferStore(o).value().def(), d->var, d->storage, true, p,
+                       nonuniform);
 }
 
 Status Lowering::State::lower_buffer_atomic(ir::OpView o) {
@@ -286,8 +291,9 @@ Status Lowering::State::lower_buffer_atomic(ir::OpView o) {
   if (Status st = buffer_chain(o, *d, index, p); !st) return st;
   if (!p.is_basic) return fail(def, "atomic on an aggregate");
   Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain, nonuniform);
-  return atomic(o, ptr, p.basic, spv::ScopeDevice, o.operand(2).def(),
-                o.operand(3).literal_enum<ir::AtomicOp>());
+  const ir::ops::BufferAtomic buffer_atomic(o);
+  return atomic(o, ptr, p.basic, spv::ScopeDevice, buffer_atomic.arguments().def(),
+                buffer_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
 Status Lowering::State::lower_buffer_query_size(ir::OpView o) {
@@ -325,11 +331,13 @@ DeclInfo::Kind variable_kind(ir::OpCode code) {
 Status Lowering::State::variable_chain(ir::OpView o, DeclInfo*& out, Pointee& p) {
   const ir::SsaDef def = o.def();
   const DeclInfo::Kind want = variable_kind(o.code());
-  DeclInfo* d = decl(o.operand(0).def());
+  // Every variable op names the variable first and the address second.
+  const ir::ops::LdsLoad access(o);
+  DeclInfo* d = decl(access.variable().def());
   if (!d || d->kind != want) return fail(def, "memory op on the wrong declaration");
   chain.clear();
   if (want == DeclInfo::Kind::PushData) chain.push_back(const_u32(d->member));
-  if (!walk_address(d->ir_type, o.operand(1).def(), chain, p)) return fail(def, error);
+  if (!walk_address(d->ir_type, access.address().def(), chain, p)) return fail(def, error);
   out = d;
   return Status::ok();
 }
@@ -348,7 +356,7 @@ Status Lowering::State::lower_variable_store(ir::OpView o) {
   DeclInfo* d = nullptr;
   Pointee p;
   if (Status st = variable_chain(o, d, p); !st) return st;
-  return store_through(o, o.operand(2).def(), d->var, d->storage, false, p, false);
+  return store_through(o, ir::ops::LdsStore(o).value().def(), d->var, d->storage, false, p, false);
 }
 
 Status Lowering::State::lower_lds_atomic(ir::OpView o) {
@@ -357,13 +365,15 @@ Status Lowering::State::lower_lds_atomic(ir::OpView o) {
   if (Status st = variable_chain(o, d, p); !st) return st;
   if (!p.is_basic) return fail(o.def(), "atomic on an aggregate");
   Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain);
-  return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, o.operand(2).def(),
-                o.operand(3).literal_enum<ir::AtomicOp>());
+  const ir::ops::LdsAtomic lds_atomic(o);
+  return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, lds_atomic.arguments().def(),
+                lds_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
 Status Lowering::State::lower_constant_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  ir::SsaDef c = o.operand(0).def();
+  const ir::ops::ConstantLoad load(o);
+  ir::SsaDef c = load.constant().def();
   Id var = 0;
   for (const auto& [id, v] : constant_vars)
     if (id == c.id()) var = v;
@@ -376,13 +386,15 @@ Status Lowering::State::lower_constant_load(ir::OpView o) {
   }
   chain.clear();
   Pointee p;
-  if (!walk_address(type_of(c), o.operand(1).def(), chain, p)) return fail(def, error);
+  if (!walk_address(type_of(c), load.address().def(), chain, p)) return fail(def, error);
   return load_through(o, var, spv::StorageClassPrivate, false, p, false);
 }
 
 Status Lowering::State::lower_counter_atomic(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  ir::SsaDef counter = o.operand(0).def();
+  const ir::ops::CounterAtomic counter_atomic(o);
+  const ir::SsaDef counter = counter_atomic.counter().def();
+  const auto atomic_op = counter_atomic.atomic_op().literal_enum<ir::AtomicOp>();
   DeclInfo* d = decl(counter);
   Id index = 0;
   bool nonuniform = false;
@@ -400,15 +412,13 @@ Status Lowering::State::lower_counter_atomic(ir::OpView o) {
                          mb.type_pointer(spv::StorageClassImage, basic(ir::ScalarType::U32, 1)),
                          {image_ptr, const_u32(0), const_u32(0)});
     if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-    return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
-                  o.operand(1).literal_enum<ir::AtomicOp>());
+    return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(), atomic_op);
   }
   chain.clear();
   if (index) chain.push_back(index);
   chain.push_back(const_u32(0));
   Id ptr = emit_chain(d->var, d->storage, basic(ir::ScalarType::U32, 1), chain, nonuniform);
-  return atomic(o, ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(),
-                o.operand(1).literal_enum<ir::AtomicOp>());
+  return atomic(o, ptr, ir::kU32, spv::ScopeDevice, ir::SsaDef(), atomic_op);
 }
 
 } // namespace kiln::spirv

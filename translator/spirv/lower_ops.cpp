@@ -60,7 +60,7 @@ Status Lowering::State::lower_frcp(ir::OpView o) {
                {splat_constant(rt, rt.scalar_type() == ir::ScalarType::F64   ? 0x3ff0000000000000ull
                                    : rt.scalar_type() == ir::ScalarType::F16 ? 0x3c00u
                                                                              : 0x3f800000u),
-                value_as(o.operand(0).def(), rt)},
+                value_as(ir::ops::FRcp(o).a().def(), rt)},
                id_for(def));
   decorate_result(o, r);
   return Status::ok();
@@ -68,14 +68,14 @@ Status Lowering::State::lower_frcp(ir::OpView o) {
 
 Status Lowering::State::lower_fmad(ir::OpView o) {
   const ir::Type rt = o.type();
-  const auto refs = o.operands();
+  const ir::ops::FMad mad(o);
   // D3D mad is not fused; Precise keeps the pair from being contracted.
-  const Id a = value_as(refs[0].def(), rt), b = value_as(refs[1].def(), rt);
+  const Id a = value_as(mad.a().def(), rt), b = value_as(mad.b().def(), rt);
   const Id result_type = type(rt);
   const Id product = mb.op(spv::OpFMul, result_type, {a, b});
   decorate_result(o, product);
   const Id result = id_for(o.def());
-  const Id c = value_as(refs[2].def(), rt);
+  const Id c = value_as(mad.c().def(), rt);
   mb.op(spv::OpFAdd, result_type, {product, c}, result);
   decorate_result(o, result);
   return Status::ok();
@@ -85,7 +85,8 @@ Status Lowering::State::lower_fround(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   std::uint32_t inst;
-  switch (o.operand(1).literal_enum<ir::RoundMode>()) {
+  const ir::ops::FRound round(o);
+  switch (round.mode().literal_enum<ir::RoundMode>()) {
   case ir::RoundMode::Zero:
     inst = GLSLstd450Trunc;
     break;
@@ -99,8 +100,7 @@ Status Lowering::State::lower_fround(ir::OpView o) {
     inst = GLSLstd450RoundEven;
     break;
   }
-  Id r =
-      mb.op(spv::OpExtInst, type(rt), {glsl, inst, value_as(o.operand(0).def(), rt)}, id_for(def));
+  Id r = mb.op(spv::OpExtInst, type(rt), {glsl, inst, value_as(round.a().def(), rt)}, id_for(def));
   decorate_result(o, r);
   return Status::ok();
 }
@@ -108,17 +108,18 @@ Status Lowering::State::lower_fround(ir::OpView o) {
 Status Lowering::State::lower_select(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  auto vt = [&](std::uint32_t i) { return type_of(o.operand(i).def()); };
-  Id cond = v(0);
-  if (rt.is_vector() && vt(0).is_scalar() && !spirv_at_least(mb.target(), 4)) {
+  const ir::ops::Select select(o);
+  Id cond = value(select.condition().def());
+  if (rt.is_vector() && type_of(select.condition().def()).is_scalar() &&
+      !spirv_at_least(mb.target(), 4)) {
     // Before SPIR-V 1.4 a vector select needs a condition vector of the same size.
     Id parts[4] = {cond, cond, cond, cond};
     cond = mb.op(spv::OpCompositeConstruct, basic(ir::ScalarType::Bool, rt.vector_size()),
                  std::span<const std::uint32_t>(parts, rt.vector_size()));
   }
   const Id result = id_for(def);
-  const Id if_true = value_as(o.operand(1).def(), rt), if_false = value_as(o.operand(2).def(), rt);
+  const Id if_true = value_as(select.if_true().def(), rt),
+           if_false = value_as(select.if_false().def(), rt);
   mb.op(spv::OpSelect, type(rt), {cond, if_true, if_false}, result);
   return Status::ok();
 }
@@ -128,30 +129,30 @@ Status Lowering::State::lower_select(ir::OpView o) {
 Status Lowering::State::lower_convert(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  auto vt = [&](std::uint32_t i) { return type_of(o.operand(i).def()); };
+  // Every conversion names its value alike.
+  const ir::SsaDef from = ir::ops::ConvertFtoF(o).value().def();
   const spv::Op opcode =
       o.code() == ir::OpCode::ConvertFtoF ? spv::OpFConvert
       : o.code() == ir::OpCode::ConvertFtoI
           ? (ir::is_signed_int(rt.scalar_type()) ? spv::OpConvertFToS : spv::OpConvertFToU)
-          : (ir::is_signed_int(vt(0).scalar_type()) ? spv::OpConvertSToF : spv::OpConvertUToF);
-  mb.op(opcode, type(rt), {v(0)}, id_for(def));
+          : (ir::is_signed_int(type_of(from).scalar_type()) ? spv::OpConvertSToF
+                                                            : spv::OpConvertUToF);
+  mb.op(opcode, type(rt), {value(from)}, id_for(def));
   return Status::ok();
 }
 
 Status Lowering::State::lower_convert_itoi(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  auto vt = [&](std::uint32_t i) { return type_of(o.operand(i).def()); };
-  ir::Type from = vt(0);
+  const ir::SsaDef converted = ir::ops::ConvertItoI(o).value().def();
+  ir::Type from = type_of(converted);
   if (scalar_size(from.scalar_type()) == scalar_size(rt.scalar_type())) {
-    bind(def, bitcast_id(v(0), from, rt), rt);
+    bind(def, bitcast_id(value(converted), from, rt), rt);
   } else {
     bool widen = scalar_size(rt.scalar_type()) > scalar_size(from.scalar_type());
     bool sign = widen && ir::is_signed_int(from.scalar_type());
     // OpSConvert/OpUConvert: the result's signedness is free; narrowing truncates either way.
-    mb.op(sign ? spv::OpSConvert : spv::OpUConvert, type(rt), {v(0)}, id_for(def));
+    mb.op(sign ? spv::OpSConvert : spv::OpUConvert, type(rt), {value(converted)}, id_for(def));
   }
   return Status::ok();
 }
@@ -159,21 +160,21 @@ Status Lowering::State::lower_convert_itoi(ir::OpView o) {
 Status Lowering::State::lower_cast(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  auto vt = [&](std::uint32_t i) { return type_of(o.operand(i).def()); };
-  ir::Type from = vt(0);
+  const ir::SsaDef cast = ir::ops::Cast(o).value().def();
+  ir::Type from = type_of(cast);
   if (type(from) == type(rt))
-    bind(def, v(0), rt);
+    bind(def, value(cast), rt);
   else
-    mb.op(spv::OpBitcast, type(rt), {v(0)}, id_for(def));
+    mb.op(spv::OpBitcast, type(rt), {value(cast)}, id_for(def));
   return Status::ok();
 }
 
 Status Lowering::State::lower_pack_half(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  auto v = [&](std::uint32_t i) { return value(o.operand(i).def()); };
-  mb.op(spv::OpExtInst, type(rt), {glsl, GLSLstd450PackHalf2x16, v(0)}, id_for(def));
+  mb.op(spv::OpExtInst, type(rt),
+        {glsl, GLSLstd450PackHalf2x16, value(ir::ops::ConvertF32toPackedF16(o).value().def())},
+        id_for(def));
   return Status::ok();
 }
 
@@ -181,7 +182,9 @@ Status Lowering::State::lower_unpack_half(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   mb.op(spv::OpExtInst, type(rt),
-        {glsl, GLSLstd450UnpackHalf2x16, value_as(o.operand(0).def(), ir::kU32)}, id_for(def));
+        {glsl, GLSLstd450UnpackHalf2x16,
+         value_as(ir::ops::ConvertPackedF16toF32(o).value().def(), ir::kU32)},
+        id_for(def));
   return Status::ok();
 }
 
@@ -198,8 +201,9 @@ Status Lowering::State::lower_extended_arith(ir::OpView o) {
                    : o.code() == ir::OpCode::ISubBorrow   ? spv::OpISubBorrow
                    : o.code() == ir::OpCode::UMulExtended ? spv::OpUMulExtended
                                                           : spv::OpSMulExtended;
-  Id r =
-      mb.op(opcode, pair, {value_as(o.operand(0).def(), half), value_as(o.operand(1).def(), half)});
+  // IAddCarry's roles are every extended op's.
+  const ir::ops::IAddCarry args(o);
+  Id r = mb.op(opcode, pair, {value_as(args.a().def(), half), value_as(args.b().def(), half)});
   Id lo = mb.op(spv::OpCompositeExtract, half_type, {r, 0});
   Id hi = mb.op(spv::OpCompositeExtract, half_type, {r, 1});
   mb.op(spv::OpCompositeConstruct, type(rt), {lo, hi}, id_for(def));
@@ -240,15 +244,18 @@ Status Lowering::State::lower_composite_construct(ir::OpView o) {
 Status Lowering::State::lower_composite_access(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  const auto refs = o.operands();
   const bool insert = o.code() == ir::OpCode::CompositeInsert;
-  const ir::OpView address = op(refs[1].def());
+  // CompositeInsert names the composite and the address as CompositeExtract does.
+  const ir::ops::CompositeExtract access(o);
+  const ir::SsaDef composite_def = access.composite().def();
+  const ir::SsaDef inserted_def = insert ? ir::ops::CompositeInsert(o).value().def() : ir::SsaDef();
+  const ir::OpView address = op(access.address().def());
   if (address.code() != ir::OpCode::Constant) return fail(def, "dynamic composite address");
   const auto indices = address.operands();
   if (indices.size() == 1) {
     // One level (a vector component, mostly): straight-line.
-    const Id inserted = insert ? value(refs[2].def()) : 0;
-    const Id composite = value(refs[0].def());
+    const Id inserted = insert ? value(inserted_def) : 0;
+    const Id composite = value(composite_def);
     const Id result = id_for(def);
     if (insert)
       mb.op(spv::OpCompositeInsert, type(rt), {inserted, composite, indices[0].literal_u32()},
@@ -260,8 +267,8 @@ Status Lowering::State::lower_composite_access(ir::OpView o) {
   // [inserted value,] composite, literal indices. The inserted value takes the type of the
   // element it replaces.
   scratch_words.clear();
-  if (insert) scratch_words.push_back(value(refs[2].def()));
-  scratch_words.push_back(value(refs[0].def()));
+  if (insert) scratch_words.push_back(value(inserted_def));
+  scratch_words.push_back(value(composite_def));
   for (const ir::Operand& index : indices) scratch_words.push_back(index.literal_u32());
   const Id result = id_for(def);
   mb.op(insert ? spv::OpCompositeInsert : spv::OpCompositeExtract, type(rt), scratch_words, result);
@@ -274,20 +281,22 @@ Status Lowering::State::lower_derivative(ir::OpView o) {
   const ir::Type rt = o.type();
   if (stage != ShaderStage::Pixel) return fail(def, "derivatives outside pixel shaders");
   bool x = o.code() == ir::OpCode::DerivX;
-  auto mode = o.operand(1).literal_enum<ir::DerivativeMode>();
+  const ir::ops::DerivX derivative(o); // DerivY's roles are DerivX's
+  auto mode = derivative.mode().literal_enum<ir::DerivativeMode>();
   spv::Op opcode = x ? spv::OpDPdx : spv::OpDPdy;
   if (mode == ir::DerivativeMode::Coarse) opcode = x ? spv::OpDPdxCoarse : spv::OpDPdyCoarse;
   if (mode == ir::DerivativeMode::Fine) opcode = x ? spv::OpDPdxFine : spv::OpDPdyFine;
   if (mode != ir::DerivativeMode::Default) mb.require_capability(spv::CapabilityDerivativeControl);
-  mb.op(opcode, type(rt), {value_as(o.operand(0).def(), rt)}, id_for(def));
+  mb.op(opcode, type(rt), {value_as(derivative.value().def(), rt)}, id_for(def));
   return Status::ok();
 }
 
 Status Lowering::State::lower_barrier(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  auto exec = o.operand(0).literal_enum<ir::Scope>();
-  auto mem = o.operand(1).literal_enum<ir::Scope>();
-  auto types = o.operand(2).literal_enum<ir::MemoryTypeMask>();
+  const ir::ops::Barrier barrier(o);
+  auto exec = barrier.exec_scope().literal_enum<ir::Scope>();
+  auto mem = barrier.mem_scope().literal_enum<ir::Scope>();
+  auto types = barrier.memory_types().literal_enum<ir::MemoryTypeMask>();
   std::uint32_t semantics = 0;
   if (ir::has(types, ir::MemoryTypeMask::Lds)) semantics |= spv::MemorySemanticsWorkgroupMemoryMask;
   if (ir::has(types, ir::MemoryTypeMask::UavBuffer))
@@ -328,8 +337,8 @@ Status Lowering::State::lower_check_sparse_access(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   mb.require_capability(spv::CapabilitySparseResidency);
-  mb.op(spv::OpImageSparseTexelsResident, type(rt), {value_as(o.operand(0).def(), ir::kU32)},
-        id_for(def));
+  mb.op(spv::OpImageSparseTexelsResident, type(rt),
+        {value_as(ir::ops::CheckSparseAccess(o).feedback().def(), ir::kU32)}, id_for(def));
   return Status::ok();
 }
 

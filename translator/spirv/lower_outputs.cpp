@@ -100,10 +100,13 @@ void Lowering::State::collect_output_semantics() {
   const ShaderInterface* si = options.interface;
   if (!si || !si->stream_output.enabled()) return;
   for (ir::OpView o : ir->ops()) {
-    if (o.code() != ir::OpCode::Semantic || !o.operand(0).def()) continue;
+    if (o.code() != ir::OpCode::Semantic) continue;
+    const ir::ops::Semantic semantic(o);
+    if (!semantic.declaration().def()) continue;
     char name[256] = {}; // unpack_string does not terminate: keep the last byte zero
-    ir::unpack_string(o.literals().subspan(1), name, sizeof(name) - 1);
-    output_semantics.push_back({o.operand(0).def().id(), name, o.operand(1).literal_u32()});
+    ir::unpack_string(semantic.name(), name, sizeof(name) - 1);
+    output_semantics.push_back(
+        {semantic.declaration().def().id(), name, semantic.index().literal_u32()});
   }
 }
 

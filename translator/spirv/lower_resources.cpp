@@ -82,7 +82,7 @@ Status Lowering::State::lower_push_data_decl(ir::OpView o) {
   d.ir_type = o.type();
   d.kind = DeclInfo::Kind::PushData;
   d.storage = spv::StorageClassPushConstant;
-  d.push_offset = o.operand(1).literal_u32();
+  d.push_offset = ir::ops::DclPushData(o).offset().literal_u32();
   push_decls.push_back(decl_of[def.id()] - 1);
   ResourceBinding rb;
   rb.register_class = ResourceBinding::Class::PushData;
@@ -110,9 +110,11 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
                               : o.code() == OpCode::DclSrv ? DescriptorClass::Srv
                               : o.code() == OpCode::DclUav ? DescriptorClass::Uav
                                                            : DescriptorClass::Sampler;
-  std::uint32_t space = o.operand(1).literal_u32();
-  std::uint32_t reg = o.operand(2).literal_u32();
-  std::uint32_t count = o.operand(3).literal_u32();
+  // Every descriptor declaration names the space, register and count as DclSampler does.
+  const ir::ops::DclSampler binding(o);
+  std::uint32_t space = binding.space().literal_u32();
+  std::uint32_t reg = binding.register_index().literal_u32();
+  std::uint32_t count = binding.count().literal_u32();
   const ShaderInterface* interface = binding_map();
   if (!interface && reg >= kMaxBinding / kBindingClasses)
     return fail(def, "register number too large (binding would be >= 65536)");
@@ -127,8 +129,9 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
         return declare_push_cbv(o, d, *push);
       }
     }
-    const bool buffer = (cls == DescriptorClass::Srv || cls == DescriptorClass::Uav) &&
-                        is_buffer_kind_or_typed(o.operand(4).literal_enum<ir::ResourceKind>());
+    const bool buffer =
+        (cls == DescriptorClass::Srv || cls == DescriptorClass::Uav) &&
+        is_buffer_kind_or_typed(ir::ops::DclSrv(o).kind().literal_enum<ir::ResourceKind>());
     // An image SRV or a sampler of the interface's combined samplers: the pairs' variables are
     // made where the shader uses them (combined_image()).
     d.combined =
@@ -180,9 +183,9 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
     bool uav = cls == DescriptorClass::Uav;
     d.kind = uav ? DeclInfo::Kind::Uav : DeclInfo::Kind::Srv;
     rb.register_class = uav ? ResourceBinding::Class::Uav : ResourceBinding::Class::Srv;
-    d.resource = o.operand(4).literal_enum<ir::ResourceKind>();
+    d.resource = ir::ops::DclSrv(o).kind().literal_enum<ir::ResourceKind>(); // DclUav's too
     describe_resource(d.resource, d.ir_type, rb);
-    if (uav) uav_flags = o.operand(5).literal_enum<ir::UavFlags>();
+    if (uav) uav_flags = ir::ops::DclUav(o).uav_flags().literal_enum<ir::UavFlags>();
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
         return fail(def, "rasterizer-ordered UAV outside pixel shaders");
@@ -373,8 +376,9 @@ Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
   push_decls.push_back(decl_of[def.id()] - 1);
   ResourceBinding rb;
   rb.register_class = ResourceBinding::Class::Cbv;
-  rb.space = o.operand(1).literal_u32();
-  rb.register_index = o.operand(2).literal_u32();
+  const ir::ops::DclCbv cbv(o);
+  rb.space = cbv.space().literal_u32();
+  rb.register_index = cbv.register_index().literal_u32();
   rb.flags = ResourceBinding::PushConstant | class_instances_flag(o);
   rb.dimension = ResourceDimension::Buffer;
   rb.offset = push.offset;
@@ -393,9 +397,10 @@ Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
   const ShaderInterface* interface = binding_map();
   if (!image || !interface || (sampler_load && !sampler))
     return fail(def, "combined sampler of a non-descriptor");
-  const std::uint32_t image_decl = decl_of[op(image_load).operand(0).def().id()] - 1;
+  const std::uint32_t image_decl =
+      decl_of[ir::ops::DescriptorLoad(op(image_load)).variable().def().id()] - 1;
   const std::uint32_t sampler_decl =
-      sampler ? decl_of[op(sampler_load).operand(0).def().id()] - 1 : ~0u;
+      sampler ? decl_of[ir::ops::DescriptorLoad(op(sampler_load)).variable().def().id()] - 1 : ~0u;
   Id var = 0;
   for (const CombinedVariable& c : combined_vars)
     if (c.image_decl == image_decl && c.sampler_decl == sampler_decl) var = c.var;
@@ -434,7 +439,7 @@ Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
 
 Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   const ir::SsaDef def = o.def();
-  DeclInfo* uav = decl(o.operand(1).def());
+  DeclInfo* uav = decl(ir::ops::DclUavCounter(o).uav().def());
   if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
   const ResourceBinding of = reflection->resources[std::size_t(uav->signature)];
   d.kind = DeclInfo::Kind::UavCounter;

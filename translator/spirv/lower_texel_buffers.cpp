@@ -20,7 +20,8 @@ Status Lowering::State::texel_words_access(ir::OpView o, const DeclInfo& d, bool
     return fail(def, "texel-buffer form of a buffer whose elements are not dwords");
   // Dwords per element of the outermost array (1 for raw buffers, the stride for structured).
   t.element_words = layout_size(view, view.dim_count - 1) / 4;
-  t.image = value(o.operand(0).def()); // the DescriptorLoad's texel buffer
+  // The DescriptorLoad's texel buffer: every buffer op names the descriptor first.
+  t.image = value(ir::ops::BufferQuerySize(o).descriptor().def());
   if (!address) return Status::ok();
 
   if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
@@ -29,7 +30,7 @@ Status Lowering::State::texel_words_access(ir::OpView o, const DeclInfo& d, bool
   // The texel index: the address's components (outermost dimension first) times the dwords
   // of the element each one steps over.
   t.texel = const_u32(0);
-  if (const ir::SsaDef address_def = o.operand(1).def()) {
+  if (const ir::SsaDef address_def = ir::ops::BufferLoad(o).address().def()) {
     const ir::Type at = type_of(address_def);
     if (!at.is_basic() || at.vector_size() > view.dim_count)
       return fail(def, "buffer address does not fit the buffer's type");
@@ -85,7 +86,7 @@ Status Lowering::State::texel_words_store(ir::OpView o, const DeclInfo& d) {
   const ir::SsaDef def = o.def();
   TexelWords t;
   if (Status st = texel_words_access(o, d, true, t); !st) return st;
-  const ir::SsaDef stored = o.operand(2).def();
+  const ir::SsaDef stored = ir::ops::BufferStore(o).value().def();
   const ir::Type vt = type_of(stored);
   if (!vt.is_basic()) return fail(def, "aggregate store not supported");
   const ir::Type scalar = vt.with_vector_size(1);
@@ -111,8 +112,9 @@ Status Lowering::State::texel_words_atomic(ir::OpView o, const DeclInfo& d, Id i
   Id texel_ptr = mb.op(spv::OpImageTexelPointer, mb.type_pointer(spv::StorageClassImage, t.u32),
                        {image_ptr, t.texel, const_u32(0)});
   if (nonuniform) mb.decorate(texel_ptr, spv::DecorationNonUniform);
-  return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, o.operand(2).def(),
-                o.operand(3).literal_enum<ir::AtomicOp>());
+  const ir::ops::BufferAtomic buffer_atomic(o);
+  return atomic(o, texel_ptr, ir::kU32, spv::ScopeDevice, buffer_atomic.arguments().def(),
+                buffer_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
 } // namespace kiln::spirv

@@ -222,7 +222,9 @@ Id Lowering::State::constant(ir::SsaDef def) {
   ir::Type t = o.type();
   if (t.is_basic()) {
     if (t.vector_size() == 1)
-      return o.operand_count() ? const_scalar(t.scalar_type(), o.operand(0).bits()) : 0;
+      return o.operand_count()
+                 ? const_scalar(t.scalar_type(), ir::ops::Constant(o).values()[0].bits())
+                 : 0;
     ConstantBuilder b{*this, {}, t, o.literals()};
     Id id = b.basic_value(t);
     return b.ok ? id : 0;
@@ -263,7 +265,7 @@ bool Lowering::State::walk_address(ir::Type base, ir::SsaDef address, std::vecto
     const ir::Type at = a.type();
     if (a.code() == ir::OpCode::Constant && at.is_scalar() && ir::is_integer(at.scalar_type()) &&
         a.operand_count() >= 1 && base.vector_size() > 1) {
-      indices.push_back(const_u32(std::uint32_t(a.operand(0).bits())));
+      indices.push_back(const_u32(std::uint32_t(ir::ops::Constant(a).values()[0].bits())));
       out.component = true;
       out.is_basic = true;
       out.basic = base.with_vector_size(1);

@@ -1,6 +1,7 @@
 // The opcode table's columns against what docs/ir.md says of them and against the invariants
 // the passes rely on.
 #include "translator/ir/ir_opcodes.h"
+#include "translator/ir/ir_ops_doc.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -45,6 +46,37 @@ TEST(OpcodeTable, DocsListEveryOpUnderItsNumber) {
         "\n| " + std::to_string(unsigned(info.code)) + " | `" + std::string(info.name) + "` | ";
     EXPECT_NE(docs.find(row), std::string::npos) << "docs/ir-ops.md lacks the row of " << info.name;
   }
+}
+
+// The op rows of docs/ir-ops.md are the ones kiln_ir_docs writes from the tables.
+TEST(OpcodeTable, DocsOpRowsAreGeneratedFromTheTables) {
+  std::string docs = read_docs("ir-ops.md");
+  ASSERT_FALSE(docs.empty());
+  std::istringstream have(docs), want(regenerate_ir_ops_doc(docs));
+  std::string a, b;
+  std::size_t stale = 0;
+  while (std::getline(have, a) && std::getline(want, b)) {
+    if (a == b) continue;
+    if (++stale <= 5) ADD_FAILURE() << "docs/ir-ops.md has\n" << a << "\nthe tables give\n" << b;
+  }
+  EXPECT_EQ(stale, 0u) << "rows differ; from the source root run: "
+                          "build/<dir>/translator/ir/kiln_ir_docs docs/ir-ops.md";
+}
+
+// The generated row names every role, in shape order, with its kind.
+TEST(OpcodeTable, GeneratedRowsSpellTheRoles) {
+  EXPECT_EQ(
+      ir_ops_doc_row(OpCode::LdsAtomic),
+      "| 66 | `LdsAtomic` | Code | VoidOrScalar | `vnnA` | Effects |  | `%variable` `%address` "
+      "`%arguments` `atomic_op`: `ir::AtomicOp` |");
+  EXPECT_EQ(ir_ops_doc_row(OpCode::Switch),
+            "| 88 | `Switch` | Terminator | Void | `dl[dl]` |  |  | `%selector` `%default_block` "
+            "[`%case_value` `%case_block`]... |");
+  EXPECT_EQ(ir_ops_doc_row(OpCode::ScopedIf),
+            "| 91 | `ScopedIf` | Code | Void | `kb` | Effects, Scoped, NotFinal |  | `%partner` "
+            "`%condition` |");
+  EXPECT_EQ(ir_ops_doc_row(OpCode::Constant),
+            "| 3 | `Constant` | Constant | Any | `#` |  |  | `values`... |");
 }
 
 TEST(OpcodeTable, ScopedTraitMarksExactlyTheScopedMarkers) {
