@@ -78,7 +78,7 @@ struct State {
   ir::Builder* b = nullptr;
   Model model = Model::Vs1;
   bool pixel = false;
-  std::string error;
+  ErrorSink errors{&spell_error};
   bool missing_operand = false; // set by emit(), turned into an error by emit_range()
 
   // Scratch kept between shaders.
@@ -162,10 +162,10 @@ struct State {
   bool finish_main();
 
   // The front end's one way to report an error: the first report wins and becomes the status
-  // of convert(); every caller returns false (or a null SsaDef) right after. The first form
-  // names the instruction ("token 12: texld: ..."), the second is the whole message.
-  bool fail(const Instruction& ins, std::string_view what);
-  bool fail(std::string message);
+  // of convert(); every caller returns false (or a null SsaDef) right after. An Instruction is a
+  // Where ("token 12: texld: ..."); a default Where gives the bare message.
+  bool fail(const Where& where, std::string_view what) { return errors.fail(where, what); }
+  static std::string spell_error(const Where& where, std::string_view what);
 
   // ---- converter_operands.cpp: registers, modifiers, destinations
   SsaDef f32(float v) { return b->constant_f32(v); }
