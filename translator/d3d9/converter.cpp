@@ -502,12 +502,6 @@ bool State::emit_declaration(const Instruction&) {
   return true;
 }
 
-std::string State::spell_error(const Where& where, std::string_view what) {
-  if (!where.known()) return std::string(what);
-  return "token " + std::to_string(where.position) + ": " + std::string(where.name) + ": " +
-         std::string(what);
-}
-
 Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
                   ir::Builder& builder) {
   b = &builder;

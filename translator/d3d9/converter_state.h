@@ -9,6 +9,7 @@
 #include "translator/common/status.h"
 #include "translator/d3d9/converter.h"
 #include "translator/d3d9/program.h"
+#include "translator/d3d9/reader.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/temp_forwarding.h"
 
@@ -165,7 +166,6 @@ struct State {
   // of convert(); every caller returns false (or a null SsaDef) right after. An Instruction is a
   // Where ("token 12: texld: ..."); a default Where gives the bare message.
   bool fail(const Where& where, std::string_view what) { return errors.fail(where, what); }
-  static std::string spell_error(const Where& where, std::string_view what);
 
   // ---- converter_operands.cpp: registers, modifiers, destinations
   SsaDef f32(float v) { return b->constant_f32(v); }
