@@ -26,6 +26,7 @@ bool ShaderCache::put_pipeline(const PipelineRecord& record) {
     encode_pipeline_record(record, bytes);
     return append_record(record.key, bytes, true);
   } catch (...) {
+    warn_caught("put_pipeline");
     return false;
   }
 }
@@ -39,6 +40,7 @@ bool ShaderCache::record_pipeline_use(const PipelineRecord& record) {
     updated.last_use_unix_seconds = now_unix_seconds();
     return put_pipeline(updated);
   } catch (...) {
+    warn_caught("record_pipeline_use");
     return false;
   }
 }
@@ -69,6 +71,7 @@ bool ShaderCache::read_pipeline(const TranslationKey& key, PipelineRecord& out) 
     out.key = key;
     return true;
   } catch (...) {
+    warn_caught("read_pipeline");
     return false;
   }
 }
@@ -89,6 +92,7 @@ std::vector<PipelineRecord> ShaderCache::pipeline_records() {
       if (read_pipeline(key, record)) records.push_back(std::move(record));
     }
   } catch (...) {
+    warn_caught("pipeline_records");
   }
   return records;
 }

@@ -2,6 +2,7 @@
 
 #include "cache/cache_format.h"
 #include "cache/index_snapshot.h"
+#include "translator/common/caught.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -68,6 +69,7 @@ ShaderCache::~ShaderCache() {
     std::lock_guard guard(file_mutex_);
     save_snapshot_locked(kSnapshotAtCloseBytes);
   } catch (...) {
+    warn_caught("closing the cache");
   }
 }
 
@@ -88,7 +90,10 @@ std::unique_ptr<ShaderCache> ShaderCache::open(const CacheOptions& options, Stat
     }
     return cache;
   } catch (...) {
-    if (error) *error = Status::error("out of memory opening the cache");
+    const Caught what = caught();
+    if (error)
+      *error = Status::error(what.out_of_memory ? std::string("out of memory opening the cache")
+                                                : std::string("opening the cache: ") + what.what);
     return nullptr;
   }
 }
@@ -98,6 +103,17 @@ void ShaderCache::warn(const std::string& message) {
     options_.diagnostics(message);
   else
     std::fprintf(stderr, "kiln: cache: %s\n", message.c_str());
+}
+
+bool ShaderCache::warn_caught(const char* entry) noexcept {
+  const Caught what = caught();
+  try {
+    warn(std::string(entry) + ": " + what.what);
+  } catch (...) {
+    // The diagnostics callback or the message itself failed: stderr still gets the line.
+    std::fprintf(stderr, "kiln: cache: %s: %s\n", entry, what.what);
+  }
+  return what.out_of_memory;
 }
 
 void ShaderCache::stop_writing(const std::string& why) {
@@ -361,6 +377,7 @@ void ShaderCache::refresh() {
     std::lock_guard guard(file_mutex_);
     refresh_locked();
   } catch (...) {
+    warn_caught("refresh");
   }
 }
 
@@ -410,6 +427,7 @@ bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
       }
     }
   } catch (...) {
+    warn_caught("lookup");
   }
   out.spirv.clear();
   out.reflection = {};
@@ -425,6 +443,7 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
     encode_record(key, options_.codegen_version, source, options, result, record);
     return append_record(key, record, false);
   } catch (...) {
+    warn_caught("insert");
     return false;
   }
 }
@@ -510,6 +529,7 @@ std::vector<StaleEntry> ShaderCache::stale_entries() {
       if (!index_.find(current)) result.push_back(entry);
     }
   } catch (...) {
+    warn_caught("stale_entries");
   }
   return result;
 }
@@ -533,7 +553,7 @@ Status ShaderCache::read_source(const StaleEntry& entry, std::vector<std::uint8_
     source.assign(view.source.begin(), view.source.end());
     return Status::ok();
   } catch (...) {
-    return Status::error("out of memory");
+    return Status::error(caught().what);
   }
 }
 
@@ -545,7 +565,7 @@ Status ShaderCache::compact(std::uint64_t target_bytes) {
       target_bytes = options_.max_bytes / 4 * 3;
     return rewrite_locked(target_bytes, false);
   } catch (...) {
-    return Status::error("out of memory while compacting");
+    return Status::error(std::string(caught().what) + " while compacting");
   }
 }
 
@@ -555,7 +575,7 @@ Status ShaderCache::clear() {
     if (options_.read_only) return Status::error("cache opened read-only");
     return rewrite_locked(0, true);
   } catch (...) {
-    return Status::error("out of memory while clearing");
+    return Status::error(std::string(caught().what) + " while clearing");
   }
 }
 

@@ -176,6 +176,9 @@ class ShaderCache {
   void maybe_compact_after_insert();
   void stop_writing(const std::string& why);
   void warn(const std::string& message);
+  // The catch-everything of a public member: one warning naming the member and what it caught
+  // (translator/common/caught.h); true when that was std::bad_alloc.
+  bool warn_caught(const char* entry) noexcept;
 
   CacheOptions options_;
   std::string directory_;

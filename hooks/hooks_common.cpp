@@ -33,10 +33,11 @@ kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> 
     default:
       return invalid;
     }
-  } catch (const std::bad_alloc&) {
-    return KILN_E_OUTOFMEMORY;
   } catch (...) {
-    return invalid;
+    // Logged; an internal error is the caller's invalid-call code, as any other failure here.
+    return abi::log_caught(context->logger, "create shader") == KILN_ERROR_OUT_OF_MEMORY
+               ? KILN_E_OUTOFMEMORY
+               : invalid;
   }
 }
 

@@ -48,6 +48,7 @@ typedef enum kiln_result {
   KILN_ERROR_VULKAN = -6,             /* a Vulkan call failed; the log says which */
   KILN_ERROR_IO = -7,                 /* a file or folder could not be read */
   KILN_ERROR_NO_DEVICE = -8,          /* a VkShaderModule was asked of a context without one */
+  KILN_ERROR_INTERNAL = -9, /* kiln failed in a way it does not expect; the log says how */
   KILN_RESULT_MAX_ENUM = 0x7fffffff
 } kiln_result;
 

@@ -292,7 +292,8 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
   options.on_finished = [raw](Job& job) { on_finished(*raw, job); };
   context->service = std::make_unique<CompileService>(options);
 
-  if (context->cache) context->recorder = std::make_unique<PipelineRecorder>(*context->cache);
+  if (context->cache)
+    context->recorder = std::make_unique<PipelineRecorder>(*context->cache, context->logger);
   if (const void* found = find_in_chain(info.next, KILN_STRUCTURE_TYPE_PIPELINE_REPLAY_INFO)) {
     const auto& replay = *static_cast<const kiln_pipeline_replay_info*>(found);
     if (!replay.compile) {
@@ -637,6 +638,8 @@ const char* result_name(kiln_result result) {
     return "KILN_ERROR_IO";
   case KILN_ERROR_NO_DEVICE:
     return "KILN_ERROR_NO_DEVICE";
+  case KILN_ERROR_INTERNAL:
+    return "KILN_ERROR_INTERNAL";
   default:
     return "KILN_RESULT_UNKNOWN";
   }

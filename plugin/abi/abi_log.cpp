@@ -1,5 +1,7 @@
 #include "plugin/abi/abi_log.h"
 
+#include "translator/common/caught.h"
+
 #include <cstdio>
 #include <string>
 
@@ -26,6 +28,17 @@ void Logger::log(kiln_log_level level, std::string_view message) const {
   static constexpr const char* kNames[] = {"error", "warning", "info", "debug"};
   // One fprintf per line so lines from several threads do not interleave.
   std::fprintf(stderr, "kiln: %s: %s\n", kNames[level < KILN_LOG_NONE ? level : 0], line.c_str());
+}
+
+kiln_result log_caught(const Logger& logger, const char* entry) noexcept {
+  const Caught what = caught();
+  try {
+    logger.log(KILN_LOG_ERROR, std::string(entry) + ": " + what.what);
+  } catch (...) {
+    // The layer's callback or the message itself failed: stderr still gets the line.
+    std::fprintf(stderr, "kiln: error: %s: %s\n", entry, what.what);
+  }
+  return what.out_of_memory ? KILN_ERROR_OUT_OF_MEMORY : KILN_ERROR_INTERNAL;
 }
 
 } // namespace kiln::abi

@@ -29,4 +29,10 @@ class Logger {
   kiln_log_level threshold_ = KILN_LOG_WARNING;
 };
 
+// The catch-everything of a public entry point, called inside its `catch (...)`: logs
+// "<entry>: <what it caught>" as an error through `logger` (stderr when the log itself fails) and
+// maps it to the entry point's result: KILN_ERROR_OUT_OF_MEMORY for std::bad_alloc,
+// KILN_ERROR_INTERNAL for anything else.
+kiln_result log_caught(const Logger& logger, const char* entry) noexcept;
+
 } // namespace kiln::abi

@@ -1,6 +1,7 @@
 // The exported C ABI of libkiln.so (include/kiln/kiln.h): argument checks and exception walls
-// over plugin/abi/abi_context.h. No exception crosses this boundary; allocation failure comes back
-// as KILN_ERROR_OUT_OF_MEMORY.
+// over plugin/abi/abi_context.h. No exception crosses this boundary: each entry point logs what it
+// caught and returns KILN_ERROR_OUT_OF_MEMORY for an allocation failure, KILN_ERROR_INTERNAL
+// for anything else (abi::log_caught).
 
 #include "kiln/kiln.h"
 #include "kiln/kiln_hooks.h"
@@ -11,17 +12,19 @@
 
 namespace {
 
-// Runs `body` (returning kiln_result) behind the exception wall.
+// Runs `body` (returning kiln_result) behind the exception wall of entry point `entry`, logging
+// what it caught through `logger` (the context's, or stderr's for calls without one).
 template <typename Body>
-kiln_result guarded(Body&& body) noexcept {
+kiln_result guarded(const char* entry, const kiln::abi::Logger& logger, Body&& body) noexcept {
   try {
     return body();
-  } catch (const std::bad_alloc&) {
-    return KILN_ERROR_OUT_OF_MEMORY;
   } catch (...) {
-    return KILN_ERROR_INVALID_ARGUMENT;
+    return kiln::abi::log_caught(logger, entry);
   }
 }
+
+// The log of a call that has no context yet (or no longer): stderr.
+const kiln::abi::Logger kStderrLog;
 
 kiln::Priority priority_from_c(kiln_priority priority, bool& ok) {
   ok = priority >= KILN_PRIORITY_HIGH && priority <= KILN_PRIORITY_LOW;
@@ -62,7 +65,8 @@ KILN_API kiln_result kiln_context_create(const kiln_context_create_info* info,
   *out_context = nullptr;
   if (!info || info->type != KILN_STRUCTURE_TYPE_CONTEXT_CREATE_INFO)
     return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::create_context(*info, *out_context); });
+  return guarded("kiln_context_create", kStderrLog,
+                 [&] { return kiln::abi::create_context(*info, *out_context); });
 }
 
 KILN_API void kiln_context_destroy(kiln_context* context) {
@@ -70,7 +74,9 @@ KILN_API void kiln_context_destroy(kiln_context* context) {
   try {
     kiln::abi::destroy_context(context);
   } catch (...) {
-    // Joining threads and freeing memory do not throw in practice; never let it escape.
+    // Joining threads and freeing memory do not throw in practice; never let it escape. The
+    // context may be half gone: its log is not used.
+    kiln::abi::log_caught(kStderrLog, "kiln_context_destroy");
   }
 }
 
@@ -88,7 +94,7 @@ KILN_API kiln_result kiln_submit(kiln_context* context, const kiln_submit_info* 
   if (!priority_ok) return KILN_ERROR_INVALID_ARGUMENT;
   const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(info->code),
                                             info->code_size);
-  return guarded([&] {
+  return guarded("kiln_submit", context->logger, [&] {
     return kiln::abi::submit(*context, bytes, kiln::abi::stage_from_c(info->expected_stage),
                              priority, info->flags, info->next, *out_shader);
   });
@@ -101,7 +107,8 @@ KILN_API kiln_result kiln_query(kiln_shader* shader) {
 
 KILN_API kiln_result kiln_wait(kiln_shader* shader, uint64_t timeout_ns) {
   if (!shader) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::wait(*shader, timeout_ns); });
+  return guarded("kiln_wait", shader->context->logger,
+                 [&] { return kiln::abi::wait(*shader, timeout_ns); });
 }
 
 KILN_API const char* kiln_shader_error(kiln_shader* shader) {
@@ -125,12 +132,14 @@ KILN_API kiln_result kiln_get_spirv(kiln_shader* shader, const uint32_t** out_wo
 
 KILN_API kiln_result kiln_get_reflection(kiln_shader* shader, kiln_reflection* out) {
   if (!shader || !out) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::get_reflection(*shader, *out); });
+  return guarded("kiln_get_reflection", shader->context->logger,
+                 [&] { return kiln::abi::get_reflection(*shader, *out); });
 }
 
 KILN_API kiln_result kiln_get_shader_module(kiln_shader* shader, uint64_t* out_module) {
   if (!shader || !out_module) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::get_shader_module(*shader, *out_module); });
+  return guarded("kiln_get_shader_module", shader->context->logger,
+                 [&] { return kiln::abi::get_shader_module(*shader, *out_module); });
 }
 
 KILN_API kiln_shader* kiln_shader_retain(kiln_shader* shader) {
@@ -150,8 +159,9 @@ KILN_API kiln_result kiln_warm_from_folder(kiln_context* context, const char* pa
   bool priority_ok;
   const kiln::Priority service_priority = priority_from_c(priority, priority_ok);
   if (!priority_ok) return KILN_ERROR_INVALID_ARGUMENT;
-  const kiln_result result = guarded(
-      [&] { return kiln::abi::warm_from_folder(*context, path, service_priority, submitted); });
+  const kiln_result result = guarded("kiln_warm_from_folder", context->logger, [&] {
+    return kiln::abi::warm_from_folder(*context, path, service_priority, submitted);
+  });
   if (out_submitted) *out_submitted = submitted;
   return result;
 }
@@ -159,7 +169,7 @@ KILN_API kiln_result kiln_warm_from_folder(kiln_context* context, const char* pa
 KILN_API kiln_result kiln_get_stats(kiln_context* context, kiln_stats* out) {
   if (!context || !out || out->type != KILN_STRUCTURE_TYPE_STATS)
     return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] {
+  return guarded("kiln_get_stats", context->logger, [&] {
     kiln::abi::get_stats(*context, *out);
     return KILN_SUCCESS;
   });
@@ -169,20 +179,22 @@ KILN_API kiln_result kiln_record_pipeline(kiln_context* context,
                                           const kiln_pipeline_record_info* info,
                                           kiln_pipeline_key* out_key) {
   if (!context || !info) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::record_pipeline(*context, *info, out_key); });
+  return guarded("kiln_record_pipeline", context->logger,
+                 [&] { return kiln::abi::record_pipeline(*context, *info, out_key); });
 }
 
 KILN_API kiln_result kiln_wait_pipeline(kiln_context* context,
                                         const kiln_pipeline_record_info* info,
                                         uint64_t timeout_ns) {
   if (!context || !info) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::wait_pipeline(*context, *info, timeout_ns); });
+  return guarded("kiln_wait_pipeline", context->logger,
+                 [&] { return kiln::abi::wait_pipeline(*context, *info, timeout_ns); });
 }
 
 KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_status* out) {
   if (!context || !out || out->type != KILN_STRUCTURE_TYPE_REPLAY_STATUS)
     return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] {
+  return guarded("kiln_get_replay_status", context->logger, [&] {
     kiln::abi::get_replay_status(*context, *out);
     return KILN_SUCCESS;
   });
@@ -190,7 +202,8 @@ KILN_API kiln_result kiln_get_replay_status(kiln_context* context, kiln_replay_s
 
 KILN_API kiln_result kiln_get_pipeline_cache(kiln_context* context, uint64_t* out_cache) {
   if (!context || !out_cache) return KILN_ERROR_INVALID_ARGUMENT;
-  return guarded([&] { return kiln::abi::get_pipeline_cache(*context, *out_cache); });
+  return guarded("kiln_get_pipeline_cache", context->logger,
+                 [&] { return kiln::abi::get_pipeline_cache(*context, *out_cache); });
 }
 
 } // extern "C"

@@ -33,8 +33,8 @@ TranslationKey pipeline_key_of(std::span<const JobRef> shaders, std::span<const 
 
 // ---- Recording ----
 
-PipelineRecorder::PipelineRecorder(cache::ShaderCache& cache)
-    : cache_(cache), writer_([this] { writer_main(); }) {}
+PipelineRecorder::PipelineRecorder(cache::ShaderCache& cache, const Logger& logger)
+    : cache_(cache), logger_(logger), writer_([this] { writer_main(); }) {}
 
 PipelineRecorder::~PipelineRecorder() {
   {
@@ -96,6 +96,7 @@ void PipelineRecorder::write(Pending& pending) {
     }
     (void)cache_.record_pipeline_use(record); // false: not written; reported by the cache
   } catch (...) {
+    log_caught(logger_, "pipeline recorder");
   }
 }
 
@@ -175,7 +176,7 @@ void PipelineReplay::run(Task& task) {
     try {
       result = build(task);
     } catch (...) {
-      result = KILN_ERROR_OUT_OF_MEMORY;
+      result = log_caught(context_.logger, "pipeline replay");
     }
   }
   finish(task, result);

@@ -11,6 +11,7 @@
 
 #include "cache/shader_cache.h"
 #include "kiln/kiln.h"
+#include "plugin/abi/abi_log.h"
 #include "plugin/service/service.h"
 
 #include <atomic>
@@ -32,7 +33,8 @@ TranslationKey pipeline_key_of(std::span<const JobRef> shaders, std::span<const 
 
 class PipelineRecorder {
  public:
-  explicit PipelineRecorder(cache::ShaderCache& cache);
+  // `logger` (the context's) outlives the recorder; it names what a failed write caught.
+  PipelineRecorder(cache::ShaderCache& cache, const Logger& logger);
   // Writes whatever is still queued, then joins the writer.
   ~PipelineRecorder();
   PipelineRecorder(const PipelineRecorder&) = delete;
@@ -54,6 +56,7 @@ class PipelineRecorder {
   void write(Pending& pending);
 
   cache::ShaderCache& cache_;
+  const Logger& logger_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<Pending> queue_;

@@ -1,14 +1,20 @@
 #pragma once
 // Status: success, or an error message meant for a person ("chunk SHEX: truncated at token 41").
 // Errors are rare and never on the hot path, so the message is a plain std::string.
+//
+// ErrorSink: how a stage of the translator reports. Every check calls `fail(where, what)`; the
+// first report wins (later ones are consequences of it), and the stage turns the sink into its
+// one Status at its end.
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace kiln {
 
 class [[nodiscard]] Status {
-public:
+ public:
   Status() = default;
   static Status ok() { return {}; }
   static Status error(std::string message) {
@@ -22,9 +28,51 @@ public:
   explicit operator bool() const { return !failed_; }
   const std::string& message() const { return message_; }
 
-private:
+ private:
   bool failed_ = false;
   std::string message_;
+};
+
+// Where in a stage's input a report points: a position in the stage's own unit (a DXBC or D3D9
+// token, a SPIR-V word, a byte, a line, an SSA id) and, when known, the name of what stands there
+// (an instruction's mnemonic, an op). A default Where points nowhere in particular.
+struct Where {
+  static constexpr std::uint64_t kNowhere = ~std::uint64_t(0);
+
+  Where() = default;
+  Where(std::uint64_t at, std::string_view what_is_there = {}) // NOLINT: a position is a Where
+      : position(at), name(what_is_there) {}
+
+  bool known() const { return position != kNowhere; }
+
+  std::uint64_t position = kNowhere;
+  std::string_view name;
+};
+
+class ErrorSink {
+ public:
+  // How a stage spells a report as a message ("SHDR token 41 (sample): " + what); the texts are
+  // part of the stage's contract (tests and users match them).
+  using Spell = std::string (*)(const Where& where, std::string_view what);
+
+  explicit ErrorSink(Spell spell) : spell_(spell) {}
+
+  // Records the first report; later ones are dropped. Returns false so that a check can end with
+  // `return fail(...)`.
+  [[gnu::cold]] bool fail(const Where& where, std::string_view what) {
+    if (!first_.is_ok()) return false;
+    first_ = Status::error(spell_(where, what));
+    return false;
+  }
+
+  bool failed() const { return !first_.is_ok(); }
+  // The stage's outcome, taken once at its end; the sink is empty again afterwards.
+  Status take() { return std::exchange(first_, Status::ok()); }
+  void reset() { first_ = Status::ok(); }
+
+ private:
+  Spell spell_;
+  Status first_;
 };
 
 } // namespace kiln

@@ -80,7 +80,7 @@ std::uint32_t model_float_registers(Model m) {
 } // namespace
 
 void State::reset() {
-  error.clear();
+  errors.reset();
   missing_operand = false;
   range_done = false;
   entry = function = first_label = {};
@@ -502,17 +502,6 @@ bool State::emit_declaration(const Instruction&) {
   return true;
 }
 
-bool State::fail(std::string message) {
-  if (error.empty()) error = std::move(message);
-  return false;
-}
-
-bool State::fail(const Instruction& ins, std::string_view what) {
-  if (!error.empty()) return false;
-  return fail("token " + std::to_string(ins.offset) + ": " + std::string(ins.info().mnemonic) +
-              ": " + std::string(what));
-}
-
 Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& opts,
                   ir::Builder& builder) {
   b = &builder;
@@ -523,7 +512,9 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
   program = &decoded;
   model = decoded.version.model;
   pixel = decoded.version.stage == ShaderStage::Pixel;
-  return convert_program() ? Status::ok() : Status::error(error);
+  if (convert_program()) return Status::ok();
+  return errors.failed() ? errors.take()
+                         : Status::error("D3D9: conversion stopped without a reason");
 }
 
 bool State::convert_program() {
@@ -569,8 +560,9 @@ bool State::convert_program() {
   }
   if (!emit_range(0, std::uint32_t(list.size()))) return false;
   if (!control.empty())
-    return fail("D3D9: " + std::string(control.back().kind == ControlFrame::If ? "if" : "loop") +
-                " without its end at the end of the shader");
+    return fail({},
+                "D3D9: " + std::string(control.back().kind == ControlFrame::If ? "if" : "loop") +
+                    " without its end at the end of the shader");
   if (!finish_main()) return false;
   b->add(ir::Op::Return(SsaDef()));
   b->add(ir::Op::FunctionEnd());

@@ -279,7 +279,7 @@ bool State::read_src(const Instruction& ins, const SourceParam& s, std::uint8_t 
   const bool constant = is_float_const(s.type);
   if (constant) {
     vec = load_float_const(ins, s);
-    if (!vec && !error.empty()) return false;
+    if (!vec && errors.failed()) return false;
   }
   const bool ps1 = pixel && (model_bit(model) & models::Ps1All);
   auto component = [&](unsigned c) -> SsaDef {

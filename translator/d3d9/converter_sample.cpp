@@ -79,35 +79,70 @@ bool State::write_sample(const Instruction& ins, SsaDef texel, std::uint8_t swiz
   return write_dst(ins, v);
 }
 
-// texld/texldp/texldb (ps_2_0+), texldl, texldd.
+namespace {
+
+// What a sampling instruction's src0.w means.
+enum class CoordW : std::uint8_t { Unused, Divisor, Bias, Lod };
+
+// The operand roles of each sampling form: texld by its variant (control bits 16-17), texldl and
+// texldd by their opcode.
+struct SampleLayout {
+  Opcode opcode;
+  SampleVariant variant; // texld's; Plain for the others
+  CoordW w;
+  bool gradients; // src2 and src3 are ddx and ddy of the coordinate
+};
+
+constexpr SampleLayout kSampleLayouts[] = {
+    {Opcode::TexLd, SampleVariant::Plain, CoordW::Unused, false},
+    {Opcode::TexLd, SampleVariant::Project, CoordW::Divisor, false},
+    {Opcode::TexLd, SampleVariant::Bias, CoordW::Bias, false},
+    {Opcode::TexLdl, SampleVariant::Plain, CoordW::Lod, false},
+    {Opcode::TexLdd, SampleVariant::Plain, CoordW::Unused, true},
+};
+
+// The row of `ins`; texld control bits naming no variant read as plain texld (the reader rejects
+// variant 3; the bits above it are not a variant).
+const SampleLayout* sample_layout(const Instruction& ins) {
+  const SampleVariant variant =
+      ins.opcode == Opcode::TexLd ? SampleVariant(ins.control) : SampleVariant::Plain;
+  const SampleLayout* plain = nullptr;
+  for (const SampleLayout& layout : kSampleLayouts) {
+    if (layout.opcode != ins.opcode) continue;
+    if (layout.variant == variant) return &layout;
+    if (layout.variant == SampleVariant::Plain) plain = &layout;
+  }
+  return plain;
+}
+
+} // namespace
+
+// texld/texldp/texldb (ps_2_0+), texldl, texldd: operand roles from kSampleLayouts.
 bool State::emit_texld(const Instruction& ins) {
+  const SampleLayout* layout = sample_layout(ins);
+  if (!layout) return fail(ins, "sampling variant without a layout");
   const SourceParam& s = ins.src[1];
   if (s.type != RegisterType::Sampler || s.index >= kMaxSamplers)
     return fail(ins, "second source is not a sampler");
   TextureType type = sampler_type[s.index];
   if (!srv[s.index]) type = undeclared_texture_type(s.index); // no dcl: the bound texture's
   const unsigned n = coord_size(type);
-  const bool project =
-      ins.opcode == Opcode::TexLd && ins.control == std::uint8_t(SampleVariant::Project);
-  const bool biased =
-      ins.opcode == Opcode::TexLd && ins.control == std::uint8_t(SampleVariant::Bias);
-  const bool need_w = project || biased || ins.opcode == Opcode::TexLdl;
+  const bool need_w = layout->w != CoordW::Unused;
   Vec4 coord;
   if (!read_src(ins, ins.src[0], std::uint8_t((n == 2 ? 0x3 : 0x7) | (need_w ? 0x8 : 0)), coord))
     return false;
-  if (project)
+  if (layout->w == CoordW::Divisor)
     for (unsigned i = 0; i < n; ++i)
       coord.c[i] = emit(ir::Op::FDiv(ir::kF32, coord.c[i], coord.c[3]));
-  SsaDef lod = ins.opcode == Opcode::TexLdl ? coord.c[3] : SsaDef();
-  SsaDef bias = biased ? coord.c[3] : SsaDef();
+  SsaDef lod = layout->w == CoordW::Lod ? coord.c[3] : SsaDef();
+  SsaDef bias = layout->w == CoordW::Bias ? coord.c[3] : SsaDef();
   Vec4 dx, dy;
-  if (ins.opcode == Opcode::TexLdd) {
+  if (layout->gradients) {
     std::uint8_t mask = n == 2 ? 0x3 : 0x7;
     if (!read_src(ins, ins.src[2], mask, dx) || !read_src(ins, ins.src[3], mask, dy)) return false;
   }
-  SsaDef texel =
-      sample(ins, s.index, type, coord.c, lod, bias, ins.opcode == Opcode::TexLdd ? dx.c : nullptr,
-             ins.opcode == Opcode::TexLdd ? dy.c : nullptr);
+  SsaDef texel = sample(ins, s.index, type, coord.c, lod, bias, layout->gradients ? dx.c : nullptr,
+                        layout->gradients ? dy.c : nullptr);
   return write_sample(ins, texel, s.swizzle);
 }
 

@@ -9,6 +9,7 @@
 #include "translator/common/status.h"
 #include "translator/d3d9/converter.h"
 #include "translator/d3d9/program.h"
+#include "translator/d3d9/reader.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/temp_forwarding.h"
 
@@ -78,7 +79,7 @@ struct State {
   ir::Builder* b = nullptr;
   Model model = Model::Vs1;
   bool pixel = false;
-  std::string error;
+  ErrorSink errors{&spell_error};
   bool missing_operand = false; // set by emit(), turned into an error by emit_range()
 
   // Scratch kept between shaders.
@@ -162,10 +163,9 @@ struct State {
   bool finish_main();
 
   // The front end's one way to report an error: the first report wins and becomes the status
-  // of convert(); every caller returns false (or a null SsaDef) right after. The first form
-  // names the instruction ("token 12: texld: ..."), the second is the whole message.
-  bool fail(const Instruction& ins, std::string_view what);
-  bool fail(std::string message);
+  // of convert(); every caller returns false (or a null SsaDef) right after. An Instruction is a
+  // Where ("token 12: texld: ..."); a default Where gives the bare message.
+  bool fail(const Where& where, std::string_view what) { return errors.fail(where, what); }
 
   // ---- converter_operands.cpp: registers, modifiers, destinations
   SsaDef f32(float v) { return b->constant_f32(v); }

@@ -7,6 +7,7 @@
 // worker that reuses one stops allocating after its largest shader.
 
 #include "translator/common/shader_stage.h"
+#include "translator/common/status.h"
 #include "translator/d3d9/opcodes.h"
 
 #include <cstdint>
@@ -260,6 +261,8 @@ struct Instruction {
   };
 
   const OpcodeInfo& info() const { return opcode_info(opcode); }
+  // Where an error about this instruction points: its token, its mnemonic.
+  operator Where() const { return {offset, info().mnemonic}; }
   // The source operands (empty for dcl/def/defi/defb, whose payload is not sources).
   std::span<const SourceParam> sources() const { return {src, src_count}; }
   bool has_dst() const { return info().dst_count != 0; }

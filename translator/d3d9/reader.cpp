@@ -38,31 +38,35 @@ bool has_length_field(Model m) {
   return m != Model::Vs1 && !(models::Ps1All & model_bit(m));
 }
 
-__attribute__((format(printf, 2, 3))) Status fail_at(std::size_t token, const char* format, ...) {
+// A message with values in it, formatted on the error path only.
+[[gnu::cold]] __attribute__((format(printf, 1, 2))) std::string printed(const char* format, ...) {
   char text[256];
-  int n = std::snprintf(text, sizeof text, "token %zu: ", token);
   va_list args;
   va_start(args, format);
-  std::vsnprintf(text + n, sizeof text - std::size_t(n), format, args);
+  std::vsnprintf(text, sizeof text, format, args);
   va_end(args);
-  return Status::error(text);
+  return text;
 }
 
-// Operand reads for one shader. Failures record where and why; the message is built once.
+// Operand reads for one shader. Failures go to the decoder's sink, named after the instruction
+// being read (at()).
 class OperandReader {
  public:
-  OperandReader(const std::uint8_t* base, Model model)
-      : base_(base), sm1_(!has_length_field(model)), vertex_sm1_(model == Model::Vs1) {}
+  OperandReader(const std::uint8_t* base, Model model, ErrorSink& errors)
+      : base_(base), sm1_(!has_length_field(model)), vertex_sm1_(model == Model::Vs1),
+        errors_(errors) {}
+
+  void at(std::string_view mnemonic) { mnemonic_ = mnemonic; }
 
   bool source(std::size_t& p, std::size_t end, SourceParam& out) {
-    if (p >= end) return fail(p, "operand missing (instruction ends early)", 0);
+    if (p >= end) return reject(p, "operand missing (instruction ends early)", 0);
     const std::uint32_t t = load(base_, p);
-    if (!(t & kParamBit)) return fail(p, "expected a parameter token, got 0x%08x", t);
+    if (!(t & kParamBit)) return reject(p, "expected a parameter token, got 0x%08x", t);
     const std::uint32_t type = register_type_of(t);
-    if (type >= kRegisterTypeCount) return fail(p, "register type %u does not exist", type);
+    if (type >= kRegisterTypeCount) return reject(p, "register type %u does not exist", type);
     const std::uint32_t modifier = (t >> 24) & 0xF;
     if (modifier >= kSourceModifierCount)
-      return fail(p, "source modifier %u does not exist", modifier);
+      return reject(p, "source modifier %u does not exist", modifier);
     out.index = std::uint16_t(t & 0x7FF);
     out.type = RegisterType(type);
     out.modifier = SourceModifier(modifier);
@@ -74,11 +78,11 @@ class OperandReader {
   }
 
   bool dest(std::size_t& p, std::size_t end, DestParam& out) {
-    if (p >= end) return fail(p, "destination missing (instruction ends early)", 0);
+    if (p >= end) return reject(p, "destination missing (instruction ends early)", 0);
     const std::uint32_t t = load(base_, p);
-    if (!(t & kParamBit)) return fail(p, "expected a parameter token, got 0x%08x", t);
+    if (!(t & kParamBit)) return reject(p, "expected a parameter token, got 0x%08x", t);
     const std::uint32_t type = register_type_of(t);
-    if (type >= kRegisterTypeCount) return fail(p, "register type %u does not exist", type);
+    if (type >= kRegisterTypeCount) return reject(p, "register type %u does not exist", type);
     const std::uint32_t shift = (t >> 24) & 0xF;
     out.index = std::uint16_t(t & 0x7FF);
     out.type = RegisterType(type);
@@ -91,34 +95,29 @@ class OperandReader {
     return true;
   }
 
-  bool fail(std::size_t token, const char* what, std::uint32_t value) {
-    fail_token = token;
-    fail_what = what;
-    fail_value = value;
-    return false;
+ private:
+  // `what` is a printf format with at most one value.
+  [[gnu::cold]] bool reject(std::size_t token, const char* what, std::uint32_t value) {
+    return errors_.fail({token, mnemonic_}, printed(what, value));
   }
 
-  std::size_t fail_token = 0;
-  const char* fail_what = "";
-  std::uint32_t fail_value = 0;
-
- private:
   // The address of a relative operand: implicit a0.x in vs_1_x, a token of its own in 2.0+.
   bool relative(std::size_t& p, std::size_t end, RegisterType& type, std::uint8_t& component) {
     if (sm1_) {
-      if (!vertex_sm1_) return fail(p - 1, "relative addressing in a ps_1_x shader", 0);
+      if (!vertex_sm1_) return reject(p - 1, "relative addressing in a ps_1_x shader", 0);
       type = RegisterType::Address;
       component = 0;
       return true;
     }
-    if (p >= end) return fail(p, "relative address token missing", 0);
+    if (p >= end) return reject(p, "relative address token missing", 0);
     const std::uint32_t t = load(base_, p);
-    if (!(t & kParamBit)) return fail(p, "expected a relative address token, got 0x%08x", t);
+    if (!(t & kParamBit)) return reject(p, "expected a relative address token, got 0x%08x", t);
     const std::uint32_t rel_type = register_type_of(t);
     if (rel_type != std::uint32_t(RegisterType::Address) &&
         rel_type != std::uint32_t(RegisterType::Loop))
-      return fail(p, "relative address through register type %u (not a0 or aL)", rel_type);
-    if ((t & 0x7FF) != 0) return fail(p, "relative address register %u does not exist", t & 0x7FF);
+      return reject(p, "relative address through register type %u (not a0 or aL)", rel_type);
+    if ((t & 0x7FF) != 0)
+      return reject(p, "relative address register %u does not exist", t & 0x7FF);
     type = RegisterType(rel_type);
     component = std::uint8_t((t >> 16) & 0x3);
     ++p;
@@ -128,6 +127,8 @@ class OperandReader {
   const std::uint8_t* base_;
   bool sm1_;
   bool vertex_sm1_;
+  ErrorSink& errors_;
+  std::string_view mnemonic_;
 };
 
 // Tokens after the instruction token of a shader model 1.x instruction (no length field there,
@@ -202,61 +203,65 @@ bool parse_version(std::uint32_t token, ShaderVersion& out) {
   return true;
 }
 
-Status decode(std::span<const std::uint8_t> bytes, Program& program) {
-  program.clear();
+namespace {
+
+bool decode_tokens(std::span<const std::uint8_t> bytes, Program& program, ErrorSink& errors) {
   if (bytes.size() % 4 != 0)
-    return Status::error("D3D9 shader of " + std::to_string(bytes.size()) +
-                         " bytes: not a whole number of tokens");
+    return errors.fail({}, "D3D9 shader of " + std::to_string(bytes.size()) +
+                               " bytes: not a whole number of tokens");
   const std::size_t count = bytes.size() / 4;
-  if (count == 0) return Status::error("empty D3D9 shader");
+  if (count == 0) return errors.fail({}, "empty D3D9 shader");
   const std::uint8_t* base = bytes.data();
   const std::uint32_t version_token = load(base, 0);
   if (!parse_version(version_token, program.version))
-    return fail_at(0, "0x%08x is not a D3D9 shader version", version_token);
+    return errors.fail(0, printed("0x%08x is not a D3D9 shader version", version_token));
   const ShaderVersion& version = program.version;
   const Model model = version.model;
   const bool has_length = has_length_field(model);
   const bool pixel_sm1 = (models::Ps1All & model_bit(model)) != 0;
-  OperandReader reader(base, model);
+  OperandReader reader(base, model, errors);
 
   std::size_t i = 1;
   for (;;) {
-    if (i >= count) return fail_at(i, "the shader ends without an end token (0x0000ffff)");
+    if (i >= count) return errors.fail(i, "the shader ends without an end token (0x0000ffff)");
     const std::uint32_t t = load(base, i);
     const std::uint32_t number = t & 0xFFFF;
     if (number == kCommentOpcode) {
-      if (t & kParamBit) return fail_at(i, "comment token 0x%08x has bit 31 set", t);
+      if (t & kParamBit) return errors.fail(i, printed("comment token 0x%08x has bit 31 set", t));
       const std::uint32_t length = (t >> 16) & 0x7FFF;
       if (length > count - i - 1)
-        return fail_at(i, "comment of %u tokens runs past the end (%zu left)", length,
-                       count - i - 1);
+        return errors.fail(
+            i, printed("comment of %u tokens runs past the end (%zu left)", length, count - i - 1));
       program.comments.push_back({std::uint32_t(i), length, length ? load(base, i + 1) : 0u});
       i += 1 + length;
       continue;
     }
     if (number == kEndOpcode) {
-      if (t != kEndToken) return fail_at(i, "malformed end token 0x%08x", t);
-      if (i + 1 != count) return fail_at(i, "%zu tokens follow the end token", count - i - 1);
+      if (t != kEndToken) return errors.fail(i, printed("malformed end token 0x%08x", t));
+      if (i + 1 != count)
+        return errors.fail(i, printed("%zu tokens follow the end token", count - i - 1));
       program.token_count = std::uint32_t(i + 1);
-      return Status::ok();
+      return true;
     }
-    if (t & kParamBit) return fail_at(i, "expected an instruction token, got 0x%08x", t);
+    if (t & kParamBit)
+      return errors.fail(i, printed("expected an instruction token, got 0x%08x", t));
     Opcode op;
     if (!find_opcode(model, number, op))
-      return fail_at(i, "opcode %u is not an instruction of %s", number,
-                     version_name(version).text);
+      return errors.fail(
+          i, printed("opcode %u is not an instruction of %s", number, version_name(version).text));
     const OpcodeInfo& info = opcode_info(op);
+    reader.at(info.mnemonic);
 
     Instruction& ins = program.instructions.emplace_back();
     ins.offset = std::uint32_t(i);
     ins.opcode = op;
     ins.control = std::uint8_t(t >> 16);
     if (t & kCoissueBit) {
-      if (!pixel_sm1) return fail_at(i, "co-issue bit outside ps_1_x");
+      if (!pixel_sm1) return errors.fail(i, "co-issue bit outside ps_1_x");
       ins.flags |= kCoissue;
     }
     if (t & kPredicatedBit) {
-      if (!has_length) return fail_at(i, "predicated instruction in shader model 1");
+      if (!has_length) return errors.fail(i, "predicated instruction in shader model 1");
       ins.flags |= kPredicated;
     }
 
@@ -266,21 +271,24 @@ Status decode(std::span<const std::uint8_t> bytes, Program& program) {
       const std::size_t length = (t >> 24) & 0xF;
       end = p + length;
       if (end > count)
-        return fail_at(i, "%s of %zu tokens runs past the end", info.mnemonic.data(), length);
+        return errors.fail(
+            i, printed("%s of %zu tokens runs past the end", info.mnemonic.data(), length));
     } else if (sm1_operand_tokens(info) > count - p) {
-      return fail_at(i, "%s runs past the end", info.mnemonic.data());
+      return errors.fail(i, printed("%s runs past the end", info.mnemonic.data()));
     }
 
     bool ok = true;
     switch (info.layout) {
     case Layout::Dcl: {
-      if (p >= end) return fail_at(p, "declaration token missing");
+      if (p >= end) return errors.fail(p, "declaration token missing");
       const std::uint32_t d = load(base, p);
-      if (!(d & kParamBit)) return fail_at(p, "declaration token 0x%08x lacks bit 31", d);
+      if (!(d & kParamBit))
+        return errors.fail(p, printed("declaration token 0x%08x lacks bit 31", d));
       const std::uint32_t usage = d & 0x1F, texture = (d >> 27) & 0xF;
-      if (usage >= kUsageCount) return fail_at(p, "declaration usage %u does not exist", usage);
+      if (usage >= kUsageCount)
+        return errors.fail(p, printed("declaration usage %u does not exist", usage));
       if (texture >= kTextureTypeCount)
-        return fail_at(p, "sampler texture type %u does not exist", texture);
+        return errors.fail(p, printed("sampler texture type %u does not exist", texture));
       ins.declaration = {Usage(usage), std::uint8_t((d >> 16) & 0xF), TextureType(texture)};
       ++p;
       ok = reader.dest(p, end, ins.dst);
@@ -291,17 +299,18 @@ Status decode(std::span<const std::uint8_t> bytes, Program& program) {
     case Layout::DefB: {
       ok = reader.dest(p, end, ins.dst);
       const std::size_t values = info.layout == Layout::DefB ? 1 : 4;
-      if (ok && end - p < values) return fail_at(p, "%s literal missing", info.mnemonic.data());
+      if (ok && end - p < values)
+        return errors.fail(p, printed("%s literal missing", info.mnemonic.data()));
       for (std::size_t k = 0; ok && k < values; ++k) ins.value[k] = load(base, p++);
       break;
     }
     case Layout::Compare:
       if (ins.control < 1 || ins.control > 6)
-        return fail_at(i, "comparison %u does not exist", ins.control);
+        return errors.fail(i, printed("comparison %u does not exist", ins.control));
       [[fallthrough]];
     case Layout::Sample:
       if (info.layout == Layout::Sample && (ins.control & 0x3) > 2)
-        return fail_at(i, "texld variant %u does not exist", ins.control & 0x3u);
+        return errors.fail(i, printed("texld variant %u does not exist", ins.control & 0x3u));
       [[fallthrough]];
     case Layout::Plain:
       if (info.dst_count) ok = reader.dest(p, end, ins.dst);
@@ -310,55 +319,73 @@ Status decode(std::span<const std::uint8_t> bytes, Program& program) {
       for (std::size_t k = 0; ok && k < info.src_count; ++k) ok = reader.source(p, end, ins.src[k]);
       break;
     }
-    if (!ok) {
-      char what[160];
-      std::snprintf(what, sizeof what, reader.fail_what, reader.fail_value);
-      return fail_at(reader.fail_token, "%s: %s", info.mnemonic.data(), what);
-    }
+    if (!ok) return false; // the reader reported
     if (has_length && p != end)
-      return fail_at(i, "%s: length field says %zu tokens, its operands take %zu",
-                     info.mnemonic.data(), end - i - 1, p - i - 1);
+      return errors.fail(i, printed("%s: length field says %zu tokens, its operands take %zu",
+                                    info.mnemonic.data(), end - i - 1, p - i - 1));
     i = p;
   }
 }
 
-Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes) {
-  shader_bytes = 0;
+bool measure_tokens(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes,
+                    ErrorSink& errors) {
   const std::size_t count = bytes.size() / 4;
-  if (count == 0) return Status::error("no room for a D3D9 version token");
+  if (count == 0) return errors.fail({}, "no room for a D3D9 version token");
   const std::uint8_t* base = bytes.data();
   ShaderVersion version;
   const std::uint32_t version_token = load(base, 0);
   if (!parse_version(version_token, version))
-    return fail_at(0, "0x%08x is not a D3D9 shader version", version_token);
+    return errors.fail(0, printed("0x%08x is not a D3D9 shader version", version_token));
   const bool has_length = has_length_field(version.model);
   std::size_t i = 1;
   for (;;) {
-    if (i >= count) return fail_at(i, "no end token within %zu tokens", count);
+    if (i >= count) return errors.fail(i, printed("no end token within %zu tokens", count));
     const std::uint32_t t = load(base, i);
     const std::uint32_t number = t & 0xFFFF;
     std::size_t operands;
     if (t & kParamBit) {
-      return fail_at(i, "expected an instruction token, got 0x%08x", t);
+      return errors.fail(i, printed("expected an instruction token, got 0x%08x", t));
     } else if (number == kCommentOpcode) {
       operands = (t >> 16) & 0x7FFF;
     } else if (number == kEndOpcode) {
-      if (t != kEndToken) return fail_at(i, "malformed end token 0x%08x", t);
+      if (t != kEndToken) return errors.fail(i, printed("malformed end token 0x%08x", t));
       shader_bytes = (i + 1) * 4;
-      return Status::ok();
+      return true;
     } else if (has_length) {
       operands = (t >> 24) & 0xF;
     } else {
       Opcode op;
       if (!find_opcode(version.model, number, op))
-        return fail_at(i, "opcode %u is not an instruction of %s", number,
-                       version_name(version).text);
+        return errors.fail(i, printed("opcode %u is not an instruction of %s", number,
+                                      version_name(version).text));
       operands = sm1_operand_tokens(opcode_info(op));
     }
     if (operands > count - i - 1)
-      return fail_at(i, "instruction of %zu tokens runs past %zu tokens", operands, count);
+      return errors.fail(
+          i, printed("instruction of %zu tokens runs past %zu tokens", operands, count));
     i += 1 + operands;
   }
+}
+
+} // namespace
+
+std::string spell_error(const Where& where, std::string_view what) {
+  if (!where.known()) return std::string(what);
+  std::string message = "token " + std::to_string(where.position) + ": ";
+  if (!where.name.empty()) message.append(where.name).append(": ");
+  return message.append(what);
+}
+
+Status decode(std::span<const std::uint8_t> bytes, Program& program) {
+  program.clear();
+  ErrorSink errors{&spell_error};
+  return decode_tokens(bytes, program, errors) ? Status::ok() : errors.take();
+}
+
+Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes) {
+  shader_bytes = 0;
+  ErrorSink errors{&spell_error};
+  return measure_tokens(bytes, shader_bytes, errors) ? Status::ok() : errors.take();
 }
 
 Status measure(const std::uint32_t* tokens, std::size_t max_tokens, std::size_t& token_count) {

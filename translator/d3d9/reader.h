@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace kiln::d3d9 {
 
@@ -21,6 +23,10 @@ struct VersionName {
   char text[8];
 };
 VersionName version_name(const ShaderVersion& version);
+
+// How the D3D9 front end (reader and converter) spells a report: "token 12: texld: what" (the
+// name when the Where has one; the bare message for a default Where).
+std::string spell_error(const Where& where, std::string_view what);
 
 // Decodes a whole token stream. `bytes` must hold exactly the shader: a multiple of four
 // bytes ending with the end token. On error `program` holds what was decoded before it.

@@ -50,12 +50,14 @@ void md5_block(std::uint32_t state[4], const std::uint8_t* block) {
   state[3] += d;
 }
 
-Status fail(const char* what, std::uint64_t offset) {
-  char text[128];
-  std::snprintf(text, sizeof text, "DXBC container: %s (offset %llu)", what,
-                static_cast<unsigned long long>(offset));
-  return Status::error(text);
+// "DXBC container: what (offset N)".
+std::string spell_error(const Where& where, std::string_view what) {
+  return "DXBC container: " + std::string(what) + " (offset " + std::to_string(where.position) +
+         ")";
 }
+
+bool read_container(std::span<const std::uint8_t> bytes, Container& out, ContainerOptions options,
+                    ErrorSink& errors);
 
 } // namespace
 
@@ -88,15 +90,24 @@ void compute_checksum(std::span<const std::uint8_t> bytes, std::uint32_t out[4])
 Status parse_container(std::span<const std::uint8_t> bytes, Container& out,
                        ContainerOptions options) {
   out = Container{};
-  if (bytes.size() < kHeaderBytes) return fail("shorter than the 32-byte header", bytes.size());
+  ErrorSink errors{&spell_error};
+  return read_container(bytes, out, options, errors) ? Status::ok() : errors.take();
+}
+
+namespace {
+
+bool read_container(std::span<const std::uint8_t> bytes, Container& out, ContainerOptions options,
+                    ErrorSink& errors) {
+  if (bytes.size() < kHeaderBytes)
+    return errors.fail(bytes.size(), "shorter than the 32-byte header");
   const std::uint8_t* base = bytes.data();
-  if (detail::load_u32(base) != fourcc('D', 'X', 'B', 'C')) return fail("no DXBC magic", 0);
+  if (detail::load_u32(base) != fourcc('D', 'X', 'B', 'C')) return errors.fail(0, "no DXBC magic");
   const std::uint32_t total = detail::load_u32(base + 24);
-  if (total > bytes.size()) return fail("size field larger than the blob", 24);
-  if (total < kHeaderBytes) return fail("size field smaller than the header", 24);
+  if (total > bytes.size()) return errors.fail(24, "size field larger than the blob");
+  if (total < kHeaderBytes) return errors.fail(24, "size field smaller than the header");
   bytes = bytes.first(total); // trailing bytes after the container are not part of it
   const std::uint32_t count = detail::load_u32(base + 28);
-  if (count > (total - kHeaderBytes) / 4) return fail("chunk count exceeds the blob", 28);
+  if (count > (total - kHeaderBytes) / 4) return errors.fail(28, "chunk count exceeds the blob");
   out.bytes = bytes;
   out.chunk_count = count;
 
@@ -110,11 +121,11 @@ Status parse_container(std::span<const std::uint8_t> bytes, Container& out,
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t offset = detail::load_u32(base + kHeaderBytes + 4 * i);
     if (offset < kHeaderBytes + 4 * count || offset > total || total - offset < 8)
-      return fail("chunk header out of range", kHeaderBytes + 4 * i);
-    if (offset % 4 != 0) return fail("chunk not 4-byte aligned", offset);
+      return errors.fail(kHeaderBytes + 4 * i, "chunk header out of range");
+    if (offset % 4 != 0) return errors.fail(offset, "chunk not 4-byte aligned");
     const std::uint32_t tag = detail::load_u32(base + offset);
     const std::uint32_t size = detail::load_u32(base + offset + 4);
-    if (size > total - offset - 8) return fail("chunk runs past the end", offset);
+    if (size > total - offset - 8) return errors.fail(offset, "chunk runs past the end");
     const auto payload = bytes.subspan(offset + 8, size);
     switch (tag) {
     case fourcc('S', 'H', 'D', 'R'):
@@ -164,7 +175,8 @@ Status parse_container(std::span<const std::uint8_t> bytes, Container& out,
       break; // STAT, Aon9, SDBG, PRIV, ... are not needed
     }
   }
-  return Status::ok();
+  return true;
 }
 
+} // namespace
 } // namespace kiln::dxbc

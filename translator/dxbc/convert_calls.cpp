@@ -58,8 +58,10 @@ void Driver::subroutine_call(ConvertContext&, const Instruction& inst) {
   const Operand& label = ops[ops.size() - 1];
   if (label.type != OperandType::Label || label.index_dimension < 1 ||
       label.index[0] >= impl_.linkage.subroutine_labels.size() ||
-      impl_.linkage.subroutine_labels[label.index[0]] == Linkage::kNone)
-    return ctx_.fail(inst, "call of a subroutine label that does not exist");
+      impl_.linkage.subroutine_labels[label.index[0]] == Linkage::kNone) {
+    ctx_.fail(inst, "call of a subroutine label that does not exist");
+    return;
+  }
   SsaDef sif, c;
   if (inst.opcode == Opcode::Callc) {
     c = condition(inst, ops[0]);
@@ -94,8 +96,11 @@ void Driver::body_return(const Instruction& inst) {
     return;
   }
   if (!body_flag_) // returns_inside_control_flow() saw no such return: damaged nesting
-    return ctx_.fail(inst, "return inside inconsistently nested control flow of a subroutine or "
-                           "function body");
+  {
+    ctx_.fail(inst, "return inside inconsistently nested control flow of a subroutine or "
+                    "function body");
+    return;
+  }
   SsaDef sif, c;
   if (inst.opcode == Opcode::Retc) {
     c = condition(inst, p_.operands_of(inst)[0]);
@@ -195,7 +200,7 @@ bool Driver::inline_body(std::uint32_t label) {
   constexpr std::uint32_t kMaxDepth = 32;         // D3D11's subroutine nesting limit
   constexpr std::uint64_t kMaxInlined = 1u << 18; // instructions, all calls together
   if (inline_depth_ >= kMaxDepth) {
-    ctx_.fail("subroutine or function body calls nested deeper than 32 (recursion?)");
+    ctx_.fail(ctx_.here(), "subroutine or function body calls nested deeper than 32 (recursion?)");
     return false;
   }
   const bool saved_returned = body_returned_;
@@ -228,7 +233,7 @@ bool Driver::inline_body(std::uint32_t label) {
       instruction(inst); // ret and retc go to body_return() while inline_depth_ > 0
   }
   if (ctx_.ok() && impl_.flow.size() != body_base_)
-    ctx_.fail("unterminated control flow in a subroutine or function body");
+    ctx_.fail(ctx_.here(), "unterminated control flow in a subroutine or function body");
   // Close the guards of top-level returns, innermost first.
   while (ctx_.ok() && impl_.flow.size() > base) {
     SsaDef sif = impl_.flow.back().op;

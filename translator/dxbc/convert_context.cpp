@@ -27,7 +27,7 @@ void ConvertContext::reset(ir::Builder& builder, const Program& program,
   container_ = &container;
   entry_point_ = function_ = {};
   current_ = nullptr;
-  status_ = Status::ok();
+  errors_.reset();
   impl_->reset();
   reset_resource_state(*resources_);
   temps_known_.reset();
@@ -71,16 +71,10 @@ void ConvertContext::store_temp_to_memory(std::uint32_t reg, unsigned c, SsaDef 
   emit(Op::TmpStore(tmp, value));
 }
 
-void ConvertContext::fail(const Instruction& inst, std::string_view what) {
-  if (!status_.is_ok()) return;
-  status_ =
-      Status::error("SHDR token " + std::to_string(inst.token_offset) + " (" +
-                    std::string(opcode_info(inst.opcode).mnemonic) + "): " + std::string(what));
-}
-
-void ConvertContext::fail(std::string_view what) {
-  if (current_) return fail(*current_, what);
-  if (status_.is_ok()) status_ = Status::error(std::string(what));
+std::string ConvertContext::spell_error(const Where& where, std::string_view what) {
+  if (!where.known()) return std::string(what);
+  return "SHDR token " + std::to_string(where.position) + " (" + std::string(where.name) +
+         "): " + std::string(what);
 }
 
 SsaDef ConvertContext::load_index(const Operand& op, unsigned dim) {
@@ -174,7 +168,7 @@ SsaDef scratch_address(ConvertContext& ctx, const Operand& op, const ScratchReg&
 const ScratchReg* scratch_reg(ConvertContext& ctx, const Operand& op) {
   auto& s = ctx.impl().scratch;
   if (op.index_dimension < 2 || op.index[0] >= s.size() || !s[op.index[0]].dcl) {
-    ctx.fail("indexable temp x" + std::to_string(op.index[0]) + " is not declared");
+    ctx.fail(ctx.here(), "indexable temp x" + std::to_string(op.index[0]) + " is not declared");
     return nullptr;
   }
   return &s[op.index[0]];
@@ -186,13 +180,13 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
   bool sm51 = ctx.program().is_sm51();
   unsigned vec_dim = sm51 ? 2 : 1;
   if (op.index_dimension <= vec_dim) {
-    ctx.fail("constant buffer operand without a vector index");
+    ctx.fail(ctx.here(), "constant buffer operand without a vector index");
     return {};
   }
   std::uint32_t id = op.index[0];
   if (op.has_relative(0) && !sm51) return linkage_cbv_vector(ctx, op); // cb[this.x][...]
   if (op.has_relative(0) || id >= impl.cbvs.size() || !impl.cbvs[id].dcl) {
-    ctx.fail("constant buffer cb" + std::to_string(id) + " is not declared");
+    ctx.fail(ctx.here(), "constant buffer cb" + std::to_string(id) + " is not declared");
     return {};
   }
   auto& cb = impl.cbvs[id];
@@ -233,7 +227,7 @@ SsaDef load_icb(ConvertContext& ctx, const Operand& op, unsigned c) {
   auto& impl = ctx.impl();
   const Program& p = ctx.program();
   if (!p.icb_count) {
-    ctx.fail("immediate constant buffer read without one");
+    ctx.fail(ctx.here(), "immediate constant buffer read without one");
     return {};
   }
   if (!op.has_relative(0)) {
@@ -309,7 +303,7 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
     case OperandType::Temp: {
       SsaDef tmp = temp_slot(*this, op.index[0], c);
       if (!tmp) {
-        fail("temp register r" + std::to_string(op.index[0]) + " out of range");
+        fail(here(), "temp register r" + std::to_string(op.index[0]) + " out of range");
         return out;
       }
       v = load_temp(op.index[0], c, tmp, type);
@@ -337,7 +331,7 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
       break;
     }
     if (!v) {
-      if (ok()) fail("cannot read operand");
+      if (ok()) fail(here(), "cannot read operand");
       return out;
     }
     v = apply_modifier(*this, v, op.modifier, type);
@@ -390,7 +384,10 @@ void ConvertContext::store_dst_raw(const Operand& dst, const Vec4& value, Scalar
     switch (dst.type) {
     case OperandType::Temp: {
       SsaDef tmp = temp_slot(*this, dst.index[0], i);
-      if (!tmp) return fail("temp register out of range");
+      if (!tmp) {
+        fail(here(), "temp register out of range");
+        return;
+      }
       store_temp(dst.index[0], i, tmp, value[i]);
       break;
     }

@@ -11,10 +11,12 @@
 //
 // Dispatch. Driver::dispatch (convert_dispatch.cpp) sends every instruction and declaration
 // to the handler its opcode table row names (opcodes.h; the handlers: convert_dispatch.h).
-// Handlers report bad input with fail(inst, what) and return; nothing answers "not mine".
+// Handlers report bad input with fail(inst, what) (an Instruction is a Where) and return; nothing
+// answers "not mine".
 //
 // Errors. Operand helpers never throw: on bad input they record the first error in the
-// context (fail()) and return null/zero values; the core checks ok() after each instruction.
+// context (fail(here(), what)) and return null/zero values; the core checks ok() after each
+// instruction.
 //
 // The context lives in the Converter and keeps its arrays between shaders (reset()).
 
@@ -113,7 +115,7 @@ class ConvertContext {
   // where the op needs a value) fails the instruction.
   ir::SsaDef emit(const ir::Op& op) {
     if (ir::has_missing_reference(op)) [[unlikely]]
-      fail("an operand could not be read");
+      fail(here(), "an operand could not be read");
     temps_known_.before(op.code(), [this](ir::SsaDef tmp, ir::SsaDef value) {
       builder_->add(ir::Op::TmpStore(tmp, value));
     });
@@ -189,11 +191,12 @@ class ConvertContext {
 
   // ---- errors -------------------------------------------------------------------------------
 
-  // Records the first error: "SHDR token N (mnemonic): what".
-  void fail(const Instruction& inst, std::string_view what);
-  void fail(std::string_view what);
-  bool ok() const { return status_.is_ok(); }
-  Status take_status() { return std::move(status_); }
+  // Records the first error ("SHDR token N (mnemonic): what"; an Instruction is a Where).
+  bool fail(const Where& where, std::string_view what) { return errors_.fail(where, what); }
+  // Where a report from an operand helper points: the instruction being converted, if any.
+  Where here() const { return current_ ? Where(*current_) : Where(); }
+  bool ok() const { return !errors_.failed(); }
+  Status take_status() { return errors_.take(); }
 
   // ---- state the core keeps (its own files) --------------------------------------------------
   struct Impl;
@@ -210,6 +213,7 @@ class ConvertContext {
   // load_temp without a value forwarded in this stretch: a TmpLoad.
   ir::SsaDef load_temp_from_memory(std::uint32_t reg, unsigned c, ir::SsaDef tmp,
                                    ir::ScalarType type);
+  static std::string spell_error(const Where& where, std::string_view what);
 
   ir::Builder* builder_ = nullptr;
   const Program* program_ = nullptr;
@@ -217,7 +221,7 @@ class ConvertContext {
   ir::SsaDef entry_point_;
   ir::SsaDef function_;
   const Instruction* current_ = nullptr;
-  Status status_;
+  ErrorSink errors_{&spell_error};
   ResourceState* resources_ = nullptr;
   Impl* impl_ = nullptr;
   ir::TempForwarding temps_known_; // r# values of the current straight-line stretch

@@ -62,8 +62,10 @@ void dcl_temps(ConvertContext& ctx, const Instruction& inst) {
 void dcl_indexable_temp(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = declaration_of(ctx, inst);
   const std::uint32_t reg = d.value2, size = d.value, comps = d.value3;
-  if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4)
-    return ctx.fail(inst, "bad indexable temp declaration");
+  if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4) {
+    ctx.fail(inst, "bad indexable temp declaration");
+    return;
+  }
   auto& scratch = ctx.impl().scratch;
   if (scratch.size() <= reg) scratch.resize(reg + 1);
   Type t = ctx.builder().types().make_array(ir::kU32, size * comps);
@@ -79,8 +81,10 @@ void dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t upper = sm51 ? op.index[2] : op.index[0];
   const std::uint32_t count = upper == 0xffffffffu ? 0 : upper - lower + 1;
   const std::uint32_t size = d.value ? d.value : 4096;
-  if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower)
-    return ctx.fail(inst, "bad constant buffer declaration");
+  if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower) {
+    ctx.fail(inst, "bad constant buffer declaration");
+    return;
+  }
   auto& cbvs = ctx.impl().cbvs;
   if (cbvs.size() <= id) cbvs.resize(id + 1);
   Type t = ctx.builder().types().make_array(ir::vec(ScalarType::F32, 4), size);
@@ -104,10 +108,12 @@ void dcl_gs_input_primitive(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t p = declaration_of(ctx, inst).value;
   // Vulkan geometry shaders take points, lines and triangles (with adjacency); D3D11 also
   // allows patch lists (8-39), which have no Vulkan equivalent.
-  if (p != 1 && p != 2 && p != 3 && p != 6 && p != 7)
-    return ctx.fail(inst, p >= 8 && p <= 39
-                              ? "geometry shader input of patch lists: not supported by Vulkan"
-                              : "geometry shader input primitive does not exist");
+  if (p != 1 && p != 2 && p != 3 && p != 6 && p != 7) {
+    ctx.fail(inst, p >= 8 && p <= 39
+                       ? "geometry shader input of patch lists: not supported by Vulkan"
+                       : "geometry shader input primitive does not exist");
+    return;
+  }
   ctx.impl().gs_input_primitive = p;
   ctx.impl().input_vertices = vertices_of_primitive(p);
   ctx.builder().add(Op::SetGsInputPrimitive(ctx.entry_point(), input_primitive(p)));
@@ -130,7 +136,10 @@ void dcl_gs_instances(ConvertContext& ctx, const Instruction& inst) {
 void dcl_stream(ConvertContext& ctx, const Instruction& inst) {
   auto& impl = ctx.impl();
   impl.gs_stream = ctx.program().operands_of(inst)[0].index[0];
-  if (impl.gs_stream >= 4) return ctx.fail(inst, "stream index out of range");
+  if (impl.gs_stream >= 4) {
+    ctx.fail(inst, "stream index out of range");
+    return;
+  }
   impl.gs_stream_mask |= 1u << impl.gs_stream;
 }
 

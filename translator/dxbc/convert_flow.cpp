@@ -22,8 +22,10 @@ void Driver::else_branch(ConvertContext&, const Instruction& inst) {
   close_guards();
   auto& stack = impl_.flow;
   if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If ||
-      stack.back().has_else)
-    return ctx_.fail(inst, "else without if");
+      stack.back().has_else) {
+    ctx_.fail(inst, "else without if");
+    return;
+  }
   stack.back().has_else = true;
   ctx_.emit(Op::ScopedElse(stack.back().op));
 }
@@ -31,8 +33,10 @@ void Driver::else_branch(ConvertContext&, const Instruction& inst) {
 void Driver::close_if(ConvertContext&, const Instruction& inst) {
   close_guards();
   auto& stack = impl_.flow;
-  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If)
-    return ctx_.fail(inst, "endif without if");
+  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::If) {
+    ctx_.fail(inst, "endif without if");
+    return;
+  }
   const FlowEntry e = stack.back();
   stack.pop_back();
   SsaDef end = ctx_.emit(Op::ScopedEndIf(e.op));
@@ -48,8 +52,10 @@ void Driver::open_loop(ConvertContext&, const Instruction&) {
 void Driver::close_loop(ConvertContext&, const Instruction& inst) {
   close_guards();
   auto& stack = impl_.flow;
-  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Loop)
-    return ctx_.fail(inst, "endloop without loop");
+  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Loop) {
+    ctx_.fail(inst, "endloop without loop");
+    return;
+  }
   const FlowEntry e = stack.back();
   stack.pop_back();
   SsaDef end = ctx_.emit(Op::ScopedEndLoop(e.op));
@@ -68,24 +74,30 @@ void Driver::open_switch(ConvertContext&, const Instruction& inst) {
 void Driver::switch_label(ConvertContext&, const Instruction& inst) {
   close_guards();
   auto& stack = impl_.flow;
-  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch)
-    return ctx_.fail(inst, "case outside a switch");
+  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
+    ctx_.fail(inst, "case outside a switch");
+    return;
+  }
   SsaDef sw = stack.back().op;
   if (inst.opcode == Opcode::Default) {
     ctx_.emit(Op::ScopedSwitchDefault(sw));
     return;
   }
   const Operand& value = p_.operands_of(inst)[0];
-  if (value.type != OperandType::Immediate32)
-    return ctx_.fail(inst, "case label is not an immediate");
+  if (value.type != OperandType::Immediate32) {
+    ctx_.fail(inst, "case label is not an immediate");
+    return;
+  }
   ctx_.emit(Op::ScopedSwitchCase(sw, value.value[0]));
 }
 
 void Driver::close_switch(ConvertContext&, const Instruction& inst) {
   close_guards();
   auto& stack = impl_.flow;
-  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch)
-    return ctx_.fail(inst, "endswitch without switch");
+  if (stack.size() <= phase_base_ || stack.back().kind != FlowEntry::Kind::Switch) {
+    ctx_.fail(inst, "endswitch without switch");
+    return;
+  }
   const FlowEntry e = stack.back();
   stack.pop_back();
   SsaDef end = ctx_.emit(Op::ScopedEndSwitch(e.op));
@@ -107,8 +119,10 @@ void Driver::conditional(const Instruction& inst, const Op& op) {
 void Driver::jump(ConvertContext&, const Instruction& inst) {
   const bool is_break = inst.opcode == Opcode::Break || inst.opcode == Opcode::Breakc;
   const FlowEntry* target = innermost(!is_break);
-  if (!target)
-    return ctx_.fail(inst, is_break ? "break outside a loop or switch" : "continue outside a loop");
+  if (!target) {
+    ctx_.fail(inst, is_break ? "break outside a loop or switch" : "continue outside a loop");
+    return;
+  }
   const Op op = is_break ? break_of(*target) : Op::ScopedLoopContinue(target->op);
   if (inst.opcode == Opcode::Breakc || inst.opcode == Opcode::Continuec)
     conditional(inst, op);
@@ -129,14 +143,19 @@ void Driver::ret(ConvertContext&, const Instruction& inst) {
     return;
   }
   if (in_patch_phase_ && !phase_functions_) // phases_need_functions() said otherwise
-    return ctx_.fail(inst, "return from inside control flow of a hull shader fork/join phase");
+  {
+    ctx_.fail(inst, "return from inside control flow of a hull shader fork/join phase");
+    return;
+  }
   ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
 }
 
 void Driver::retc(ConvertContext&, const Instruction& inst) {
   if (inline_depth_ > 0) return body_return(inst);
-  if (in_patch_phase_ && !phase_functions_)
-    return ctx_.fail(inst, "conditional return in a hull shader fork/join phase");
+  if (in_patch_phase_ && !phase_functions_) {
+    ctx_.fail(inst, "conditional return in a hull shader fork/join phase");
+    return;
+  }
   conditional(inst, Op::Return(ir::kVoid, SsaDef()));
 }
 
@@ -148,7 +167,10 @@ void Driver::discard(ConvertContext&, const Instruction& inst) {
 void emit_cut(ConvertContext& ctx, const Instruction& inst) {
   auto ops = ctx.program().operands_of(inst);
   const std::uint32_t stream = ops.empty() ? 0 : ops[0].index[0];
-  if (stream >= 4) return ctx.fail(inst, "stream index out of range");
+  if (stream >= 4) {
+    ctx.fail(inst, "stream index out of range");
+    return;
+  }
   const Opcode o = inst.opcode;
   const bool emit = o == Opcode::Emit || o == Opcode::EmitThenCut || o == Opcode::EmitStream ||
                     o == Opcode::EmitThenCutStream;

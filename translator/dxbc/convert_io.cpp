@@ -22,7 +22,7 @@ IoSlot* special_slot(ConvertContext& ctx, OperandType type, unsigned component) 
     s = impl.slot(IoFile::Special, reg, component);
   }
   if (!s || !s->dcl) {
-    ctx.fail("unsupported register type " + std::to_string(unsigned(type)));
+    ctx.fail(ctx.here(), "unsupported register type " + std::to_string(unsigned(type)));
     return nullptr;
   }
   return s;
@@ -36,19 +36,19 @@ IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, 
   if (where.file == IoFile::Special) return special_slot(ctx, op.type, component);
   unsigned reg_dim = op.index_dimension ? op.index_dimension - 1u : 0u;
   if (op.index_dimension == 0) {
-    ctx.fail("register operand without an index");
+    ctx.fail(ctx.here(), "register operand without an index");
     return nullptr;
   }
   if (op.has_relative(reg_dim)) {
-    ctx.fail("dynamically indexed input/output registers (dcl_indexrange)");
+    ctx.fail(ctx.here(), "dynamically indexed input/output registers (dcl_indexrange)");
     return nullptr;
   }
   IoSlot* s = impl.slot(where.file, op.index[reg_dim], component);
   if (!s || !s->dcl) {
     // Components that no declaration names (compilers read .w of a .xyz input): zero.
     if (!write) return nullptr;
-    ctx.fail(std::string("undeclared ") + (where.output ? "output o" : "input v") +
-             std::to_string(op.index[reg_dim]));
+    ctx.fail(ctx.here(), std::string("undeclared ") + (where.output ? "output o" : "input v") +
+                             std::to_string(op.index[reg_dim]));
     return nullptr;
   }
   return s;
@@ -73,7 +73,7 @@ SsaDef slot_address(ConvertContext& ctx, const Operand& op, const IoSlot& s, boo
       }
       vertex = impl.control_point_id;
     } else {
-      ctx.fail("per-vertex input read without a vertex index");
+      ctx.fail(ctx.here(), "per-vertex input read without a vertex index");
       return {};
     }
   }
@@ -137,8 +137,8 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
   }
   if (op.type == OperandType::Null) return ctx.constant_bits(type, 0);
   if (op.type == OperandType::Rasterizer || op.type == OperandType::CycleCounter) {
-    ctx.fail(op.type == OperandType::CycleCounter ? "unsupported register vCycleCounter"
-                                                  : "unsupported register rasterizer");
+    ctx.fail(ctx.here(), op.type == OperandType::CycleCounter ? "unsupported register vCycleCounter"
+                                                              : "unsupported register rasterizer");
     return {};
   }
   IoSlot* s = io_slot_for(ctx, op, component, false);
@@ -173,7 +173,7 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
 void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef value,
               ScalarType type) {
   if (!is_output_operand(op.type)) {
-    ctx.fail("write to a read-only register");
+    ctx.fail(ctx.here(), "write to a read-only register");
     return;
   }
   unsigned reg_dim = 0;

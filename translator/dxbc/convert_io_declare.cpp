@@ -302,7 +302,8 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
               info.builtin == BuiltIn::TessFactorInner) &&
              where.per_vertex) {
     // Tessellation factors are per patch: hull fork/join phase outputs, domain vpc# inputs.
-    ctx.fail("tessellation factor declared per control point (outside the patch constant "
+    ctx.fail(ctx.here(),
+             "tessellation factor declared per control point (outside the patch constant "
              "phases)");
     return;
   } else if (info.builtin == BuiltIn::TessFactorOuter) {
@@ -516,8 +517,9 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
   if (!vkd3d && where.per_vertex && reg >= patch_location_base(ctx) &&
       ((type == ProgramType::Hull && where.output) ||
        (type == ProgramType::Domain && !where.output))) {
-    ctx.fail("control point register " + std::to_string(reg) +
-             " beyond the control point signature, where patch constants sit: not supported");
+    ctx.fail(ctx.here(),
+             "control point register " + std::to_string(reg) +
+                 " beyond the control point signature, where patch constants sit: not supported");
     return;
   }
   if (where.sig) {
@@ -570,7 +572,10 @@ Status read_signatures(ConvertContext& ctx) {
 void dcl_io(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& decl = ctx.program().declarations[inst.declaration];
   auto ops = ctx.program().operands_of(inst);
-  if (ops.empty()) return ctx.fail(inst, "declaration without an operand");
+  if (ops.empty()) {
+    ctx.fail(inst, "declaration without an operand");
+    return;
+  }
   const Operand& op = ops[0];
   std::uint8_t mask = op.component_count == 0 ? 1 : op.component_count == 1 ? 1 : op.mask;
   IoTarget where = target_of(ctx, op.type);
@@ -578,7 +583,10 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
   // The register is the last index (v[vertices][reg], vicp[cp][reg], o#, vpc#).
   if (op.index_dimension == 0) return;
   std::uint32_t reg = op.index[op.index_dimension - 1];
-  if (reg >= kMaxIoRegister) return ctx.fail(inst, "register index out of range");
+  if (reg >= kMaxIoRegister) {
+    ctx.fail(inst, "register index out of range");
+    return;
+  }
   const SignatureElement* element =
       where.sig ? find_element(*where.sig, reg, mask, where.output ? ctx.impl().gs_stream : 0)
                 : nullptr;
@@ -606,7 +614,10 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
     if (!vs_input || name == sv::VertexId || name == sv::InstanceId)
       return declare_builtin(ctx, where, reg, mask, info, name, element);
   } else if (name && name != sv::Target) {
-    return ctx.fail(inst, "unsupported system value " + std::to_string(name));
+    {
+      ctx.fail(inst, "unsupported system value " + std::to_string(name));
+      return;
+    }
   }
   declare_location(ctx, where, reg, mask, decl.interpolation, element);
 }

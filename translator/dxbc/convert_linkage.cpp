@@ -66,8 +66,9 @@ SsaDef selection_descriptor(ConvertContext& ctx) {
   if (!l.selection) {
     const std::uint32_t reg = register_of(l);
     if (reg < impl.cbvs.size() && impl.cbvs[reg].dcl && !ctx.program().is_sm51()) {
-      ctx.fail("the class-instance selection register cb" + std::to_string(reg) +
-               " is a constant buffer of the shader (choose another in the interface)");
+      ctx.fail(ctx.here(),
+               "the class-instance selection register cb" + std::to_string(reg) +
+                   " is a constant buffer of the shader (choose another in the interface)");
       return {};
     }
     Type t = ctx.builder().types().make_array(ir::vec(ScalarType::F32, 4),
@@ -114,7 +115,10 @@ SsaDef slot_of(ConvertContext& ctx, const Operand& op, std::uint32_t base, unsig
 void dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = ctx.program().declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
-  if (d.value >= kMaxNumber) return ctx.fail(inst, "function body number out of range");
+  if (d.value >= kMaxNumber) {
+    ctx.fail(inst, "function body number out of range");
+    return;
+  }
   if (l.bodies.size() <= d.value) l.bodies.resize(d.value + 1, 0);
   l.bodies[d.value] = 1;
 }
@@ -123,12 +127,17 @@ void dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
   const Declaration& d = p.declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
-  if (d.value >= kMaxNumber) return ctx.fail(inst, "function table number out of range");
+  if (d.value >= kMaxNumber) {
+    ctx.fail(inst, "function table number out of range");
+    return;
+  }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t fb = p.lists[d.list_first + i];
-    if (fb >= l.bodies.size() || !l.bodies[fb])
-      return ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
-                                std::to_string(fb) + ", which is not declared");
+    if (fb >= l.bodies.size() || !l.bodies[fb]) {
+      ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
+                         std::to_string(fb) + ", which is not declared");
+      return;
+    }
   }
   set_entry(l.tables, d.value, inst.declaration);
 }
@@ -138,13 +147,17 @@ void dcl_interface(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = p.declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
   const std::uint32_t fp = d.value, size = d.value2;
-  if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp)
-    return ctx.fail(inst, "interface slots beyond D3D11's 253");
+  if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp) {
+    ctx.fail(inst, "interface slots beyond D3D11's 253");
+    return;
+  }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t ft = p.lists[d.list_first + i];
-    if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone)
-      return ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
-                                ", which is not declared");
+    if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone) {
+      ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
+                         ", which is not declared");
+      return;
+    }
   }
   set_entry(l.interfaces, fp, inst.declaration);
   if (fp + size > l.slot_count) l.slot_count = fp + size;
@@ -194,11 +207,12 @@ SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
 SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned component) {
   Linkage& l = ctx.impl().linkage;
   if (!l.slot_count || op.index_dimension < 1) {
-    ctx.fail("this register read without an interface declaration");
+    ctx.fail(ctx.here(), "this register read without an interface declaration");
     return {};
   }
   if (!op.has_relative(0) && op.index[0] >= l.slot_count) {
-    ctx.fail("this[" + std::to_string(op.index[0]) + "] is beyond the declared interfaces");
+    ctx.fail(ctx.here(),
+             "this[" + std::to_string(op.index[0]) + "] is beyond the declared interfaces");
     return {};
   }
   SsaDef slot = slot_of(ctx, op, 0, 0);
@@ -209,7 +223,7 @@ SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned component) 
 SsaDef linkage_cbv_vector(ConvertContext& ctx, const Operand& op) {
   auto& impl = ctx.impl();
   if (ctx.program().is_sm51()) {
-    ctx.fail("constant buffer range index chosen at run time in an SM5.1 operand");
+    ctx.fail(ctx.here(), "constant buffer range index chosen at run time in an SM5.1 operand");
     return {};
   }
   SsaDef reg = ctx.load_index(op, 0);

@@ -159,14 +159,24 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   const ResourceDeclaration& row = *resource_declaration(inst.opcode);
   const ResourceClass cls = row.register_class;
   const Declaration& decl = ctx.program().declarations[inst.declaration];
-  if (inst.operand_count < 1) return ctx.fail(inst, "declaration without an operand");
-  if (!ctx.entry_point()) return ctx.fail(inst, "resource declaration before the entry point");
+  if (inst.operand_count < 1) {
+    ctx.fail(inst, "declaration without an operand");
+    return;
+  }
+  if (!ctx.entry_point()) {
+    ctx.fail(inst, "resource declaration before the entry point");
+    return;
+  }
   const Operand& op = ctx.program().operands_of(inst)[0];
-  if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2))
-    return ctx.fail(inst, "declaration operand without an immediate register");
+  if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2)) {
+    ctx.fail(inst, "declaration operand without an immediate register");
+    return;
+  }
   ResourceClass operand_class;
-  if (!resource_class_of(op.type, operand_class) || operand_class != cls)
-    return ctx.fail(inst, "declares a register of the wrong type");
+  if (!resource_class_of(op.type, operand_class) || operand_class != cls) {
+    ctx.fail(inst, "declares a register of the wrong type");
+    return;
+  }
 
   ResourceBinding b;
   std::uint32_t id = op.index[0];
@@ -175,17 +185,23 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
     b.space = decl.space;
     b.lower = op.index[1];
     const std::uint32_t upper = op.index[2];
-    if (upper != 0xffffffffu && upper < b.lower)
-      return ctx.fail(inst, "register range ends before it starts");
+    if (upper != 0xffffffffu && upper < b.lower) {
+      ctx.fail(inst, "register range ends before it starts");
+      return;
+    }
     b.count = upper == 0xffffffffu ? 0 : upper - b.lower + 1;
   } else {
     b.lower = id;
   }
-  if (id >= kMaxRegister || b.lower >= kMaxRegister)
-    return ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
+  if (id >= kMaxRegister || b.lower >= kMaxRegister) {
+    ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
+    return;
+  }
   std::vector<ResourceBinding>& table = ctx.resources().table(cls);
-  if (id < table.size() && table[id].decl)
-    return ctx.fail(inst, register_name(cls, id) + " declared twice");
+  if (id < table.size() && table[id].decl) {
+    ctx.fail(inst, register_name(cls, id) + " declared twice");
+    return;
+  }
 
   ir::Builder& builder = ctx.builder();
   ir::TypeTable& types = builder.types();
@@ -194,12 +210,16 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   const bool tgsm = cls == ResourceClass::Tgsm;
   switch (row.layout) {
   case ResourceLayout::Typed:
-    if (!kind_of_dimension(decl.dimension, b.kind))
-      return ctx.fail(inst, "unsupported resource dimension");
-    if (!sampled_type_of(decl.return_type[0], b.sampled))
-      return ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
-                                ? "double-typed resources are not supported"
-                                : "unsupported resource return type");
+    if (!kind_of_dimension(decl.dimension, b.kind)) {
+      ctx.fail(inst, "unsupported resource dimension");
+      return;
+    }
+    if (!sampled_type_of(decl.return_type[0], b.sampled)) {
+      ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
+                         ? "double-typed resources are not supported"
+                         : "unsupported resource return type");
+      return;
+    }
     b.type = ir::Type(b.sampled);
     break;
   case ResourceLayout::Raw:
@@ -209,9 +229,11 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
       b.type = types.make_array(ir::kU32, 0);
       break;
     }
-    if (decl.value == 0 || decl.value % 4 != 0 || decl.value > 65536)
-      return ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
-                                " is not a dword multiple in 4..65536");
+    if (decl.value == 0 || decl.value % 4 != 0 || decl.value > 65536) {
+      ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
+                         " is not a dword multiple in 4..65536");
+      return;
+    }
     b.type = types.make_array(ir::kU32, decl.value / 4);
     break;
   case ResourceLayout::Structured:
@@ -219,15 +241,19 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
     b.sampled = ir::ScalarType::U32;
     b.stride = decl.value2;
     if (!tgsm) {
-      if (b.stride == 0 || b.stride % 4 != 0 || b.stride > 2048)
-        return ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
-                                  " is not a dword multiple in 4..2048");
+      if (b.stride == 0 || b.stride % 4 != 0 || b.stride > 2048) {
+        ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
+                           " is not a dword multiple in 4..2048");
+        return;
+      }
       b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), 0);
       break;
     }
     if (b.stride == 0 || b.stride % 4 != 0 || decl.value == 0 ||
-        std::uint64_t(b.stride) * decl.value > 65536)
-      return ctx.fail(inst, "groupshared structure size out of range");
+        std::uint64_t(b.stride) * decl.value > 65536) {
+      ctx.fail(inst, "groupshared structure size out of range");
+      return;
+    }
     b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), decl.value);
     break;
   case ResourceLayout::Sampler:

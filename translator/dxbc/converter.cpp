@@ -254,7 +254,7 @@ void Driver::end_phase() {
   if (!in_patch_phase_ || !phase_body_open_) return;
   phase_body_open_ = false;
   if (impl_.flow.size() != phase_base_) {
-    ctx_.fail("unterminated control flow at the end of a hull shader phase");
+    ctx_.fail(ctx_.here(), "unterminated control flow at the end of a hull shader phase");
     return;
   }
   if (!phase_functions_ && phase_instances_ > 1) {
@@ -273,15 +273,22 @@ void Driver::finish_declarations() {
   // The execution modes a Vulkan stage cannot do without come from these declarations; a
   // program without them (damaged, or hand-written) is not a shader of its stage.
   if (t == ProgramType::Geometry) {
-    if (!impl_.gs_input_primitive)
-      return ctx_.fail("geometry shader without dcl_inputprimitive (point, line, triangle or "
-                       "their adjacency forms)");
-    if (impl_.gs_max_vertices == 0 || impl_.gs_max_vertices > 1024)
-      return ctx_.fail("geometry shader without a dcl_maxout of 1 to 1024 vertices");
+    if (!impl_.gs_input_primitive) {
+      ctx_.fail(ctx_.here(), "geometry shader without dcl_inputprimitive (point, line, triangle or "
+                             "their adjacency forms)");
+      return;
+    }
+    if (impl_.gs_max_vertices == 0 || impl_.gs_max_vertices > 1024) {
+      ctx_.fail(ctx_.here(), "geometry shader without a dcl_maxout of 1 to 1024 vertices");
+      return;
+    }
   }
   if ((t == ProgramType::Hull || t == ProgramType::Domain) &&
-      !(impl_.tess_domain >= 1 && impl_.tess_domain <= 3))
-    return ctx_.fail("tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
+      !(impl_.tess_domain >= 1 && impl_.tess_domain <= 3)) {
+    ctx_.fail(ctx_.here(),
+              "tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
+    return;
+  }
   if (t == ProgramType::Hull || t == ProgramType::Domain) {
     static constexpr ir::PrimitiveType kDomain[] = {
         ir::PrimitiveType::Triangle, ir::PrimitiveType::Line, ir::PrimitiveType::Triangle,
@@ -352,8 +359,10 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
 
 // A declaration: the stage check, then its handler.
 void Driver::declaration(const Instruction& inst) {
-  if (!declaration_in_stage(inst.opcode, p_.type))
-    return ctx_.fail(inst, "declaration not allowed in this shader stage");
+  if (!declaration_in_stage(inst.opcode, p_.type)) {
+    ctx_.fail(inst, "declaration not allowed in this shader stage");
+    return;
+  }
   dispatch(inst);
 }
 
@@ -398,7 +407,7 @@ void Driver::read_array_sizes() {
 Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
   if (p_.type > ProgramType::Compute) {
-    ctx_.fail("DXBC: unknown program type");
+    ctx_.fail(ctx_.here(), "DXBC: unknown program type");
     return ctx_.take_status();
   }
   phase_functions_ = hull_ && phases_need_functions(p_);
@@ -440,7 +449,8 @@ Status Driver::run() {
   if (!declarations_done_) finish_declarations();
   end_phase();
   if (!ctx_.ok()) return ctx_.take_status();
-  if (impl_.flow.size() != 0 && !returned_) ctx_.fail("DXBC: unterminated control flow");
+  if (impl_.flow.size() != 0 && !returned_)
+    ctx_.fail(ctx_.here(), "DXBC: unterminated control flow");
   if (!ctx_.ok()) return ctx_.take_status();
   close_function();
   if (hull_) {

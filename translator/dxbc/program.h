@@ -4,6 +4,7 @@
 // capacity between shaders, so a warm worker decodes without touching the heap.
 
 #include "translator/common/shader_stage.h"
+#include "translator/common/status.h"
 #include "translator/dxbc/opcodes.h"
 
 #include <cstdint>
@@ -254,6 +255,8 @@ struct Instruction {
   std::uint32_t precise_mask() const { return (controls >> control::kPreciseShift) & 0xfu; }
   // resinfo: 0 float, 1 rcpFloat, 2 uint; sampleinfo/samplepos: bit 0 = uint
   std::uint32_t return_type_control() const { return (controls >> 11) & 3u; }
+  // Where an error about this instruction points: its token in the program chunk, its mnemonic.
+  operator Where() const { return {token_offset, opcode_info(opcode).mnemonic}; }
 };
 
 namespace instruction_flag {

@@ -14,42 +14,40 @@ class ProgramDecoder {
  public:
   explicit ProgramDecoder(Program& program) : program_(program) {}
 
-  Status run(std::uint32_t end);
+  Status run(std::uint32_t end) { return decode(end) ? Status::ok() : errors_.take(); }
 
  private:
   std::uint32_t token(std::uint32_t pos) const { return program_.token(pos); }
 
-  // Formats the error once; the hot path never gets here.
-  [[gnu::cold]] Status fail(std::uint32_t pos, const char* what, std::uint32_t value = 0) {
-    char text[160];
-    std::snprintf(text, sizeof text, "SHDR token %u: %s (0x%x)", pos, what, value);
-    return Status::error(text);
+  // "SHDR token N: what": the decoder's reports name no instruction (reject() puts the token
+  // value found into `what`).
+  static std::string spell_error(const Where& where, std::string_view what) {
+    return "SHDR token " + std::to_string(where.position) + ": " + std::string(what);
   }
+  // Formats the report once; the hot path never gets here.
+  [[gnu::cold]] bool reject(std::uint32_t pos, const char* what, std::uint32_t value = 0) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s (0x%x)", what, value);
+    return errors_.fail(pos, text);
+  }
+
+  bool decode(std::uint32_t end);
 
   bool decode_operand(std::uint32_t& pos, std::uint32_t end, Operand& out, std::uint32_t depth);
   bool decode_relative(std::uint32_t& pos, std::uint32_t end, Operand& out, std::uint32_t dimension,
                        std::uint32_t depth);
-  Status decode_declaration(const Instruction& inst, std::uint32_t pos, std::uint32_t end,
-                            Declaration& decl);
-  Status decode_instruction(std::uint32_t pos, std::uint32_t length);
-  Status decode_custom_data(std::uint32_t pos, std::uint32_t end, std::uint32_t& length);
+  bool decode_declaration(const Instruction& inst, std::uint32_t pos, std::uint32_t end,
+                          Declaration& decl);
+  bool decode_instruction(std::uint32_t pos, std::uint32_t length);
+  bool decode_custom_data(std::uint32_t pos, std::uint32_t end, std::uint32_t& length);
 
   Program& program_;
-  std::uint32_t error_pos_ = 0;
-  const char* error_what_ = nullptr;
-  std::uint32_t error_value_ = 0;
-
-  bool operand_error(std::uint32_t pos, const char* what, std::uint32_t value) {
-    error_pos_ = pos;
-    error_what_ = what;
-    error_value_ = value;
-    return false;
-  }
+  ErrorSink errors_{&spell_error};
 };
 
 bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Operand& out,
                                     std::uint32_t depth) {
-  if (pos >= end) return operand_error(pos, "operand missing: instruction too short", 0);
+  if (pos >= end) return reject(pos, "operand missing: instruction too short", 0);
   const std::uint32_t start = pos;
   const std::uint32_t tok = token(pos++);
   std::memset(static_cast<void*>(&out), 0, sizeof out);
@@ -66,7 +64,7 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
     out.component_count = 4;
     break;
   default:
-    return operand_error(start, "operand with N components is not supported", tok);
+    return reject(start, "operand with N components is not supported", tok);
   }
   if (out.component_count == 4) {
     const std::uint32_t mode = (tok >> 2) & 3u;
@@ -87,7 +85,7 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
       out.mask = std::uint8_t(1u << ((tok >> 4) & 3u));
       break;
     default:
-      return operand_error(start, "bad component selection mode", tok);
+      return reject(start, "bad component selection mode", tok);
     }
   } else {
     out.selection = SelectionMode::Select1;
@@ -95,25 +93,25 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
   }
 
   const std::uint32_t type = (tok >> 12) & 0xffu;
-  if (type >= kOperandTypeCount) return operand_error(start, "unknown operand type", type);
+  if (type >= kOperandTypeCount) return reject(start, "unknown operand type", type);
   out.type = OperandType(type);
   out.index_dimension = std::uint8_t((tok >> 20) & 3u);
 
   bool extended = (tok >> 31) != 0;
   out.extended = extended;
   while (extended) {
-    if (pos >= end) return operand_error(pos, "extended operand token missing", 0);
+    if (pos >= end) return reject(pos, "extended operand token missing", 0);
     const std::uint32_t ext = token(pos++);
     extended = (ext >> 31) != 0;
     const std::uint32_t ext_type = ext & 0x3fu;
     if (ext_type == 1) {
       const std::uint32_t modifier = (ext >> 6) & 0xffu;
-      if (modifier > 3) return operand_error(pos - 1, "bad operand modifier", modifier);
+      if (modifier > 3) return reject(pos - 1, "bad operand modifier", modifier);
       out.modifier = OperandModifier(modifier);
       out.min_precision = MinPrecision((ext >> 14) & 7u);
       out.non_uniform = ((ext >> 17) & 1u) != 0;
     } else if (ext_type != 0) {
-      return operand_error(pos - 1, "unknown extended operand type", ext_type);
+      return reject(pos - 1, "unknown extended operand type", ext_type);
     }
   }
 
@@ -121,24 +119,24 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
     // A 4-component immediate64 holds two doubles (4 dwords), a scalar one 2 dwords.
     const bool wide = out.type == OperandType::Immediate64;
     const std::uint32_t words = out.component_count == 4 ? 4u : (wide ? 2u : 1u);
-    if (out.component_count == 0) return operand_error(start, "immediate without components", 0);
-    if (end - pos < words) return operand_error(pos, "immediate value truncated", words);
+    if (out.component_count == 0) return reject(start, "immediate without components", 0);
+    if (end - pos < words) return reject(pos, "immediate value truncated", words);
     for (std::uint32_t i = 0; i < words; ++i) out.value[i] = token(pos + i);
     pos += words;
-    if (out.index_dimension != 0) return operand_error(start, "indexed immediate", 0);
+    if (out.index_dimension != 0) return reject(start, "indexed immediate", 0);
     return true;
   }
 
   for (std::uint32_t d = 0; d < out.index_dimension; ++d) {
     const std::uint32_t rep = (tok >> (22 + 3 * d)) & 7u;
-    if (rep > 4) return operand_error(start, "bad index representation", rep);
+    if (rep > 4) return reject(start, "bad index representation", rep);
     out.index_representation[d] = IndexRepresentation(rep);
     if (rep == 0 || rep == 3) {
-      if (pos >= end) return operand_error(pos, "operand index truncated", d);
+      if (pos >= end) return reject(pos, "operand index truncated", d);
       out.index[d] = token(pos++);
     } else if (rep == 1 || rep == 4) {
-      if (end - pos < 2) return operand_error(pos, "64-bit operand index truncated", d);
-      if (token(pos) != 0) return operand_error(pos, "64-bit index above 4G", token(pos));
+      if (end - pos < 2) return reject(pos, "64-bit operand index truncated", d);
+      if (token(pos) != 0) return reject(pos, "64-bit index above 4G", token(pos));
       out.index[d] = token(pos + 1); // high dword first
       pos += 2;
     }
@@ -152,8 +150,7 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
 [[gnu::noinline]] bool ProgramDecoder::decode_relative(std::uint32_t& pos, std::uint32_t end,
                                                        Operand& out, std::uint32_t dimension,
                                                        std::uint32_t depth) {
-  if (depth >= kMaxRelativeDepth)
-    return operand_error(pos, "relative addressing nested too deep", depth);
+  if (depth >= kMaxRelativeDepth) return reject(pos, "relative addressing nested too deep", depth);
   Operand nested;
   if (!decode_operand(pos, end, nested, depth + 1)) return false;
   // Room was reserved up front: an operand takes at least one token.
@@ -162,11 +159,12 @@ bool ProgramDecoder::decode_operand(std::uint32_t& pos, std::uint32_t end, Opera
   return true;
 }
 
-Status ProgramDecoder::decode_custom_data(std::uint32_t pos, std::uint32_t end,
-                                          std::uint32_t& length) {
-  if (end - pos < 2) return fail(pos, "customdata length missing");
+bool ProgramDecoder::decode_custom_data(std::uint32_t pos, std::uint32_t end,
+                                        std::uint32_t& length) {
+  if (end - pos < 2) return reject(pos, "customdata length missing");
   length = token(pos + 1);
-  if (length < 2 || length > end - pos) return fail(pos, "customdata length out of range", length);
+  if (length < 2 || length > end - pos)
+    return reject(pos, "customdata length out of range", length);
   const std::uint32_t data_class = token(pos) >> 11;
   Instruction& inst = program_.instructions.push_unchecked();
   std::memset(static_cast<void*>(&inst), 0, sizeof inst);
@@ -182,14 +180,14 @@ Status ProgramDecoder::decode_custom_data(std::uint32_t pos, std::uint32_t end,
   decl.list_count = length - 2;
   if (data_class == std::uint32_t(CustomDataClass::ImmediateConstantBuffer)) {
     if ((length - 2) % 4 != 0)
-      return fail(pos, "immediate constant buffer not whole vectors", length);
+      return reject(pos, "immediate constant buffer not whole vectors", length);
     program_.icb_first = pos + 2;
     program_.icb_count = length - 2;
   }
-  return Status::ok();
+  return true;
 }
 
-Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t length) {
+bool ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t length) {
   const std::uint32_t tok = token(pos);
   const std::uint32_t number = tok & 0x7ffu;
   const OpcodeInfo& info = opcode_info(number);
@@ -206,7 +204,7 @@ Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t lengt
   std::uint32_t p = pos + 1;
   bool extended = (tok >> 31) != 0;
   while (extended) {
-    if (p >= end) return fail(p, "extended opcode token missing");
+    if (p >= end) return reject(p, "extended opcode token missing");
     const std::uint32_t ext = token(p++);
     extended = (ext >> 31) != 0;
     switch (ext & 0x3fu) {
@@ -220,7 +218,7 @@ Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t lengt
     case 2: {
       const std::uint32_t dim = (ext >> 6) & 0x1fu;
       if (dim > std::uint32_t(ResourceDimension::StructuredBuffer))
-        return fail(p - 1, "bad resource dimension", dim);
+        return reject(p - 1, "bad resource dimension", dim);
       inst.resource_dimension = ResourceDimension(dim);
       inst.structure_stride = (ext >> 11) & 0xfffu;
       inst.flags |= instruction_flag::kResourceDimension;
@@ -232,7 +230,7 @@ Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t lengt
       inst.flags |= instruction_flag::kResourceReturnType;
       break;
     default:
-      return fail(p - 1, "unknown extended opcode token", ext & 0x3fu);
+      return reject(p - 1, "unknown extended opcode token", ext & 0x3fu);
     }
   }
 
@@ -244,7 +242,7 @@ Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t lengt
   }
 
   if (inst.opcode == Opcode::InterfaceCall) { // the function index precedes the operand
-    if (p >= end) return fail(p, "fcall function index missing");
+    if (p >= end) return reject(p, "fcall function index missing");
     inst.declaration = program_.declarations.size();
     Declaration& decl = program_.declarations.push_unchecked();
     std::memset(static_cast<void*>(&decl), 0, sizeof decl);
@@ -256,15 +254,15 @@ Status ProgramDecoder::decode_instruction(std::uint32_t pos, std::uint32_t lengt
   const std::uint32_t wanted = info.dst_count + info.src_count;
   for (std::uint32_t i = 0; i < wanted; ++i) {
     Operand& operand = program_.operands.push_unchecked();
-    if (!decode_operand(p, end, operand, 0)) return fail(error_pos_, error_what_, error_value_);
+    if (!decode_operand(p, end, operand, 0)) return false; // reported
     ++inst.operand_count;
   }
   if (p != end) inst.flags |= instruction_flag::kTrailingTokens;
-  return Status::ok();
+  return true;
 }
 
-Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t p,
-                                          std::uint32_t end, Declaration& decl) {
+bool ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t p, std::uint32_t end,
+                                        Declaration& decl) {
   const std::uint32_t pos = inst.token_offset;
   const std::uint32_t tok = inst.controls;
   const bool sm51 = program_.is_sm51();
@@ -295,7 +293,7 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
     decl.dimension = ResourceDimension((tok >> 11) & 0x1fu);
     decl.sample_count = std::uint8_t((tok >> 16) & 0x7fu);
     if (std::uint32_t(decl.dimension) > std::uint32_t(ResourceDimension::StructuredBuffer))
-      return fail(pos, "bad resource dimension", std::uint32_t(decl.dimension));
+      return reject(pos, "bad resource dimension", std::uint32_t(decl.dimension));
     ok = operand() && return_type() && space();
     break;
   case Opcode::DclConstantBuffer:
@@ -361,7 +359,7 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
   case Opcode::DclInputPsSiv:
     decl.interpolation = InterpolationMode((tok >> 11) & 0xfu);
     if (std::uint32_t(decl.interpolation) > 7)
-      return fail(pos, "bad interpolation mode", (tok >> 11) & 0xfu);
+      return reject(pos, "bad interpolation mode", (tok >> 11) & 0xfu);
     ok = operand() && (inst.opcode == Opcode::DclInputPs || dword(decl.system_value));
     break;
   case Opcode::DclIndexableTemp:
@@ -373,7 +371,8 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
   case Opcode::DclFunctionTable: {
     std::uint32_t count = 0;
     ok = dword(decl.value) && dword(count);
-    if (ok && count > end - p) return fail(p, "function table longer than its instruction", count);
+    if (ok && count > end - p)
+      return reject(p, "function table longer than its instruction", count);
     if (ok) {
       decl.list_first = program_.lists.size();
       decl.list_count = count;
@@ -390,7 +389,7 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
       const std::uint32_t tables = sizes & 0xffffu;
       decl.value2 = sizes >> 16; // array size
       if (tables > end - p)
-        return fail(p, "interface table list longer than its instruction", tables);
+        return reject(p, "interface table list longer than its instruction", tables);
       decl.list_first = program_.lists.size();
       decl.list_count = tables;
       program_.lists.reserve_more(tables);
@@ -401,7 +400,7 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
   case Opcode::DclUavTyped:
     decl.dimension = ResourceDimension((tok >> 11) & 0x1fu);
     if (std::uint32_t(decl.dimension) > std::uint32_t(ResourceDimension::StructuredBuffer))
-      return fail(pos, "bad resource dimension", std::uint32_t(decl.dimension));
+      return reject(pos, "bad resource dimension", std::uint32_t(decl.dimension));
     decl.uav_flags = ((tok >> 16) & 1u) | (((tok >> 17) & 1u) << 1);
     ok = operand() && return_type() && space();
     break;
@@ -423,18 +422,16 @@ Status ProgramDecoder::decode_declaration(const Instruction& inst, std::uint32_t
     ok = operand() && dword(decl.value2) && space();
     break;
   default:
-    return fail(pos, "declaration without a decoder", std::uint32_t(inst.opcode));
+    return reject(pos, "declaration without a decoder", std::uint32_t(inst.opcode));
   }
-  if (!ok) {
-    if (error_what_) return fail(error_pos_, error_what_, error_value_);
-    return fail(p, "declaration truncated", std::uint32_t(inst.opcode));
-  }
-  if (p != end) return fail(p, "unexpected tokens after declaration", std::uint32_t(inst.opcode));
+  // After an operand's own report (the first wins), this one is dropped.
+  if (!ok) return reject(p, "declaration truncated", std::uint32_t(inst.opcode));
+  if (p != end) return reject(p, "unexpected tokens after declaration", std::uint32_t(inst.opcode));
   if (inst.opcode == Opcode::DclTemps) program_.temp_count = decl.value;
-  return Status::ok();
+  return true;
 }
 
-Status ProgramDecoder::run(std::uint32_t end) {
+bool ProgramDecoder::decode(std::uint32_t end) {
   // Every record takes at least one token, so these bounds let the loop write unchecked.
   program_.instructions.reserve_more(end);
   program_.operands.reserve_more(end);
@@ -447,20 +444,19 @@ Status ProgramDecoder::run(std::uint32_t end) {
     const std::uint32_t number = tok & 0x7ffu;
     if (number == std::uint32_t(Opcode::CustomData)) {
       std::uint32_t length = 0;
-      if (Status s = decode_custom_data(pos, end, length); !s) return s;
+      if (!decode_custom_data(pos, end, length)) return false;
       pos += length;
       continue;
     }
     if (!is_known_opcode(number) || (opcode_info(number).flags & opflag::Reserved))
-      return fail(pos, "unknown opcode", number);
+      return reject(pos, "unknown opcode", number);
     const std::uint32_t length = (tok >> 24) & 0x7fu;
-    if (length == 0) return fail(pos, "instruction length 0", tok);
-    if (length > end - pos) return fail(pos, "instruction runs past the program end", length);
-    error_what_ = nullptr;
-    if (Status s = decode_instruction(pos, length); !s) return s;
+    if (length == 0) return reject(pos, "instruction length 0", tok);
+    if (length > end - pos) return reject(pos, "instruction runs past the program end", length);
+    if (!decode_instruction(pos, length)) return false;
     pos += length;
   }
-  return Status::ok();
+  return true;
 }
 
 } // namespace

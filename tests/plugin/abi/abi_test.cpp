@@ -15,6 +15,7 @@
 #include <mutex>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -180,13 +181,13 @@ TEST_F(Abi, HeaderCompilesAsCAndWorksFromC) {
 
 TEST_F(Abi, ResultStringsNameEveryCode) {
   std::set<std::string> names;
-  for (int code = -8; code <= 3; ++code) {
+  for (int code = -9; code <= 3; ++code) {
     const std::string name = KILN_FN(kiln_result_string)(kiln_result(code));
     EXPECT_EQ(name.rfind("KILN_", 0), 0u) << code;
     EXPECT_NE(name, "KILN_RESULT_UNKNOWN") << code;
     names.insert(name);
   }
-  EXPECT_EQ(names.size(), 12u);
+  EXPECT_EQ(names.size(), 13u);
   EXPECT_STREQ(KILN_FN(kiln_result_string)(kiln_result(-1000)), "KILN_RESULT_UNKNOWN");
 }
 
@@ -549,6 +550,38 @@ TEST_F(Abi, ASecondContextHitsTheCache) {
   stats.type = KILN_STRUCTURE_TYPE_STATS;
   ASSERT_EQ(KILN_FN(kiln_get_stats)(context, &stats), KILN_SUCCESS);
   EXPECT_EQ(stats.cache_hits, translated);
+  KILN_FN(kiln_context_destroy)(context);
+}
+
+// The exception wall: an exception inside an entry point (here the layer's own log callback
+// throwing from inside kiln_warm_from_folder) is logged with the entry point's name and comes
+// back as KILN_ERROR_INTERNAL, not as KILN_ERROR_INVALID_ARGUMENT or a crash.
+TEST_F(Abi, AnExceptionInsideAnEntryPointIsLoggedAndInternal) {
+  struct ThrowOnce {
+    bool thrown = false;
+    std::vector<std::string> lines;
+    static void callback(void* user, kiln_log_level, const char* message) {
+      auto* self = static_cast<ThrowOnce*>(user);
+      if (!self->thrown) {
+        self->thrown = true;
+        throw std::runtime_error("the layer's log is broken");
+      }
+      self->lines.emplace_back(message);
+    }
+  } log;
+  kiln_context_create_info info = base_info(nullptr);
+  info.log_callback = &ThrowOnce::callback;
+  info.log_user_data = &log;
+  kiln_context* context = create(info);
+  ASSERT_NE(context, nullptr);
+  uint32_t submitted = 0;
+  EXPECT_EQ(KILN_FN(kiln_warm_from_folder)(context, "/nonexistent/kiln-abi-folder",
+                                           KILN_PRIORITY_LOW, &submitted),
+            KILN_ERROR_INTERNAL);
+  EXPECT_TRUE(log.thrown);
+  ASSERT_EQ(log.lines.size(), 1u);
+  EXPECT_EQ(log.lines[0], "kiln_warm_from_folder: the layer's log is broken");
+  EXPECT_STREQ(KILN_FN(kiln_result_string)(KILN_ERROR_INTERNAL), "KILN_ERROR_INTERNAL");
   KILN_FN(kiln_context_destroy)(context);
 }
 
