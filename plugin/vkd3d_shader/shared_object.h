@@ -15,4 +15,9 @@ void* open_shared_object(const std::string& name_or_path, std::string& error);
 void* find_shared_object_symbol(void* handle, const char* name);
 void close_shared_object(void* handle);
 
+#if defined(_WIN32)
+// Keeps the DLL this code is in loaded until the process ends (GET_MODULE_HANDLE_EX_FLAG_PIN).
+void pin_this_module();
+#endif
+
 } // namespace kiln::vkd3d

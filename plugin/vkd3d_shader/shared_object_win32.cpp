@@ -50,4 +50,10 @@ void close_shared_object(void* handle) {
   ::FreeLibrary(static_cast<HMODULE>(handle));
 }
 
+void pin_this_module() {
+  HMODULE module = nullptr;
+  ::GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                       reinterpret_cast<LPCWSTR>(&pin_this_module), &module);
+}
+
 } // namespace kiln::vkd3d

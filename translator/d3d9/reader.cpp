@@ -38,7 +38,15 @@ bool has_length_field(Model m) {
   return m != Model::Vs1 && !(models::Ps1All & model_bit(m));
 }
 
-__attribute__((format(printf, 2, 3))) Status fail_at(std::size_t token, const char* format, ...) {
+// MinGW's `printf` format checks msvcrt's formats; kiln's Windows build uses the C99 printf
+// (__USE_MINGW_ANSI_STDIO), which GCC calls gnu_printf.
+#if defined(__MINGW32__)
+#define KILN_PRINTF_FORMAT gnu_printf
+#else
+#define KILN_PRINTF_FORMAT printf
+#endif
+__attribute__((format(KILN_PRINTF_FORMAT, 2, 3))) Status fail_at(std::size_t token,
+                                                                 const char* format, ...) {
   char text[256];
   int n = std::snprintf(text, sizeof text, "token %zu: ", token);
   va_list args;
