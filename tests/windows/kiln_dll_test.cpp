@@ -360,14 +360,27 @@ int run_cache_kill(const char* cache, const fs::path& corpus) {
     char line[16] = {};
     DWORD n = 0;
     ::ReadFile(read_end, line, sizeof line - 1, &n, nullptr);
-    ::Sleep(DWORD(50 + 150 * round));
+    // Kill inside a write: once the file has grown by a round-dependent amount, as soon as it
+    // grows again (or after 30 s).
+    const fs::path file = fs::path(cache) / "kiln-shaders.v1.cache";
+    const auto size_now = [&] {
+      std::error_code ec;
+      const std::uintmax_t size = fs::file_size(file, ec);
+      return ec ? std::uintmax_t(0) : size;
+    };
+    const std::uintmax_t target = size_now() + (std::uintmax_t(round) + 1) * (64u << 10);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (size_now() < target && std::chrono::steady_clock::now() < deadline) ::Sleep(1);
+    for (const std::uintmax_t seen = size_now();
+         size_now() == seen && std::chrono::steady_clock::now() < deadline;)
+      ;
     // What taskkill /F does.
     killed += ::TerminateProcess(process.hProcess, 9) ? 1 : 0;
     ::WaitForSingleObject(process.hProcess, INFINITE);
     DWORD code = 0;
     ::GetExitCodeProcess(process.hProcess, &code);
-    std::printf("cache-kill: round %d: writer %s\n", round,
-                code == 9 ? "killed" : "finished before the kill");
+    std::printf("cache-kill: round %d: writer %s at %ju bytes\n", round,
+                code == 9 ? "killed" : "finished before the kill", size_now());
     ::CloseHandle(process.hThread);
     ::CloseHandle(process.hProcess);
     ::CloseHandle(read_end);
