@@ -10,6 +10,7 @@
 #include "translator/translate.h"
 #include "translator/translation_key.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -165,9 +166,10 @@ ScanResult scan_records(std::span<const std::uint8_t> file, std::uint64_t from,
     if (corrupt_start == UINT64_MAX) corrupt_start = pos;
     // Resynchronize at the next record magic after this position.
     const std::uint8_t* base = file.data();
-    const std::uint64_t magic = kRecordMagic;
-    const void* hit = memmem(base + pos + 1, size - pos - 1, &magic, sizeof magic);
-    pos = hit ? std::uint64_t(static_cast<const std::uint8_t*>(hit) - base) : size;
+    std::uint8_t magic[sizeof kRecordMagic];
+    std::memcpy(magic, &kRecordMagic, sizeof magic);
+    const std::uint8_t* hit = std::search(base + pos + 1, base + size, magic, magic + sizeof magic);
+    pos = std::uint64_t(hit - base); // `size` when there is none
   }
   result.end = size;
   result.valid_end = size;

@@ -7,8 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fcntl.h>
-#include <unistd.h>
+#include <ctime>
 #include <unordered_map>
 #include <unordered_set>
 #include <xxhash.h>
@@ -172,9 +171,8 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     }
   });
 
-  const std::string temporary = path_ + ".tmp." + std::to_string(::getpid());
-  FileDescriptor new_fd(
-      ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644));
+  const std::string temporary = path_ + ".tmp." + std::to_string(current_process_id());
+  FileDescriptor new_fd = open_file_descriptor(temporary, OpenMode::Truncate);
   if (!new_fd.valid()) {
     const int error = errno;
     stop_writing("cannot create " + temporary + " (" + errno_text(error) + ")");
@@ -183,7 +181,7 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   BufferedWriter writer(new_fd.get());
   // A new identity per rewrite: index snapshots of the old file must not match the new one.
   const std::uint64_t id_words[] = {
-      file_id_, std::uint64_t(::getpid()),
+      file_id_, current_process_id(),
       std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()),
       compactions_.load()};
   const FileHeader header =
@@ -203,14 +201,14 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
     writer.write(record);
   }
   int error = writer.flush();
-  if (error == 0 && ::fsync(new_fd.get()) != 0) error = errno;
+  if (error == 0) error = sync_file(new_fd.get());
   // Lock the new file before it becomes visible: others who open it wait until we have
   // scanned it, so our view (and the index snapshot we save) never ends inside their append.
   FileLock new_lock;
   if (error == 0 && !new_lock.lock(new_fd.get(), FileLock::Mode::Exclusive)) error = errno;
-  if (error == 0 && ::rename(temporary.c_str(), path_.c_str()) != 0) error = errno;
+  if (error == 0) error = replace_file(temporary, path_);
   if (error != 0) {
-    ::unlink(temporary.c_str());
+    remove_file(temporary);
     stop_writing("cannot rewrite " + path_ + " (" + errno_text(error) + ")");
     return Status::error(path_ + ": rewrite failed: " + errno_text(error));
   }

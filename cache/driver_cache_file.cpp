@@ -3,12 +3,9 @@
 #include "cache/file_io.h"
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <unistd.h>
 #include <xxhash.h>
 
 namespace kiln::cache {
@@ -88,7 +85,7 @@ void remove_orphaned_temporaries(const std::filesystem::path& directory) {
     const std::size_t tmp = name.find(".tmp.");
     if (name.rfind(kPrefix, 0) != 0 || tmp == std::string::npos) continue;
     const long pid = std::strtol(name.c_str() + tmp + 5, nullptr, 10);
-    if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+    if (pid > 0 && process_is_gone(std::uint64_t(pid))) {
       std::error_code ignored;
       std::filesystem::remove(it->path(), ignored);
     }
@@ -124,16 +121,16 @@ Status save_driver_cache(const std::filesystem::path& directory,
 
   remove_orphaned_temporaries(directory);
   const std::filesystem::path path = directory / driver_cache_file_name(identity);
-  const std::string temporary = path.string() + ".tmp." + std::to_string(::getpid());
-  FileDescriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  const std::string temporary = path.string() + ".tmp." + std::to_string(current_process_id());
+  FileDescriptor fd = open_file_descriptor(temporary, OpenMode::Truncate);
   if (!fd.valid()) return Status::error(temporary + ": " + errno_text(errno));
   int error = write_all(fd.get(), {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
   if (error == 0) error = write_all(fd.get(), data);
-  if (error == 0 && ::fsync(fd.get()) != 0) error = errno;
+  if (error == 0) error = sync_file(fd.get());
   fd.reset();
-  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
+  if (error == 0) error = replace_file(temporary, path.string());
   if (error != 0) {
-    ::unlink(temporary.c_str());
+    remove_file(temporary);
     return Status::error(path.string() + ": " + errno_text(error));
   }
   sync_directory(directory.string());

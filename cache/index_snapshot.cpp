@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 namespace kiln::cache {
@@ -26,7 +24,7 @@ struct SnapshotHeader {
 } // namespace
 
 bool load_index_snapshot(const std::string& path, IndexSnapshot& out) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  FileDescriptor fd = open_file_descriptor(path, OpenMode::Read);
   if (!fd.valid()) return false;
   SnapshotHeader header;
   if (read_at(fd.get(), 0, {reinterpret_cast<std::uint8_t*>(&header), sizeof header}) != 0 ||
@@ -64,12 +62,12 @@ int save_index_snapshot(const std::string& path, const std::string& temporary,
   header.entries_checksum = XXH3_64bits(bytes.data(), bytes.size());
   header.header_checksum = XXH3_64bits(&header, sizeof header - 8);
 
-  FileDescriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  FileDescriptor fd = open_file_descriptor(temporary, OpenMode::Truncate);
   if (!fd.valid()) return errno;
   int error = write_all(fd.get(), {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
   if (error == 0) error = write_all(fd.get(), bytes);
-  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) ::unlink(temporary.c_str());
+  if (error == 0) error = replace_file(temporary, path);
+  if (error != 0) remove_file(temporary);
   return error;
 }
 

@@ -9,18 +9,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
 #include <map>
-#include <signal.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 namespace kiln::cache {
 
 namespace {
 
-constexpr int kAppendFlags = O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC;
 // Dead bytes above this share of the file (and above kCompactMinimumBytes) trigger a rewrite.
 constexpr std::uint64_t kCompactMinimumBytes = 1u << 20;
 // Damage found at open is reclaimed at once in files up to this size (larger ones wait for
@@ -42,7 +37,7 @@ std::uint64_t unix_seconds() {
 std::uint64_t fresh_file_id(const void* salt) {
   const std::uint64_t words[] = {
       std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()),
-      std::uint64_t(::getpid()), std::uint64_t(reinterpret_cast<std::uintptr_t>(salt))};
+      current_process_id(), std::uint64_t(reinterpret_cast<std::uintptr_t>(salt))};
   return XXH3_64bits(words, sizeof words);
 }
 
@@ -50,10 +45,7 @@ std::uint64_t fresh_file_id(const void* salt) {
 
 std::filesystem::path default_cache_directory() {
   if (const char* path = std::getenv("KILN_CACHE_PATH"); path && *path) return path;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::filesystem::path(xdg) / "kiln";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "kiln";
+  if (std::filesystem::path base = user_cache_base(); !base.empty()) return base / "kiln";
   return {};
 }
 
@@ -133,7 +125,7 @@ void ShaderCache::remove_orphaned_temporaries() {
     const std::size_t tmp = name.find(".tmp.");
     if (name.rfind(prefix, 0) != 0 || tmp == std::string::npos) continue;
     const long pid = std::strtol(name.c_str() + tmp + 5, nullptr, 10);
-    if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+    if (pid > 0 && process_is_gone(std::uint64_t(pid))) {
       std::error_code ignored;
       std::filesystem::remove(it->path(), ignored);
     }
@@ -145,7 +137,7 @@ Status ShaderCache::open_file() {
   if (want_write) {
     std::error_code ec;
     std::filesystem::create_directories(options_.directory, ec);
-    FileDescriptor probe(::open(path_.c_str(), kAppendFlags, 0644));
+    FileDescriptor probe = open_file_descriptor(path_, OpenMode::Append);
     if (!probe.valid()) {
       // Read-only media, permissions, a file where the directory should be: run without
       // writing (reading whatever is there), and say so once.
@@ -159,7 +151,7 @@ Status ShaderCache::open_file() {
   FileLock lock;
   const FileLock::Mode mode = want_write ? FileLock::Mode::Exclusive : FileLock::Mode::Shared;
   if (!want_write) {
-    fd = FileDescriptor(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    fd = open_file_descriptor(path_, OpenMode::Read);
     if (!fd.valid()) return Status::ok(); // nothing cached and nothing can be: an empty cache
   }
   if (Status status = lock_current(fd, lock, mode); !status) {
@@ -212,8 +204,8 @@ Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::M
                                  bool wait) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     if (!fd.valid()) {
-      const int flags = mode == FileLock::Mode::Exclusive ? kAppendFlags : O_RDONLY | O_CLOEXEC;
-      fd = FileDescriptor(::open(path_.c_str(), flags, 0644));
+      fd = open_file_descriptor(path_, mode == FileLock::Mode::Exclusive ? OpenMode::Append
+                                                                         : OpenMode::Read);
       if (!fd.valid()) return Status::error(path_ + ": " + errno_text(errno));
     }
     if (!lock.lock(fd.get(), mode, wait))
@@ -230,7 +222,7 @@ Status ShaderCache::lock_current(FileDescriptor& fd, FileLock& lock, FileLock::M
         if (int error = write_all(fd.get(),
                                   {reinterpret_cast<const std::uint8_t*>(&header), sizeof header});
             error != 0) {
-          if (::ftruncate(fd.get(), 0) != 0) { /* an empty file is still valid */
+          if (truncate_file(fd.get(), 0) != 0) { /* an empty file is still valid */
           }
           lock.unlock();
           return Status::error("cannot write " + path_ + " (" + errno_text(error) + ")");
@@ -343,7 +335,8 @@ void ShaderCache::adopt(FileDescriptor fd, Scanned&& scanned, bool replace) {
 
 bool ShaderCache::file_replaced() {
   if (!fd_.valid()) {
-    return ::access(path_.c_str(), F_OK) == 0;
+    std::error_code ec;
+    return std::filesystem::exists(path_, ec);
   }
   FileIdentity named;
   return identity_of_path(path_, named) != 0 || !(named == identity_);
@@ -478,7 +471,7 @@ bool ShaderCache::append_record(const TranslationKey& key, std::span<const std::
   }
   if (int error = write_all(fd_.get(), record); error != 0) {
     // Take back what part of the record made it, so the file ends on a whole record.
-    if (::ftruncate(fd_.get(), off_t(size)) != 0) { /* reclaimed at the next open */
+    if (truncate_file(fd_.get(), size) != 0) { /* reclaimed at the next open */
     }
     stop_writing("cannot append to " + path_ + " (" + errno_text(error) + ")");
     return false;
@@ -607,7 +600,7 @@ CacheStats ShaderCache::stats() {
 
 VerifyReport ShaderCache::verify() {
   VerifyReport report;
-  FileDescriptor fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+  FileDescriptor fd = open_file_descriptor(path_, OpenMode::Read);
   if (!fd.valid()) return report; // no file: nothing to be wrong
   FileLock lock(fd.get(), FileLock::Mode::Shared);
   std::uint64_t size = 0;
@@ -679,8 +672,8 @@ void ShaderCache::save_snapshot_locked(std::uint64_t min_new_bytes) {
   std::vector<SnapshotEntry> sorted(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = snapshot.entries[order[i]];
   snapshot.entries = std::move(sorted);
-  const std::string temporary = snapshot_path_ + ".tmp." + std::to_string(::getpid()) + "." +
-                                std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "." +
+  const std::string temporary = snapshot_path_ + ".tmp." + std::to_string(current_process_id()) +
+                                "." + std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "." +
                                 std::to_string(snapshot_saves_++);
   if (save_index_snapshot(snapshot_path_, temporary, snapshot) == 0)
     snapshot_covered_ = snapshot.covered_end;

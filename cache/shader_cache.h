@@ -45,7 +45,8 @@ struct CacheOptions {
   bool read_only = false;
 };
 
-// $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln (empty if none is set).
+// $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln; on Windows
+// %LOCALAPPDATA%\kiln (user_cache_base()). Empty if none is set.
 std::filesystem::path default_cache_directory();
 // False when KILN_CACHE=0.
 bool cache_enabled_by_environment();

@@ -29,7 +29,13 @@ extern "C" {
 #define KILN_VERSION_MAJOR(version) ((uint32_t)(version) >> 22)
 #define KILN_HEADER_VERSION KILN_MAKE_VERSION(0, 3, 0)
 
-#if defined(__GNUC__)
+/* kiln.dll exports what it builds with KILN_EXPORTS defined; a layer calls the functions
+ * through kiln_get_proc_addr (GetProcAddress) or the import library libkiln.dll.a. */
+#if defined(_WIN32) && defined(KILN_EXPORTS)
+#define KILN_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define KILN_API
+#elif defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))
 #else
 #define KILN_API
@@ -130,8 +136,9 @@ typedef struct kiln_context_create_info {
   uint32_t flags;           /* KILN_CONTEXT_* */
   uint32_t thread_count;    /* foreground workers; 0: $KILN_THREADS, else cores - 1, at least 1.
                                As many background workers (nice +10) run Low jobs. */
-  /* NULL: $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln; $KILN_CACHE=0
-   * disables the default cache. Copied during the call. */
+  /* NULL: $KILN_CACHE_PATH, else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln (Windows:
+   * %LOCALAPPDATA%\kiln); $KILN_CACHE=0 disables the default cache. UTF-8. Copied during the
+   * call. */
   const char* cache_path;
   uint64_t cache_max_bytes; /* 0: 1 GiB */
   kiln_target_environment target;

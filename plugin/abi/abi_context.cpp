@@ -24,7 +24,7 @@ std::string key_hex(const TranslationKey& key) {
 }
 
 bool write_file(const std::filesystem::path& path, const void* data, std::size_t size) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  std::FILE* file = std::fopen(path.string().c_str(), "wb"); // c_str() is wchar_t on Windows
   if (!file) return false;
   const bool ok = std::fwrite(data, 1, size, file) == size;
   return std::fclose(file) == 0 && ok;

@@ -10,6 +10,8 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#elif defined(_WIN32)
+#include <windows.h>
 #endif
 
 namespace kiln {
@@ -36,8 +38,11 @@ thread_local bool t_background_worker = false;
 // it to SCHED_IDLE. On Linux both act on the calling thread alone (setpriority() with a thread
 // id, sched_setscheduler() with 0). The nice value is set either way: it is what applies where
 // SCHED_IDLE is refused (a seccomp filter, a kernel without it), and what tools such as top
-// show. Elsewhere, and where both calls fail, the thread stays as it is (background work then
-// merely competes as an equal).
+// show. On Windows any lowering puts the thread at THREAD_PRIORITY_LOWEST and the idle policy
+// at THREAD_PRIORITY_IDLE, after asking for background mode (lower I/O and memory priority too;
+// Wine refuses it, and keeps thread priorities within the process unless configured
+// otherwise). Elsewhere, and where the calls fail, the thread stays as it is (background work
+// then merely competes as an equal).
 void lower_this_thread_priority(int nice, bool idle_policy) {
 #if defined(__linux__)
   if (nice > 0)
@@ -46,6 +51,11 @@ void lower_this_thread_priority(int nice, bool idle_policy) {
     const sched_param param{}; // SCHED_IDLE takes priority 0
     (void)::sched_setscheduler(0, SCHED_IDLE, &param);
   }
+#elif defined(_WIN32)
+  if (nice <= 0 && !idle_policy) return;
+  HANDLE self = ::GetCurrentThread();
+  if (idle_policy) (void)::SetThreadPriority(self, THREAD_MODE_BACKGROUND_BEGIN);
+  (void)::SetThreadPriority(self, idle_policy ? THREAD_PRIORITY_IDLE : THREAD_PRIORITY_LOWEST);
 #else
   (void)nice;
   (void)idle_policy;

@@ -37,6 +37,14 @@ constexpr int kUnavailable = VKD3D_ERROR_NOT_IMPLEMENTED;
 extern "C" {
 #pragma GCC visibility push(default)
 
+#if defined(_WIN32)
+// A PE library exports what is marked dllexport (the visibility pragma is ELF's): every function
+// of the API, from the one list.
+#define KILN_X(name) __declspec(dllexport) decltype(name) name;
+KILN_VKD3D_SHADER_FUNCTIONS(KILN_X)
+#undef KILN_X
+#endif
+
 const char* vkd3d_shader_get_version(unsigned int* major, unsigned int* minor) {
   // The API level kiln implements; a call from inside the real library gets its own answer.
   if (ForwardScope::active())

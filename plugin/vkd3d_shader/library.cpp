@@ -1,6 +1,7 @@
 #include "plugin/vkd3d_shader/library.h"
 
 #include "plugin/vkd3d_shader/scan.h"
+#include "plugin/vkd3d_shader/shared_object.h"
 
 #include <chrono>
 #include <cstdio>
@@ -53,7 +54,23 @@ bool writes_point_size(ShaderStage stage) {
 } // namespace
 
 Library& Library::instance() {
+#if defined(_WIN32)
+  // A DLL's static objects are destroyed in DllMain at process exit, after Windows has ended
+  // every other thread: the service's destructor would wait for its workers forever. So the
+  // DLL stays loaded for the life of the process (pinned, so the workers never outlive their
+  // code) and its Library is never destroyed; only the stats line is printed at exit.
+  static Library& library = []() -> Library& {
+    pin_this_module();
+    return *new Library;
+  }();
+  struct StatsAtExit {
+    const Library& library;
+    ~StatsAtExit() { library.print_stats_if_asked(); }
+  };
+  static const StatsAtExit at_exit{library};
+#else
   static Library library;
+#endif
   return library;
 }
 
@@ -81,6 +98,10 @@ Library::Library() {
 
 Library::~Library() {
   service_.reset();
+  print_stats_if_asked();
+}
+
+void Library::print_stats_if_asked() const {
   if (env_is("KILN_VKD3D_SHADER_STATS", "1")) std::fprintf(stderr, "%s\n", stats_line().c_str());
 }
 

@@ -3,7 +3,7 @@
 // over the shared on-disk cache, the record of which allocations are kiln's, and the counters
 // of the stats line. The vkd3d-shader API has no context object, so there is one Library per
 // process, made on first use (instance()) and destroyed at exit, which prints the stats line
-// when KILN_VKD3D_SHADER_STATS=1.
+// when KILN_VKD3D_SHADER_STATS=1 (on Windows it lives until the process ends: library.cpp).
 
 #include "cache/shader_cache.h"
 #include "plugin/service/cache_store.h"
@@ -48,6 +48,8 @@ class Library {
   // "kiln vkd3d-shader: N compiles, K by kiln, F forwarded (REASON xCOUNT, ...)", then, when
   // the process scanned, "; S scans, K by kiln, F forwarded (...)" alike.
   std::string stats_line() const;
+  // stats_line() on stderr when KILN_VKD3D_SHADER_STATS=1.
+  void print_stats_if_asked() const;
 
  private:
   RealLibrary real_;

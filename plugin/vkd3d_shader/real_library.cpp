@@ -1,6 +1,7 @@
 #include "plugin/vkd3d_shader/real_library.h"
 
 #include <cstdlib>
+#include <filesystem>
 
 namespace kiln::vkd3d {
 
@@ -18,7 +19,7 @@ std::string default_path() {
 
 RealLibrary::RealLibrary(std::string path) {
   if (path.empty()) path = default_path();
-  if (path.empty() || path.front() != '/') {
+  if (path.empty() || !std::filesystem::path(path).is_absolute()) {
     path_ = path;
     error_ = "no absolute path to the system's libvkd3d-shader (set KILN_VKD3D_SHADER_REAL)";
     return;

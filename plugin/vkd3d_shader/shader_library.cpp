@@ -1,6 +1,6 @@
 #include "plugin/vkd3d_shader/shader_library.h"
 
-#include <dlfcn.h>
+#include "plugin/vkd3d_shader/shared_object.h"
 
 namespace kiln::vkd3d {
 
@@ -10,21 +10,17 @@ ShaderLibrary::ShaderLibrary(const std::string& name_or_path) {
 
 void ShaderLibrary::open(const std::string& name_or_path) {
   path_ = name_or_path;
-  handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) {
-    const char* why = dlerror();
-    error_ = why ? why : "dlopen failed";
-    return;
-  }
+  handle_ = open_shared_object(path_, error_);
+  if (!handle_) return;
   bool complete = true;
 #define KILN_X(name)                                                                               \
-  name = reinterpret_cast<PFN_##name>(dlsym(handle_, #name));                                      \
+  name = reinterpret_cast<PFN_##name>(find_shared_object_symbol(handle_, #name));                  \
   complete = complete && name != nullptr;
   KILN_VKD3D_SHADER_FUNCTIONS(KILN_X)
 #undef KILN_X
   if (!complete) {
     error_ = path_ + ": not a vkd3d-shader 1.2 library (a function is missing)";
-    dlclose(handle_);
+    close_shared_object(handle_);
     handle_ = nullptr;
 #define KILN_X(name) name = nullptr;
     KILN_VKD3D_SHADER_FUNCTIONS(KILN_X)
@@ -33,7 +29,7 @@ void ShaderLibrary::open(const std::string& name_or_path) {
 }
 
 ShaderLibrary::~ShaderLibrary() {
-  if (handle_) dlclose(handle_);
+  if (handle_) close_shared_object(handle_);
 }
 
 std::string ShaderLibrary::version() const {

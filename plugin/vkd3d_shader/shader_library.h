@@ -32,7 +32,8 @@ namespace kiln::vkd3d {
 class ShaderLibrary {
  public:
   // dlopen(name_or_path, RTLD_NOW | RTLD_LOCAL): a bare name goes through the dynamic linker's
-  // search (LD_LIBRARY_PATH first). Local, so the library's symbols never interpose.
+  // search (LD_LIBRARY_PATH first). Local, so the library's symbols never interpose. On
+  // Windows, LoadLibrary (shared_object.h).
   explicit ShaderLibrary(const std::string& name_or_path);
   ~ShaderLibrary();
   ShaderLibrary(const ShaderLibrary&) = delete;

@@ -12,6 +12,11 @@ if(NOT Python3_Interpreter_FOUND)
   kiln_missing("python3 (build-time table generation)" python3)
 endif()
 
+if(WIN32) # the cross build of the Windows DLLs
+  include(${CMAKE_CURRENT_LIST_DIR}/KilnWindowsDependencies.cmake)
+  return()
+endif()
+
 find_package(VulkanHeaders CONFIG QUIET)
 if(NOT TARGET Vulkan::Headers)
   kiln_missing("Vulkan headers" libvulkan-dev)

@@ -38,8 +38,16 @@ bool has_length_field(Model m) {
   return m != Model::Vs1 && !(models::Ps1All & model_bit(m));
 }
 
+// MinGW's `printf` format checks msvcrt's formats; kiln's Windows build uses the C99 printf
+// (__USE_MINGW_ANSI_STDIO), which GCC calls gnu_printf.
+#if defined(__MINGW32__)
+#define KILN_PRINTF_FORMAT gnu_printf
+#else
+#define KILN_PRINTF_FORMAT printf
+#endif
+
 // A message with values in it, formatted on the error path only.
-[[gnu::cold]] __attribute__((format(printf, 1, 2))) std::string printed(const char* format, ...) {
+[[gnu::cold]] __attribute__((format(KILN_PRINTF_FORMAT, 1, 2))) std::string printed(const char* format, ...) {
   char text[256];
   va_list args;
   va_start(args, format);

@@ -1,8 +1,12 @@
+// file_io.h on Linux (and other POSIX systems).
+
 #include "cache/file_io.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -13,6 +17,22 @@ namespace kiln::cache {
 void FileDescriptor::reset() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+}
+
+FileDescriptor open_file_descriptor(const std::string& path, OpenMode mode) {
+  int flags = O_CLOEXEC;
+  switch (mode) {
+  case OpenMode::Read:
+    flags |= O_RDONLY;
+    break;
+  case OpenMode::Append:
+    flags |= O_RDWR | O_CREAT | O_APPEND;
+    break;
+  case OpenMode::Truncate:
+    flags |= O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
+    break;
+  }
+  return FileDescriptor(::open(path.c_str(), flags, 0644));
 }
 
 bool FileLock::lock(int fd, Mode mode, bool wait) {
@@ -85,6 +105,22 @@ int write_all(int fd, std::span<const std::uint8_t> bytes) {
   return 0;
 }
 
+int truncate_file(int fd, std::uint64_t size) {
+  return ::ftruncate(fd, off_t(size)) == 0 ? 0 : errno;
+}
+
+int sync_file(int fd) {
+  return ::fsync(fd) == 0 ? 0 : errno;
+}
+
+int replace_file(const std::string& from, const std::string& to) {
+  return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+}
+
+int remove_file(const std::string& path) {
+  return ::unlink(path.c_str()) == 0 ? 0 : errno;
+}
+
 int sync_directory(const std::string& directory) {
   FileDescriptor fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!fd.valid()) return errno;
@@ -94,6 +130,21 @@ int sync_directory(const std::string& directory) {
 std::string errno_text(int error) {
   char buffer[256];
   return std::string(strerror_r(error, buffer, sizeof buffer));
+}
+
+std::uint64_t current_process_id() {
+  return std::uint64_t(::getpid());
+}
+
+bool process_is_gone(std::uint64_t pid) {
+  return pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+std::filesystem::path user_cache_base() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return xdg;
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache";
+  return {};
 }
 
 } // namespace kiln::cache
