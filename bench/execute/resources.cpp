@@ -149,8 +149,8 @@ std::string Resources::unsupported(const Reflection& reflection) {
   return {};
 }
 
-Status Resources::create(vulkan::Context& context, const Reflection& reflection,
-                         std::uint64_t seed) {
+Status Resources::create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
+                         const IntegerWords& integers) {
   context_ = &context;
   for (const ResourceBinding& r : reflection.resources) {
     const std::uint64_t resource_seed = mix64(seed ^ (std::uint64_t(r.binding) << 32 | r.set));
@@ -186,10 +186,13 @@ Status Resources::create(vulkan::Context& context, const Reflection& reflection,
           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
       if (Status s = Buffer::create(context, bytes, usage, *buffer); !s) return s;
       auto* words = static_cast<std::uint32_t*>(buffer->mapped());
+      const auto integer_words = integers.find(r.set << 16 | r.binding);
       for (std::uint32_t i = 0; i < bytes / 4; ++i)
         words[i] = counter ? kCounterStart
-                           : seeded_word(kind == 'u' && raw_or_structured(r) ? 'f' : kind,
-                                         resource_seed, i);
+                   : write.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER &&
+                           integer_words != integers.end() && integer_words->second.count(i)
+                       ? seeded_int(resource_seed, i)
+                       : seeded_word(raw_or_structured(r) ? 'f' : kind, resource_seed, i);
       write.buffer = buffer->handle();
       if (write.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
           write.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {

@@ -4,6 +4,7 @@
 // Sizes keep the indices a real shader computes from seeded inputs in range (docs/execution.md,
 // "Resources"); a descriptor kind the harness does not make is named in `unsupported`.
 
+#include "bench/execute/cbuffer_usage.h"
 #include "bench/execute/vulkan_graphics.h"
 #include "translator/common/reflection.h"
 
@@ -24,8 +25,10 @@ struct Output {
 
 class Resources {
  public:
-  // Makes every descriptor of `reflection` (its set and binding) with contents from `seed`.
-  Status create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed);
+  // Makes every descriptor of `reflection` (its set and binding) with contents from `seed`;
+  // the constant-buffer words in `integers` get small integers instead of floats.
+  Status create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
+                const IntegerWords& integers);
   // The descriptor kind this harness cannot make, or "" (checked before create()).
   static std::string unsupported(const Reflection& reflection);
 

@@ -86,10 +86,11 @@ struct Timer {
 };
 
 bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
-                 const Reflection& reflection, std::uint64_t seed, unsigned runs, StageRun& out,
-                 std::string& error) {
+                 const Reflection& reflection, std::uint64_t seed, const IntegerWords& integers,
+                 unsigned runs, StageRun& out, std::string& error) {
   Resources first;
-  if (Status s = first.create(context, reflection, seed); !s) return (error = s.message(), false);
+  if (Status s = first.create(context, reflection, seed, integers); !s)
+    return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
   if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
     return (error = s.message(), false);
@@ -105,7 +106,7 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
     Resources again;
     Resources& resources = run == 0 ? first : again;
     if (run > 0) {
-      if (Status s = again.create(context, reflection, seed); !s)
+      if (Status s = again.create(context, reflection, seed, integers); !s)
         return (error = s.message(), false);
       if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
     }
@@ -125,7 +126,7 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
 bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               unsigned runs, StageRun& out, std::string& error) {
+               const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
   const std::vector<Varying> varyings = fragment_varyings(interface);
   std::uint32_t clip = 0, cull = 0;
   has_builtin(interface, spv::StorageClassInput, spv::BuiltInClipDistance, &clip);
@@ -163,7 +164,8 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   if (cull) return (error = "reads SV_CullDistance", false);
 
   Resources first;
-  if (Status s = first.create(context, reflection, seed); !s) return (error = s.message(), false);
+  if (Status s = first.create(context, reflection, seed, integers); !s)
+    return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
   if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
     return (error = s.message(), false);
@@ -189,7 +191,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
     Resources again;
     Resources& resources = run == 0 ? first : again;
     if (run > 0) {
-      if (Status s = again.create(context, reflection, seed); !s)
+      if (Status s = again.create(context, reflection, seed, integers); !s)
         return (error = s.message(), false);
       if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
     }
@@ -279,10 +281,10 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               unsigned runs, StageRun& out, std::string& error) {
+               const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
   if (stage == ShaderStage::Compute)
-    return run_compute(context, spirv, reflection, seed, runs, out, error);
-  return run_pixel(context, spirv, reflection, interface, seed, runs, out, error);
+    return run_compute(context, spirv, reflection, seed, integers, runs, out, error);
+  return run_pixel(context, spirv, reflection, interface, seed, integers, runs, out, error);
 }
 
 } // namespace kiln::execute

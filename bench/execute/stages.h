@@ -30,6 +30,6 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 // (`seed`); false with `error` set when the device refuses something.
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               unsigned runs, StageRun& out, std::string& error);
+               const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error);
 
 } // namespace kiln::execute

@@ -88,7 +88,11 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   send("D " + clean(executor.device_name()));
   for (std::size_t i = start; i < inputs.size(); ++i) {
     send("B " + std::to_string(i));
-    send("R " + serialize(executor.execute(inputs[i].path, inputs[i].bytes, i, announce_phase)));
+    const ShaderRecord record =
+        executor.execute(inputs[i].path, inputs[i].bytes, i, announce_phase);
+    send("R " + serialize(record));
+    // The device may still be running the hung shader: a new worker takes the next one.
+    if (record.verdict == Verdict::Hung) _exit(0);
   }
   _exit(0);
 }
@@ -141,16 +145,16 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     }
     std::string buffer, phase = "start";
     std::ptrdiff_t in_flight = -1;
-    bool hung = false, setup_failed = false;
+    bool hung = false, setup_failed = false, ready = false;
     for (;;) {
       pollfd p{fds[0], POLLIN, 0};
-      const int ready = poll(&p, 1, int(options.timeout_seconds * 1000));
-      if (ready == 0) {
+      const int polled = poll(&p, 1, int(options.timeout_seconds * 1000));
+      if (polled == 0) {
         hung = true;
         kill(worker, SIGKILL);
         break;
       }
-      if (ready < 0) {
+      if (polled < 0) {
         if (errno == EINTR) continue;
         break;
       }
@@ -170,6 +174,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
           break;
         case 'D':
           summary.device = body;
+          ready = true;
           break;
         case 'B':
           in_flight = std::ptrdiff_t(std::stoull(body));
@@ -196,7 +201,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     waitpid(worker, &status, 0);
     if (setup_failed) break;
     if (in_flight < 0) {
-      if (next < inputs.size()) {
+      if (next < inputs.size() && !ready) {
         // Died or hung before starting a shader (device creation): nothing more will run.
         summary.setup_error = "the worker stopped before running a shader";
         break;

@@ -143,21 +143,31 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   const OpClass op_class = std::max(loosest_op_class(kiln.spirv), loosest_op_class(vkd3d.spirv));
   record.op_class = op_class_name(op_class);
 
+  // Constant-buffer words either module reads as integers get small integers.
+  IntegerWords integers = integer_constant_words(vkd3d.spirv);
+  for (const auto& [key, words] : integer_constant_words(kiln.spirv))
+    integers[key].insert(words.begin(), words.end());
+
   // Alternate which pipeline the driver builds first, so that neither pays for warming it.
   StageRun kiln_run, vkd3d_run;
   std::string error;
   auto run_kiln = [&] {
     phase("run-kiln");
-    return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed, 2,
-                     kiln_run, error);
+    return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
+                     integers, 2, kiln_run, error);
   };
   auto run_vkd3d = [&] {
     phase("run-vkd3d");
-    return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed, 1,
-                     vkd3d_run, error);
+    return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
+                     integers, 1, vkd3d_run, error);
   };
   const bool ran = record.kiln_first ? run_kiln() && run_vkd3d() : run_vkd3d() && run_kiln();
-  if (!ran) return finish(Verdict::DeviceError, error);
+  // A run the device did not finish within the fence timeout (a loop the seeded contents keep
+  // going) is a hang: the worker stops after it (supervisor.cpp), the device still busy.
+  if (!ran)
+    return finish(error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung
+                                                                     : Verdict::DeviceError,
+                  error);
   record.kiln_build_ms = kiln_run.build_ms;
   record.vkd3d_build_ms = vkd3d_run.build_ms;
   record.kiln_run_ms = kiln_run.run_ms[0];
