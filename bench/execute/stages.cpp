@@ -261,11 +261,102 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   return true;
 }
 
+bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
+                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
+                const IntegerWords& integers, const std::string& captured, unsigned runs,
+                StageRun& out, std::string& error) {
+  if (!context.has_transform_feedback())
+    return (error = "the device has no VK_EXT_transform_feedback", false);
+  constexpr std::uint32_t kVertices = 4;
+  // One four-component attribute per input location, of the type of its first component.
+  std::map<std::uint32_t, char> locations;
+  for (const ComponentFact& c : interface.components)
+    if (c.storage == spv::StorageClassInput && !locations.count(c.location))
+      locations[c.location] = c.scalar == 'b' ? 'u' : c.scalar;
+  vulkan::GraphicsPipelineDesc desc;
+  std::vector<vulkan::Buffer> vertex_buffers(locations.size());
+  std::uint32_t a = 0;
+  for (const auto& [location, scalar] : locations) {
+    desc.vertex_bindings.push_back({a, 16, VK_VERTEX_INPUT_RATE_VERTEX});
+    desc.vertex_attributes.push_back({location, a, vector_format(scalar, 4), 0});
+    if (Status s = vulkan::Buffer::create(context, kVertices * 16,
+                                          VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_buffers[a]);
+        !s)
+      return (error = s.message(), false);
+    auto* words = static_cast<std::uint32_t*>(vertex_buffers[a].mapped());
+    for (std::uint32_t i = 0; i < kVertices * 4; ++i)
+      words[i] = seeded_word(scalar, mix64(seed + 0x51ed + location), i);
+    ++a;
+  }
+  Resources first;
+  if (Status s = first.create(context, reflection, seed, integers); !s)
+    return (error = s.message(), false);
+  vulkan::DescriptorBinding descriptors;
+  if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
+    return (error = s.message(), false);
+  desc.layout = descriptors.layout();
+  desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  desc.rasterizer_discard = true;
+  desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, spirv}};
+  vulkan::GraphicsPipeline pipeline;
+  {
+    Timer timer{out.build_ms};
+    if (Status s = vulkan::GraphicsPipeline::create(context, desc, pipeline); !s)
+      return (error = s.message(), false);
+  }
+  const std::uint32_t stride = std::uint32_t(captured.size()) * 4;
+  for (unsigned run = 0; run < runs; ++run) {
+    Resources again;
+    Resources& resources = run == 0 ? first : again;
+    if (run > 0) {
+      if (Status s = again.create(context, reflection, seed, integers); !s)
+        return (error = s.message(), false);
+      if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
+    }
+    vulkan::Buffer feedback;
+    if (Status s =
+            vulkan::Buffer::create(context, std::max(4u, stride * kVertices),
+                                   VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, feedback);
+        !s)
+      return (error = s.message(), false);
+    vulkan::DrawDesc draw;
+    draw.pipeline = &pipeline;
+    draw.descriptors = &descriptors;
+    for (const vulkan::Buffer& b : vertex_buffers) draw.vertex_buffers.push_back(b.handle());
+    draw.viewports = {{0.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f}};
+    draw.render_area = {{0, 0}, {1, 1}};
+    draw.vertex_count = kVertices;
+    draw.xfb_buffers = {feedback.handle()};
+    double ms = 0;
+    {
+      Timer timer{ms};
+      if (Status s = vulkan::draw(context, draw); !s) return (error = s.message(), false);
+    }
+    out.run_ms.push_back(ms);
+    std::vector<Output> outputs;
+    // One output per captured component position, so that each word keeps its own type.
+    const std::vector<std::uint32_t> words = feedback.read<std::uint32_t>();
+    for (std::size_t c = 0; c < captured.size(); ++c) {
+      Output o;
+      o.name = "xfb component " + std::to_string(c);
+      o.kind = captured[c];
+      o.components = 1;
+      o.compare_mask = 1;
+      for (std::uint32_t v = 0; v < kVertices; ++v)
+        o.words.push_back(words[v * captured.size() + c]);
+      outputs.push_back(std::move(o));
+    }
+    if (Status s = resources.read(outputs); !s) return (error = s.message(), false);
+    out.outputs.push_back(std::move(outputs));
+  }
+  return true;
+}
+
 } // namespace
 
 std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
                               const ModuleInterface& interface) {
-  if (stage != ShaderStage::Compute && stage != ShaderStage::Pixel)
+  if (stage != ShaderStage::Compute && stage != ShaderStage::Pixel && stage != ShaderStage::Vertex)
     return std::string(shader_stage_abbrev(stage)) + " shaders are not run yet";
   if (std::string why = Resources::unsupported(reflection); !why.empty()) return why;
   if (stage == ShaderStage::Pixel) {
@@ -281,7 +372,11 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
+               const IntegerWords& integers, const std::string& captured, unsigned runs,
+               StageRun& out, std::string& error) {
+  if (stage == ShaderStage::Vertex)
+    return run_vertex(context, spirv, reflection, interface, seed, integers, captured, runs, out,
+                      error);
   if (stage == ShaderStage::Compute)
     return run_compute(context, spirv, reflection, seed, integers, runs, out, error);
   return run_pixel(context, spirv, reflection, interface, seed, integers, runs, out, error);

@@ -73,6 +73,29 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
   interface_.binding_count = unsigned(bindings_.size());
   interface_.uav_counters = counters_.data();
   interface_.uav_counter_count = unsigned(counters_.size());
+  if (source_.stage == ShaderStage::Vertex) {
+    // Every output element into buffer 0, in signature order.
+    for (const SignatureElement& e : source_.outputs) {
+      if (!e.mask) continue;
+      vkd3d_shader_transform_feedback_element x{};
+      x.semantic_name = e.semantic.c_str();
+      x.semantic_index = e.semantic_index;
+      x.component_index = std::uint8_t(__builtin_ctz(e.mask));
+      x.component_count = std::uint8_t(__builtin_popcount(e.mask));
+      xfb_elements_.push_back(x);
+      const char kind = e.component_type == ComponentType::UInt   ? 'u'
+                        : e.component_type == ComponentType::SInt ? 'i'
+                                                                  : 'f';
+      for (unsigned c = 0; c < x.component_count; ++c) captured_.push_back({kind});
+    }
+    xfb_stride_ = unsigned(captured_.size() * 4);
+    xfb_.type = VKD3D_SHADER_STRUCTURE_TYPE_TRANSFORM_FEEDBACK_INFO;
+    xfb_.elements = xfb_elements_.data();
+    xfb_.element_count = unsigned(xfb_elements_.size());
+    xfb_.buffer_strides = &xfb_stride_;
+    xfb_.buffer_stride_count = 1;
+    interface_.next = &xfb_;
+  }
   target_.type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO;
   target_.next = &interface_;
   target_.entry_point = "main";

@@ -30,11 +30,22 @@ class Request {
   const vkd3d_shader_compile_info& info() const { return info_; }
   const SourceReflection& source() const { return source_; }
 
+  // A vertex shader's outputs, all captured by transform feedback into buffer 0 in signature
+  // order (the request's vkd3d_shader_transform_feedback_info): what each captured word is.
+  struct CapturedWord {
+    char kind = 'f'; // the element's component type: 'f', 'u', 'i'
+  };
+  const std::vector<CapturedWord>& captured() const { return captured_; }
+
  private:
   SourceReflection source_;
   std::vector<vkd3d_shader_resource_binding> bindings_;
   std::vector<vkd3d_shader_uav_counter_binding> counters_;
   vkd3d_shader_interface_info interface_{};
+  std::vector<vkd3d_shader_transform_feedback_element> xfb_elements_;
+  unsigned xfb_stride_ = 0;
+  vkd3d_shader_transform_feedback_info xfb_{};
+  std::vector<CapturedWord> captured_;
   vkd3d_shader_spirv_target_info target_{};
   vkd3d_shader_compile_info info_{};
 };

@@ -148,18 +148,21 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   for (const auto& [key, words] : integer_constant_words(kiln.spirv))
     integers[key].insert(words.begin(), words.end());
 
+  std::string captured;
+  for (const Request::CapturedWord& w : request.captured()) captured += w.kind;
+
   // Alternate which pipeline the driver builds first, so that neither pays for warming it.
   StageRun kiln_run, vkd3d_run;
   std::string error;
   auto run_kiln = [&] {
     phase("run-kiln");
     return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, 2, kiln_run, error);
+                     integers, captured, 2, kiln_run, error);
   };
   auto run_vkd3d = [&] {
     phase("run-vkd3d");
     return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, 1, vkd3d_run, error);
+                     integers, captured, 1, vkd3d_run, error);
   };
   const bool ran = record.kiln_first ? run_kiln() && run_vkd3d() : run_vkd3d() && run_kiln();
   // A run the device did not finish within the fence timeout (a loop the seeded contents keep
