@@ -18,6 +18,12 @@ IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv) {
     std::vector<std::int64_t> words; // -1: unknown component
   };
   std::unordered_map<std::uint32_t, Origin> origins;
+  // Temporaries (function and private variables, vkd3d-shader's r# registers): what each
+  // component last had stored from a constant buffer, in program order, and pointers to one
+  // component of them.
+  std::unordered_map<std::uint32_t, bool> local_variable;
+  std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> local_pointer;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::int64_t>> stored;
   IntegerWords out;
   for (std::size_t at = 5; at < spirv.size();) {
     const std::uint32_t count = spirv[at] >> 16;
@@ -41,9 +47,33 @@ IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv) {
       break;
     case spv::OpVariable:
       if (count >= 4 && w[3] == spv::StorageClassUniform) uniform_variable[w[2]] = true;
+      if (count >= 4 && (w[3] == spv::StorageClassFunction || w[3] == spv::StorageClassPrivate))
+        local_variable[w[2]] = true;
+      break;
+    case spv::OpStore:
+      if (count >= 3 && origins.count(w[2])) {
+        const Origin& o = origins[w[2]];
+        if (local_variable.count(w[1])) {
+          for (std::uint32_t c = 0; c < o.words.size(); ++c)
+            stored[{w[1], c}] = {o.key, o.words[c]};
+        } else if (auto p = local_pointer.find(w[1]);
+                   p != local_pointer.end() && !o.words.empty()) {
+          stored[p->second] = {o.key, o.words[0]};
+        }
+      } else if (count >= 3) {
+        // Anything else stored there is not a constant-buffer word any more.
+        if (local_variable.count(w[1]))
+          for (std::uint32_t c = 0; c < 4; ++c) stored.erase({w[1], c});
+        else if (auto p = local_pointer.find(w[1]); p != local_pointer.end())
+          stored.erase(p->second);
+      }
       break;
     case spv::OpAccessChain:
     case spv::OpInBoundsAccessChain:
+      if (count == 5 && local_variable.count(w[3]) && constants.count(w[4])) {
+        local_pointer[w[2]] = {w[3], constants[w[4]]};
+        break;
+      }
       // %cb, 0 (the array member), the vector, optionally the component: all constant.
       if (count >= 6 && uniform_variable.count(w[3]) && constants.count(w[4]) &&
           constants.count(w[5])) {
@@ -65,7 +95,28 @@ IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv) {
       break;
     case spv::OpLoad:
     case spv::OpCopyObject:
-      if (count >= 4 && origins.count(w[3])) origins[w[2]] = origins[w[3]];
+      if (count >= 4 && origins.count(w[3])) {
+        origins[w[2]] = origins[w[3]];
+      } else if (count >= 4 && local_variable.count(w[3])) {
+        Origin o;
+        for (std::uint32_t c = 0; c < 4; ++c) {
+          auto it = stored.find({w[3], c});
+          if (it != stored.end() && (o.words.empty() || it->second.first == o.key || !o.key)) {
+            o.key = it->second.first;
+            o.words.push_back(it->second.second);
+          } else {
+            o.words.push_back(-1);
+          }
+        }
+        bool any = false;
+        for (std::int64_t word : o.words) any |= word >= 0;
+        if (any) origins[w[2]] = std::move(o);
+      } else if (count >= 4) {
+        if (auto p = local_pointer.find(w[3]); p != local_pointer.end()) {
+          if (auto it = stored.find(p->second); it != stored.end())
+            origins[w[2]] = Origin{it->second.first, {it->second.second}};
+        }
+      }
       break;
     case spv::OpCompositeExtract:
       if (count == 5 && origins.count(w[3]) && w[4] < origins[w[3]].words.size()) {

@@ -67,8 +67,8 @@ TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
   EXPECT_EQ(words[9], 4u);
 }
 
-// A few corpus shaders of each stage the harness runs (pixel, compute), chosen among those whose
-// modules have float arithmetic to corrupt, integer work, textures, samplers and UAVs.
+// A few corpus shaders of each stage the harness runs (pixel, compute, vertex), chosen among those
+// whose modules have float arithmetic to corrupt, integer work, textures, samplers and UAVs.
 const char* const kSubset[] = {
 #include "execute_subset.inc"
 };
