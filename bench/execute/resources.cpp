@@ -2,6 +2,8 @@
 
 #include "bench/execute/seed.h"
 
+#include <cstring>
+
 namespace kiln::execute {
 
 namespace {
