@@ -16,6 +16,7 @@ struct Command {
   X(translate)                                                                                     \
   X(disasm)                                                                                        \
   X(bench)                                                                                         \
+  X(execute)                                                                                       \
   X(cache)
 
 #define KILN_X(name)                                                                               \

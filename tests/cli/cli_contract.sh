@@ -23,7 +23,7 @@ check() { # check EXPECTED_RC DESCRIPTION CMD...
 check 0 "kiln --help" "$kiln" --help
 check 2 "kiln with no command" "$kiln"
 check 2 "unknown command" "$kiln" frobnicate
-for cmd in translate disasm bench cache; do
+for cmd in translate disasm bench execute cache; do
   check 0 "kiln $cmd --help" "$kiln" "$cmd" --help
   grep -q "usage: kiln $cmd" "$work/out" || { echo "FAIL: $cmd --help prints no usage"; failures=$((failures + 1)); }
 done
@@ -32,6 +32,8 @@ check 2 "translate with unknown option" "$kiln" translate x --bogus
 check 2 "translate with bad target" "$kiln" translate x --target vulkan9
 check 2 "translate with an unknown extension" "$kiln" translate x --extensions demote,frob
 check 2 "unknown cache action" "$kiln" cache frob
+check 2 "execute without a path" "$kiln" execute
+check 2 "execute with a bad timeout" "$kiln" execute x --timeout 0
 check 1 "translate of a missing file" "$kiln" translate "$work/missing.dxbc"
 grep -q "^kiln: $work/missing.dxbc: " "$work/err" || { echo "FAIL: no 'kiln: FILE: reason' line"; failures=$((failures + 1)); }
 printf 'garbage!' >"$work/garbage.bin"

@@ -5,7 +5,7 @@
 
 #include "tests/conformance/package.h"
 #include "tests/conformance/shader_source.h"
-#include "tests/vulkan/vulkan_graphics.h"
+#include "bench/execute/vulkan_graphics.h"
 
 #include <functional>
 #include <memory>

@@ -4,7 +4,7 @@
 // and a scratch folder for the script and its shaders, removed after the test.
 
 #include "tests/support/shared_data.h"
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

@@ -16,8 +16,8 @@
 
 #include "kiln/kiln.h"
 #include "tests/pipeline_demo/demo_shaders.h"
-#include "tests/vulkan/vulkan_graphics.h"
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_graphics.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 
 #include "tests/translator/spirv/compute_programs.h"
 #include "tests/translator/spirv/spirv_tools_text.h"
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 #include "translator/spirv/module_builder.h"
 #include "translator/spirv/validate.h"
 

@@ -2,7 +2,7 @@
 // buffer, a uniform buffer and a sampled texture, read back from a render target.
 
 #include "tests/translator/spirv/spirv_tools_text.h"
-#include "tests/vulkan/vulkan_graphics.h"
+#include "bench/execute/vulkan_graphics.h"
 
 #include <cstring>
 #include "tests/support/shared_data.h"

@@ -6,8 +6,8 @@
 
 #include "tests/translator/dxbc/linkage_program.h"
 #include "tests/support/shared_data.h"
-#include "tests/vulkan/vulkan_graphics.h"
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_graphics.h"
+#include "bench/execute/vulkan_harness.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
 

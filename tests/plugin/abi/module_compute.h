@@ -3,7 +3,7 @@
 // layout from the bindings, a compute pipeline over the module, one dispatch. Everything it
 // creates is destroyed before it returns; the module stays kiln's.
 
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <span>
 

@@ -3,12 +3,12 @@
 // under the client's interface, and forwards the rest to the system's library (whose own
 // internal calls must reach itself, not kiln: real_library.h).
 
+#include "bench/execute/spirv_interface.h"
 #include "bench/synth/dxbc_writer.h"
 #include "plugin/vkd3d_shader/library.h"
 #include "plugin/vkd3d_shader/real_library.h"
 #include "plugin/vkd3d_shader/scan.h"
 #include "tests/support/shared_data.h"
-#include "tests/support/spirv_interface.h"
 #include "translator/spirv/validate.h"
 
 #include <cstdio>
@@ -22,6 +22,7 @@
 #include <vulkan/vulkan_core.h>
 
 namespace kiln::test {
+using namespace kiln::execute; // the module facts (bench/execute/spirv_interface.h)
 namespace {
 
 class Dropin : public ::testing::Test {

@@ -4,14 +4,14 @@
 // kiln serves, kiln's module must show the pipeline what the system library's shows: every
 // descriptor's set, binding and type, and every stage-interface component's location,
 // component, type, built-in, patch, interpolation and transform-feedback decorations (compared
-// per component, not per variable: tests/support/spirv_interface.h). Two requests per shader:
+// per component, not per variable: bench/execute/spirv_interface.h). Two requests per shader:
 // an interface with an empty binding list (vkd3d-shader's fallback layout, which wined3d relies
 // on) and a layer-style one built from the shader's scan, as libvkd3d and wined3d build theirs.
 
+#include "bench/execute/spirv_interface.h"
 #include "plugin/vkd3d_shader/compile_request.h"
 #include "plugin/vkd3d_shader/real_library.h"
 #include "tests/support/shared_data.h"
-#include "tests/support/spirv_interface.h"
 #include "translator/spirv/validate.h"
 #include "translator/translate.h"
 
@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace kiln::test {
+using namespace kiln::execute; // the module facts (bench/execute/spirv_interface.h)
 namespace {
 
 enum class Layout { EmptyBindingList, FromScan, NoInterface };

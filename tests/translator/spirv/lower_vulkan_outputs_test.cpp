@@ -3,7 +3,7 @@
 
 #include "tests/translator/spirv/lower_test_util.h"
 #include "tests/support/shared_data.h"
-#include "tests/vulkan/vulkan_graphics.h"
+#include "bench/execute/vulkan_graphics.h"
 
 #include <cstring>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // results are checked against the same computation on the CPU.
 
 #include "tests/translator/spirv/lower_test_util.h"
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <algorithm>
 #include <cmath>

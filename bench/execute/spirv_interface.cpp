@@ -1,11 +1,11 @@
-#include "tests/support/spirv_interface.h"
+#include "bench/execute/spirv_interface.h"
 
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <vulkan/vulkan_core.h>
 
-namespace kiln::test {
+namespace kiln::execute {
 
 namespace {
 
@@ -491,4 +491,4 @@ std::vector<std::string> interface_differences(const ModuleInterface& kiln,
   return out;
 }
 
-} // namespace kiln::test
+} // namespace kiln::execute

@@ -1,4 +1,4 @@
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -85,7 +85,7 @@ Status Context::init(const ContextOptions& options) {
   VkPhysicalDeviceProperties properties{};
   for (VkPhysicalDevice candidate : devices) {
     vkGetPhysicalDeviceProperties(candidate, &properties);
-    if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU || options.any_device) {
       physical_device_ = candidate;
       break;
     }

@@ -1,6 +1,6 @@
 // GraphicsPipeline, ComputeProgram, draw() and dispatch() of vulkan_graphics.h.
 
-#include "tests/vulkan/vulkan_graphics.h"
+#include "bench/execute/vulkan_graphics.h"
 
 #include <algorithm>
 

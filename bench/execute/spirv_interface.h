@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kiln::test {
+namespace kiln::execute {
 
 struct DescriptorFact {
   std::uint32_t set = 0;
@@ -80,4 +80,4 @@ std::string describe(const BuiltInFact& fact);
 std::vector<std::string> interface_differences(const ModuleInterface& kiln,
                                                const ModuleInterface& reference);
 
-} // namespace kiln::test
+} // namespace kiln::execute

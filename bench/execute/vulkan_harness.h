@@ -1,5 +1,6 @@
 #pragma once
-// A small Vulkan harness for running kiln's SPIR-V on lavapipe (Mesa's CPU driver) in tests.
+// A small Vulkan harness for running SPIR-V on lavapipe (Mesa's CPU driver): kiln's tests and
+// `kiln execute` (bench/execute/).
 //
 //   Context     instance + device on the CPU device, one compute-capable queue, one-shot
 //               command submission. Device functions come from a per-context VolkDeviceTable.
@@ -33,6 +34,9 @@ struct ContextOptions {
   // shaderOutputLayer: SV_ViewportArrayIndex / SV_RenderTargetArrayIndex written by vertex and
   // domain shaders. Off: a device like one without them, for tests that must fail there.
   bool viewport_index_layer = true;
+  // Take the first physical device of any type instead of requiring a CPU one (lavapipe): for
+  // `kiln execute` run on the ICD that VK_ICD_FILENAMES names.
+  bool any_device = false;
 };
 
 class Context {

@@ -1,4 +1,4 @@
-#include "tests/vulkan/vulkan_graphics.h"
+#include "bench/execute/vulkan_graphics.h"
 
 #include <algorithm>
 #include <utility>

@@ -7,7 +7,7 @@
 // layouts; Context::submit() work is separated by full memory barriers (full_barrier()). This
 // is slow on a real GPU and irrelevant on lavapipe, which is what the harness is for.
 
-#include "tests/vulkan/vulkan_harness.h"
+#include "bench/execute/vulkan_harness.h"
 
 #include <cstdint>
 #include <span>

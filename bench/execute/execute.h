@@ -1,0 +1,102 @@
+#pragma once
+// `kiln execute`: every shader of a folder run on the Vulkan device (lavapipe unless
+// VK_ICD_FILENAMES names another ICD) through kiln's translation and Debian's libvkd3d-shader
+// 1.2's translation of the same request, the results compared (docs/execution.md).
+//
+// The shaders run in a worker process that the calling process supervises: a shader that
+// crashes a translator or the driver, or hangs the device, is recorded as such and the worker
+// restarts after it.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::execute {
+
+// X(enumerator, name): what happened to one shader.
+#define KILN_EXECUTE_VERDICTS(X)                                                                   \
+  X(Match, "match")                       /* both ran, the outputs agree */                        \
+  X(Differ, "differ")                     /* both ran, the outputs differ */                       \
+  X(Nondeterministic, "nondeterministic") /* kiln's own two runs differ (races) */                 \
+  X(NotExecuted, "not-executed")          /* the harness does not run this yet: the reason */      \
+  X(KilnFailed, "kiln-failed") /* kiln did not translate it, or made an invalid module */          \
+  X(Vkd3dFailed,                                                                                   \
+    "vkd3d-failed") /* vkd3d-shader 1.2 rejected it, crashed or made an invalid module */          \
+  X(DeviceError, "device-error") /* the device refused a pipeline or a submission */               \
+  X(Crashed, "crashed")          /* the worker died on it */                                       \
+  X(Hung, "hung")                /* the worker stopped answering on it */
+
+enum class Verdict : std::uint8_t {
+#define KILN_X(id, name) id,
+  KILN_EXECUTE_VERDICTS(KILN_X)
+#undef KILN_X
+      Count
+};
+const char* verdict_name(Verdict verdict);
+
+struct ShaderRecord {
+  std::string file;
+  std::string stage; // "ps", "cs", ...
+  Verdict verdict = Verdict::NotExecuted;
+  std::string reason;   // the first difference, the reason it did not run, the failure
+  std::string op_class; // the tolerance class the floats were compared under
+  double kiln_build_ms = -1, vkd3d_build_ms = -1; // vkCreate*Pipelines; -1: not built
+  double kiln_run_ms = -1, vkd3d_run_ms = -1;     // submit to fence (kiln: first run)
+  std::uint64_t words_compared = 0, words_different = 0;
+  bool kiln_first = true; // which translation's pipeline was built first (they alternate)
+};
+
+struct ExecuteOptions {
+  std::vector<std::string> paths;
+  std::string json_path;
+  bool progress = true;
+  unsigned timeout_seconds = 20; // one phase of one shader
+  std::uint64_t seed = 1;
+  std::size_t limit = 0; // 0: every shader
+  // Testing the harness: corrupt kiln's translation (swap the operands of its first
+  // non-commutative binary operation) so that the comparison must catch it.
+  bool corrupt_kiln = false;
+};
+
+struct ExecuteSummary {
+  std::vector<ShaderRecord> records;
+  std::size_t counts[std::size_t(Verdict::Count)] = {};
+  double wall_seconds = 0;
+  std::string device;
+  std::string setup_error; // no device, no vkd3d-shader: nothing ran
+};
+
+// Runs every shader of `options.paths` (DXBC; other inputs are recorded as not executed).
+ExecuteSummary run_execute(const ExecuteOptions& options);
+
+// The text summary (stdout) and the JSON file (schema "kiln-execute/1", docs/execution.md).
+void print_summary(const ExecuteSummary& summary);
+bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
+                const std::string& path, std::string& error);
+
+// The worker's per-shader work, exposed for the supervisor (supervisor.cpp) and tests. Each
+// phase is announced through `phase` before it starts.
+class ShaderExecutor {
+ public:
+  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed);
+  ~ShaderExecutor();
+  ShaderExecutor(const ShaderExecutor&) = delete;
+  ShaderExecutor& operator=(const ShaderExecutor&) = delete;
+  // Null context or library: `setup_error` says why.
+  const std::string& setup_error() const;
+  std::string device_name() const;
+  ShaderRecord execute(const std::string& file, const std::vector<std::uint8_t>& bytes,
+                       std::size_t index, void (*phase)(const char*));
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Swaps the operands of the first non-commutative binary instruction of `spirv` with two
+// different operands (OpFSub, OpISub, OpFDiv, ...), else turns the first OpFAdd/OpIAdd into a
+// subtraction; false when the module has none.
+bool corrupt_one_operation(std::vector<std::uint32_t>& spirv);
+
+} // namespace kiln::execute

@@ -1,0 +1,124 @@
+// The text summary and the JSON file of `kiln execute` (execute.h; schema in docs/execution.md).
+
+#include "bench/execute/execute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace kiln::execute {
+
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (std::uint8_t(c) < 0x20)
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string number(double value) {
+  if (!std::isfinite(value) || value < 0) return "null";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+} // namespace
+
+void print_summary(const ExecuteSummary& summary) {
+  if (!summary.setup_error.empty())
+    std::printf("kiln execute: nothing ran: %s\n", summary.setup_error.c_str());
+  std::printf("kiln execute on %s: %zu shaders in %.1f s\n",
+              summary.device.empty() ? "(no device)" : summary.device.c_str(),
+              summary.records.size(), summary.wall_seconds);
+  // Per stage: how many of each verdict.
+  std::map<std::string, std::map<Verdict, std::size_t>> by_stage;
+  for (const ShaderRecord& r : summary.records) ++by_stage[r.stage][r.verdict];
+  std::printf("%-6s", "stage");
+  for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
+    std::printf(" %9.9s", verdict_name(Verdict(v)));
+  std::printf("\n");
+  for (const auto& [stage, counts] : by_stage) {
+    std::printf("%-6s", stage.empty() ? "?" : stage.c_str());
+    for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v) {
+      auto it = counts.find(Verdict(v));
+      std::printf(" %9zu", it == counts.end() ? 0 : it->second);
+    }
+    std::printf("\n");
+  }
+  const std::size_t matched = summary.counts[std::size_t(Verdict::Match)];
+  const std::size_t compared = matched + summary.counts[std::size_t(Verdict::Differ)];
+  if (compared)
+    std::printf("executed by both and compared: %zu, same results: %zu (%.2f%%)\n", compared,
+                matched, 100.0 * double(matched) / double(compared));
+  std::vector<double> kiln_build, vkd3d_build, kiln_run, vkd3d_run;
+  for (const ShaderRecord& r : summary.records) {
+    if (r.kiln_build_ms >= 0) kiln_build.push_back(r.kiln_build_ms);
+    if (r.vkd3d_build_ms >= 0) vkd3d_build.push_back(r.vkd3d_build_ms);
+    if (r.kiln_run_ms >= 0) kiln_run.push_back(r.kiln_run_ms);
+    if (r.vkd3d_run_ms >= 0) vkd3d_run.push_back(r.vkd3d_run_ms);
+  }
+  if (!kiln_build.empty())
+    std::printf("pipeline build, median ms: kiln %.3f, vkd3d %.3f; run: kiln %.3f, vkd3d %.3f\n",
+                median(kiln_build), median(vkd3d_build), median(kiln_run), median(vkd3d_run));
+  for (const ShaderRecord& r : summary.records) {
+    if (r.verdict == Verdict::Match || r.verdict == Verdict::NotExecuted) continue;
+    std::printf("  %-12s %s [%s]: %s\n", verdict_name(r.verdict), r.file.c_str(), r.stage.c_str(),
+                r.reason.c_str());
+  }
+  std::map<std::string, std::size_t> reasons;
+  for (const ShaderRecord& r : summary.records)
+    if (r.verdict == Verdict::NotExecuted) ++reasons[r.reason.substr(0, r.reason.find(':'))];
+  for (const auto& [reason, count] : reasons)
+    std::printf("  not executed: %s x%zu\n", reason.c_str(), count);
+}
+
+bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
+                const std::string& path, std::string& error) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    error = "cannot write " + path;
+    return false;
+  }
+  std::fprintf(f, "{\"schema\":\"kiln-execute/1\",\"device\":\"%s\",\"seed\":%llu,",
+               escape(summary.device).c_str(), static_cast<unsigned long long>(options.seed));
+  std::fprintf(f, "\"wall_seconds\":%s,\"setup_error\":\"%s\",\"counts\":{",
+               number(summary.wall_seconds).c_str(), escape(summary.setup_error).c_str());
+  for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
+    std::fprintf(f, "%s\"%s\":%zu", v ? "," : "", verdict_name(Verdict(v)), summary.counts[v]);
+  std::fprintf(f, "},\"shaders\":[");
+  for (std::size_t i = 0; i < summary.records.size(); ++i) {
+    const ShaderRecord& r = summary.records[i];
+    std::fprintf(f,
+                 "%s\n{\"file\":\"%s\",\"stage\":\"%s\",\"verdict\":\"%s\",\"reason\":\"%s\","
+                 "\"tolerance\":\"%s\",\"kiln_build_ms\":%s,\"vkd3d_build_ms\":%s,"
+                 "\"kiln_run_ms\":%s,\"vkd3d_run_ms\":%s,\"words_compared\":%llu,"
+                 "\"words_different\":%llu,\"kiln_built_first\":%s}",
+                 i ? "," : "", escape(r.file).c_str(), r.stage.c_str(), verdict_name(r.verdict),
+                 escape(r.reason).c_str(), r.op_class.c_str(), number(r.kiln_build_ms).c_str(),
+                 number(r.vkd3d_build_ms).c_str(), number(r.kiln_run_ms).c_str(),
+                 number(r.vkd3d_run_ms).c_str(), static_cast<unsigned long long>(r.words_compared),
+                 static_cast<unsigned long long>(r.words_different),
+                 r.kiln_first ? "true" : "false");
+  }
+  std::fprintf(f, "\n]}\n");
+  const bool ok = std::fclose(f) == 0;
+  if (!ok) error = "cannot write " + path;
+  return ok;
+}
+
+} // namespace kiln::execute

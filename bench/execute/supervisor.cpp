@@ -1,0 +1,231 @@
+// The worker process and its supervisor (execute.h, run_execute): the worker runs shader after
+// shader and streams one line per phase and per result over a pipe; the supervisor records a
+// shader whose worker died or went silent past the timeout, and starts a new worker after it.
+
+#include "bench/execute/execute.h"
+#include "bench/inputs.h"
+#include "bench/progress.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace kiln::execute {
+
+namespace {
+
+// Lines on the pipe: "B <index>", "P <phase>", "R <record fields, tab-separated>", "S <setup
+// error>", "D <device name>".
+int g_pipe = -1; // the worker's end; only ever set in the worker process
+
+void send(const std::string& line) {
+  const std::string text = line + "\n";
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = write(g_pipe, text.data() + done, text.size() - done);
+    if (n <= 0) _exit(3);
+    done += std::size_t(n);
+  }
+}
+
+void announce_phase(const char* phase) {
+  send(std::string("P ") + phase);
+}
+
+std::string clean(std::string text) {
+  for (char& c : text)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+std::string serialize(const ShaderRecord& r) {
+  std::ostringstream out;
+  out.precision(9);
+  out << clean(r.file) << '\t' << r.stage << '\t' << int(r.verdict) << '\t' << clean(r.reason)
+      << '\t' << r.op_class << '\t' << r.kiln_build_ms << '\t' << r.vkd3d_build_ms << '\t'
+      << r.kiln_run_ms << '\t' << r.vkd3d_run_ms << '\t' << r.words_compared << '\t'
+      << r.words_different << '\t' << int(r.kiln_first);
+  return out.str();
+}
+
+bool deserialize(const std::string& line, ShaderRecord& r) {
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+    f.push_back(line.substr(start, tab - start));
+  f.push_back(line.substr(start));
+  if (f.size() != 12) return false;
+  r.file = f[0];
+  r.stage = f[1];
+  r.verdict = Verdict(std::stoi(f[2]));
+  r.reason = f[3];
+  r.op_class = f[4];
+  r.kiln_build_ms = std::stod(f[5]);
+  r.vkd3d_build_ms = std::stod(f[6]);
+  r.kiln_run_ms = std::stod(f[7]);
+  r.vkd3d_run_ms = std::stod(f[8]);
+  r.words_compared = std::stoull(f[9]);
+  r.words_different = std::stoull(f[10]);
+  r.kiln_first = f[11] == "1";
+  return true;
+}
+
+[[noreturn]] void worker_main(int fd, const std::vector<bench::BenchInput>& inputs,
+                              std::size_t start, const ExecuteOptions& options) {
+  g_pipe = fd;
+  // The driver's messages and vkd3d-shader's would interleave with the progress output.
+  if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+  ShaderExecutor executor(options.corrupt_kiln, options.seed);
+  if (!executor.setup_error().empty()) {
+    send("S " + clean(executor.setup_error()));
+    _exit(0);
+  }
+  send("D " + clean(executor.device_name()));
+  for (std::size_t i = start; i < inputs.size(); ++i) {
+    send("B " + std::to_string(i));
+    const ShaderRecord record =
+        executor.execute(inputs[i].path, inputs[i].bytes, i, announce_phase);
+    send("R " + serialize(record));
+    // The device may still be running the hung shader: a new worker takes the next one.
+    if (record.verdict == Verdict::Hung) _exit(0);
+  }
+  _exit(0);
+}
+
+} // namespace
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+#define KILN_X(id, name)                                                                           \
+  case Verdict::id:                                                                                \
+    return name;
+    KILN_EXECUTE_VERDICTS(KILN_X)
+#undef KILN_X
+  case Verdict::Count:
+    break;
+  }
+  return "?";
+}
+
+ExecuteSummary run_execute(const ExecuteOptions& options) {
+  ExecuteSummary summary;
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> errors;
+  std::vector<bench::BenchInput> inputs = bench::collect_inputs(options.paths, errors);
+  for (const std::string& e : errors) std::fprintf(stderr, "kiln: %s\n", e.c_str());
+  if (options.limit && inputs.size() > options.limit) inputs.resize(options.limit);
+  // The driver's own shader cache would make the second translation's build look cheaper.
+  setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
+  setenv("VKD3D_SHADER_DEBUG", "none", 0);
+
+  bench::Progress progress("execute", inputs.size(), options.progress);
+  std::size_t next = 0;
+  while (next < inputs.size()) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      summary.setup_error = "pipe failed";
+      break;
+    }
+    std::fflush(nullptr);
+    const pid_t worker = fork();
+    if (worker == 0) {
+      close(fds[0]);
+      worker_main(fds[1], inputs, next, options);
+    }
+    close(fds[1]);
+    if (worker < 0) {
+      close(fds[0]);
+      summary.setup_error = "fork failed";
+      break;
+    }
+    std::string buffer, phase = "start";
+    std::ptrdiff_t in_flight = -1;
+    bool hung = false, setup_failed = false, ready = false;
+    for (;;) {
+      pollfd p{fds[0], POLLIN, 0};
+      const int polled = poll(&p, 1, int(options.timeout_seconds * 1000));
+      if (polled == 0) {
+        hung = true;
+        kill(worker, SIGKILL);
+        break;
+      }
+      if (polled < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      char chunk[4096];
+      const ssize_t n = read(fds[0], chunk, sizeof chunk);
+      if (n <= 0) break;
+      buffer.append(chunk, std::size_t(n));
+      for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
+        const std::string line = buffer.substr(0, newline);
+        buffer.erase(0, newline + 1);
+        if (line.size() < 2) continue;
+        const std::string body = line.substr(2);
+        switch (line[0]) {
+        case 'S':
+          summary.setup_error = body;
+          setup_failed = true;
+          break;
+        case 'D':
+          summary.device = body;
+          ready = true;
+          break;
+        case 'B':
+          in_flight = std::ptrdiff_t(std::stoull(body));
+          phase = "start";
+          break;
+        case 'P':
+          phase = body;
+          break;
+        case 'R': {
+          ShaderRecord record;
+          if (deserialize(body, record)) summary.records.push_back(std::move(record));
+          next = std::size_t(in_flight) + 1;
+          in_flight = -1;
+          progress.advance();
+          break;
+        }
+        default:
+          break;
+        }
+      }
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(worker, &status, 0);
+    if (setup_failed) break;
+    if (in_flight < 0) {
+      if (next < inputs.size() && !ready) {
+        // Died or hung before starting a shader (device creation): nothing more will run.
+        summary.setup_error = "the worker stopped before running a shader";
+        break;
+      }
+      continue;
+    }
+    ShaderRecord record;
+    record.file = inputs[std::size_t(in_flight)].path;
+    record.stage = std::string(shader_stage_abbrev(inputs[std::size_t(in_flight)].stage));
+    record.verdict = hung ? Verdict::Hung : Verdict::Crashed;
+    record.reason =
+        hung ? "no answer for " + std::to_string(options.timeout_seconds) + " s during " + phase
+             : std::string("worker died (") +
+                   (WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "exit") + ") during " +
+                   phase;
+    summary.records.push_back(std::move(record));
+    next = std::size_t(in_flight) + 1;
+    progress.advance();
+  }
+  progress.finish();
+  for (const ShaderRecord& r : summary.records) ++summary.counts[std::size_t(r.verdict)];
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
+} // namespace kiln::execute

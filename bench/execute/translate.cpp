@@ -1,0 +1,199 @@
+#include "bench/execute/translate.h"
+
+#include "plugin/vkd3d_shader/compile_request.h"
+#include "translator/dxbc/scan.h"
+
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace kiln::execute {
+
+namespace {
+
+vkd3d_shader_descriptor_type descriptor_type_of(ResourceBinding::Class c) {
+  switch (c) {
+  case ResourceBinding::Class::Srv:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_SRV;
+  case ResourceBinding::Class::Uav:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_UAV;
+  case ResourceBinding::Class::Sampler:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_SAMPLER;
+  default:
+    return VKD3D_SHADER_DESCRIPTOR_TYPE_CBV;
+  }
+}
+
+} // namespace
+
+bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
+  if (Status s = dxbc::scan_dxbc(bytecode, source_); !s) {
+    why = "not a DXBC shader kiln scans: " + s.message();
+    return false;
+  }
+  std::uint32_t next = 0;
+  for (const ResourceBinding& d : source_.descriptors) {
+    if (d.array_size != 1) {
+      // SM5.1 descriptor arrays: vkd3d-shader 1.2 binds one descriptor, and the drop-in
+      // forwards them (docs/vkd3d-shader.md), so there is no second translation to compare.
+      why = "descriptor array";
+      return false;
+    }
+    vkd3d_shader_resource_binding b{};
+    b.type = descriptor_type_of(d.register_class);
+    b.register_space = d.space;
+    b.register_index = d.register_index;
+    b.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+    const bool buffer =
+        d.register_class == ResourceBinding::Class::Cbv || d.dimension == ResourceDimension::Buffer;
+    b.flags = buffer ? VKD3D_SHADER_BINDING_FLAG_BUFFER : VKD3D_SHADER_BINDING_FLAG_IMAGE;
+    b.binding = {0, next++, 1};
+    bindings_.push_back(b);
+    if (d.register_class == ResourceBinding::Class::Uav &&
+        (d.flags & ResourceBinding::UavCounter)) {
+      vkd3d_shader_uav_counter_binding c{};
+      c.register_space = d.space;
+      c.register_index = d.register_index;
+      c.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+      c.binding = {0, next++, 1};
+      counters_.push_back(c);
+    }
+  }
+  if (source_.renamed_ranges) {
+    // SM5.1 ranges named by ids other than their registers: vkd3d-shader 1.2 reads a binding
+    // list by those ids, so both get its fallback layout instead (set 0, declaration order),
+    // which the drop-in reproduces (docs/vkd3d-shader.md, "Where descriptors land").
+    bindings_.clear();
+    counters_.clear();
+  }
+  interface_.type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO;
+  interface_.bindings = bindings_.data();
+  interface_.binding_count = unsigned(bindings_.size());
+  interface_.uav_counters = counters_.data();
+  interface_.uav_counter_count = unsigned(counters_.size());
+  if (source_.stage == ShaderStage::Vertex) {
+    // Every output element into buffer 0, in signature order.
+    for (const SignatureElement& e : source_.outputs) {
+      if (!e.mask) continue;
+      vkd3d_shader_transform_feedback_element x{};
+      x.semantic_name = e.semantic.c_str();
+      x.semantic_index = e.semantic_index;
+      x.component_index = std::uint8_t(__builtin_ctz(e.mask));
+      x.component_count = std::uint8_t(__builtin_popcount(e.mask));
+      xfb_elements_.push_back(x);
+      const char kind = e.component_type == ComponentType::UInt   ? 'u'
+                        : e.component_type == ComponentType::SInt ? 'i'
+                                                                  : 'f';
+      for (unsigned c = 0; c < x.component_count; ++c) captured_.push_back({kind});
+    }
+    xfb_stride_ = unsigned(captured_.size() * 4);
+    xfb_.type = VKD3D_SHADER_STRUCTURE_TYPE_TRANSFORM_FEEDBACK_INFO;
+    xfb_.elements = xfb_elements_.data();
+    xfb_.element_count = unsigned(xfb_elements_.size());
+    xfb_.buffer_strides = &xfb_stride_;
+    xfb_.buffer_stride_count = 1;
+    interface_.next = &xfb_;
+  }
+  target_.type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO;
+  target_.next = &interface_;
+  target_.entry_point = "main";
+  target_.environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0;
+  info_.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO;
+  info_.next = &target_;
+  info_.source = {bytecode.data(), bytecode.size()};
+  info_.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+  info_.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+  info_.log_level = VKD3D_SHADER_LOG_ERROR;
+  info_.source_name = "kiln-execute";
+  return true;
+}
+
+Translation translate_with_kiln(Translator& translator, const Request& request,
+                                Reflection& reflection) {
+  Translation out;
+  vkd3d::CompileRequest compile;
+  vkd3d::ForwardReason reason{};
+  if (!vkd3d::read_compile_request(request.info(), compile, reason)) {
+    out.forwarded = true;
+    out.error = "kiln's drop-in forwards this request (" +
+                std::string(vkd3d::forward_reason_name(reason)) + ")";
+    return out;
+  }
+  TranslateResult result;
+  if (Status s = translator.translate(compile.bytecode, compile.options, result); !s) {
+    out.error = s.message();
+    return out;
+  }
+  out.spirv = std::move(result.spirv);
+  reflection = std::move(result.reflection);
+  return out;
+}
+
+Translation translate_with_vkd3d(const vkd3d::RealLibrary& library, const Request& request) {
+  Translation out;
+  if (!library.loaded()) {
+    out.error = "libvkd3d-shader not loaded: " + library.error();
+    return out;
+  }
+  int fds[2];
+  if (pipe(fds) != 0) {
+    out.error = "pipe failed";
+    return out;
+  }
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    alarm(30); // a hang counts as a crash
+    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+    vkd3d_shader_code code{};
+    char* messages = nullptr;
+    const int rc = library.vkd3d_shader_compile(&request.info(), &code, &messages);
+    std::string payload;
+    if (rc < 0) {
+      payload = std::string("E") + vkd3d::result_name(rc);
+      if (std::string first = vkd3d::first_message_line(messages); !first.empty())
+        payload += ": " + first;
+    } else {
+      payload = "S";
+      payload.append(static_cast<const char*>(code.code), code.size);
+    }
+    for (std::size_t done = 0; done < payload.size();) {
+      const ssize_t n = write(fds[1], payload.data() + done, payload.size() - done);
+      if (n <= 0) _exit(2);
+      done += std::size_t(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string bytes;
+  char buffer[65536];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    bytes.append(buffer, std::size_t(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (child < 0) {
+    out.error = "fork failed";
+  } else if (WIFSIGNALED(status)) {
+    out.crashed = true;
+    out.error = std::string("vkd3d-shader crashed (") + strsignal(WTERMSIG(status)) + ")";
+  } else if (bytes.empty() || (bytes[0] != 'S' && bytes[0] != 'E')) {
+    out.error = "vkd3d-shader's child exited without a result";
+  } else if (bytes[0] == 'E') {
+    out.error = bytes.substr(1);
+  } else {
+    out.spirv.resize((bytes.size() - 1) / 4);
+    std::memcpy(out.spirv.data(), bytes.data() + 1, out.spirv.size() * 4);
+  }
+  return out;
+}
+
+} // namespace kiln::execute

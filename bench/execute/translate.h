@@ -1,0 +1,70 @@
+#pragma once
+// The one request both translators get (docs/execution.md, "Same layout for both"): a
+// vkd3d_shader_compile_info with an explicit vkd3d_shader_interface_info that binds every
+// descriptor the bytecode declares (kiln's scan) at its own binding of set 0, in declaration
+// order, each UAV counter right after. kiln translates it through its drop-in's reading of the
+// request (plugin/vkd3d_shader/compile_request.h, never forwarded); Debian's libvkd3d-shader 1.2
+// translates it in a forked child, since it aborts on some shaders.
+
+#include "plugin/vkd3d_shader/real_library.h"
+#include "translator/common/reflection.h"
+#include "translator/translate.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::execute {
+
+class Request {
+ public:
+  // Scans `bytecode` (kept by reference: it must outlive the request). False with `why` set
+  // when the bytecode cannot be scanned.
+  bool build(std::span<const std::uint8_t> bytecode, std::string& why);
+  Request() = default;
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+
+  const vkd3d_shader_compile_info& info() const { return info_; }
+  const SourceReflection& source() const { return source_; }
+
+  // A vertex shader's outputs, all captured by transform feedback into buffer 0 in signature
+  // order (the request's vkd3d_shader_transform_feedback_info): what each captured word is.
+  struct CapturedWord {
+    char kind = 'f'; // the element's component type: 'f', 'u', 'i'
+  };
+  const std::vector<CapturedWord>& captured() const { return captured_; }
+
+ private:
+  SourceReflection source_;
+  std::vector<vkd3d_shader_resource_binding> bindings_;
+  std::vector<vkd3d_shader_uav_counter_binding> counters_;
+  vkd3d_shader_interface_info interface_{};
+  std::vector<vkd3d_shader_transform_feedback_element> xfb_elements_;
+  unsigned xfb_stride_ = 0;
+  vkd3d_shader_transform_feedback_info xfb_{};
+  std::vector<CapturedWord> captured_;
+  vkd3d_shader_spirv_target_info target_{};
+  vkd3d_shader_compile_info info_{};
+};
+
+struct Translation {
+  std::vector<std::uint32_t> spirv;
+  std::string error;      // empty when translated
+  bool crashed = false;   // the translator died (vkd3d: in its child)
+  bool forwarded = false; // kiln's drop-in would hand the request to the system library
+  explicit operator bool() const { return error.empty(); }
+};
+
+// kiln's translation of the request; `reflection` gets the descriptors where the module put
+// them.
+Translation translate_with_kiln(Translator& translator, const Request& request,
+                                Reflection& reflection);
+
+// Debian's libvkd3d-shader's translation, in a child process (a crash or a hang past 30 s is
+// reported, not inherited).
+Translation translate_with_vkd3d(const vkd3d::RealLibrary& library, const Request& request);
+
+} // namespace kiln::execute

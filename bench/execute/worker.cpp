@@ -1,0 +1,188 @@
+// One shader through both translations and both runs (execute.h, ShaderExecutor).
+
+#include "bench/execute/compare.h"
+#include "bench/execute/execute.h"
+#include "bench/execute/stages.h"
+#include "bench/execute/translate.h"
+#include "translator/spirv/validate.h"
+
+#include <cstdlib>
+#include <spirv/unified1/spirv.hpp>
+
+namespace kiln::execute {
+
+struct ShaderExecutor::State {
+  bool corrupt_kiln = false;
+  std::uint64_t seed = 1;
+  std::unique_ptr<vulkan::Context> context;
+  vkd3d::RealLibrary vkd3d;
+  Translator translator;
+  std::string setup_error;
+};
+
+namespace {
+
+bool user_named_icd() {
+  return std::getenv("VK_ICD_FILENAMES") != nullptr || std::getenv("VK_DRIVER_FILES") != nullptr;
+}
+
+bool is_noncommutative(spv::Op op) {
+  switch (op) {
+  case spv::OpFSub:
+  case spv::OpISub:
+  case spv::OpFDiv:
+  case spv::OpSDiv:
+  case spv::OpUDiv:
+  case spv::OpShiftLeftLogical:
+  case spv::OpShiftRightLogical:
+  case spv::OpShiftRightArithmetic:
+  case spv::OpFOrdLessThan:
+  case spv::OpFOrdGreaterThanEqual:
+  case spv::OpSLessThan:
+  case spv::OpULessThan:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string descriptor_key(const ModuleInterface& m) {
+  std::string key;
+  for (const DescriptorFact& d : m.descriptors) key += describe(d) + ";";
+  return key;
+}
+
+} // namespace
+
+bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
+  // Operand order: result type, result, a, b.
+  std::size_t add = 0;
+  for (std::size_t at = 5; at < spirv.size();) {
+    const std::uint32_t count = spirv[at] >> 16;
+    if (count == 0 || at + count > spirv.size()) break;
+    const auto op = spv::Op(spirv[at] & 0xffff);
+    if (count == 5 && is_noncommutative(op) && spirv[at + 3] != spirv[at + 4]) {
+      std::swap(spirv[at + 3], spirv[at + 4]);
+      return true;
+    }
+    if (count == 5 && !add && (op == spv::OpFAdd || op == spv::OpIAdd)) add = at;
+    at += count;
+  }
+  if (!add) return false;
+  const auto op = spv::Op(spirv[add] & 0xffff);
+  spirv[add] = (spirv[add] & 0xffff0000u) | (op == spv::OpFAdd ? spv::OpFSub : spv::OpISub);
+  return true;
+}
+
+ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed)
+    : state_(std::make_unique<State>()) {
+  state_->corrupt_kiln = corrupt_kiln;
+  state_->seed = seed;
+  if (!state_->vkd3d.loaded()) {
+    state_->setup_error = "libvkd3d-shader 1.2 not loaded: " + state_->vkd3d.error();
+    return;
+  }
+  vulkan::ContextOptions options;
+  options.any_device = user_named_icd();
+  state_->context = vulkan::Context::create(state_->setup_error, options);
+}
+
+ShaderExecutor::~ShaderExecutor() = default;
+
+const std::string& ShaderExecutor::setup_error() const {
+  return state_->setup_error;
+}
+
+std::string ShaderExecutor::device_name() const {
+  return state_->context ? state_->context->device_name() : std::string();
+}
+
+ShaderRecord ShaderExecutor::execute(const std::string& file,
+                                     const std::vector<std::uint8_t>& bytes, std::size_t index,
+                                     void (*phase)(const char*)) {
+  ShaderRecord record;
+  record.file = file;
+  record.kiln_first = index % 2 == 0;
+  auto finish = [&](Verdict verdict, std::string reason) {
+    record.verdict = verdict;
+    record.reason = std::move(reason);
+    return record;
+  };
+  Request request;
+  std::string why;
+  if (!request.build(bytes, why)) {
+    record.stage = std::string(shader_stage_abbrev(request.source().stage));
+    return finish(Verdict::NotExecuted, why);
+  }
+  const ShaderStage stage = request.source().stage;
+  record.stage = std::string(shader_stage_abbrev(stage));
+
+  phase("translate-kiln");
+  Reflection reflection;
+  Translation kiln = translate_with_kiln(state_->translator, request, reflection);
+  phase("translate-vkd3d");
+  Translation vkd3d = translate_with_vkd3d(state_->vkd3d, request);
+  if (!vkd3d) return finish(Verdict::Vkd3dFailed, vkd3d.error);
+  if (!kiln) return finish(kiln.forwarded ? Verdict::NotExecuted : Verdict::KilnFailed, kiln.error);
+  if (Status s = validate_spirv(vkd3d.spirv, SpirvTarget::Vulkan10); !s)
+    return finish(Verdict::Vkd3dFailed, "invalid module: " + s.message());
+  if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
+    return finish(Verdict::KilnFailed, "invalid module: " + s.message());
+  if (state_->corrupt_kiln && !corrupt_one_operation(kiln.spirv))
+    return finish(Verdict::NotExecuted, "nothing to corrupt in kiln's module");
+
+  ModuleInterface kiln_facts, vkd3d_facts;
+  if (!read_module_interface(kiln.spirv, kiln_facts, why) ||
+      !read_module_interface(vkd3d.spirv, vkd3d_facts, why))
+    return finish(Verdict::NotExecuted, "module not readable: " + why);
+  if (descriptor_key(kiln_facts) != descriptor_key(vkd3d_facts))
+    return finish(Verdict::Differ, "descriptor layouts differ");
+  if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
+      !unsupported.empty())
+    return finish(Verdict::NotExecuted, unsupported);
+  const OpClass op_class = std::max(loosest_op_class(kiln.spirv), loosest_op_class(vkd3d.spirv));
+  record.op_class = op_class_name(op_class);
+
+  // Constant-buffer words either module reads as integers get small integers.
+  IntegerWords integers = integer_constant_words(vkd3d.spirv);
+  for (const auto& [key, words] : integer_constant_words(kiln.spirv))
+    integers[key].insert(words.begin(), words.end());
+
+  std::string captured;
+  for (const Request::CapturedWord& w : request.captured()) captured += w.kind;
+
+  // Alternate which pipeline the driver builds first, so that neither pays for warming it.
+  StageRun kiln_run, vkd3d_run;
+  std::string error;
+  auto run_kiln = [&] {
+    phase("run-kiln");
+    return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
+                     integers, captured, 2, kiln_run, error);
+  };
+  auto run_vkd3d = [&] {
+    phase("run-vkd3d");
+    return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
+                     integers, captured, 1, vkd3d_run, error);
+  };
+  const bool ran = record.kiln_first ? run_kiln() && run_vkd3d() : run_vkd3d() && run_kiln();
+  // A run the device did not finish within the fence timeout (a loop the seeded contents keep
+  // going) is a hang: the worker stops after it (supervisor.cpp), the device still busy.
+  if (!ran)
+    return finish(error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung
+                                                                     : Verdict::DeviceError,
+                  error);
+  record.kiln_build_ms = kiln_run.build_ms;
+  record.vkd3d_build_ms = vkd3d_run.build_ms;
+  record.kiln_run_ms = kiln_run.run_ms[0];
+  record.vkd3d_run_ms = vkd3d_run.run_ms[0];
+
+  const Comparison repeat =
+      compare_outputs(kiln_run.outputs[0], kiln_run.outputs[1], OpClass::Exact);
+  if (!repeat.same) return finish(Verdict::Nondeterministic, repeat.first_difference);
+  const Comparison c = compare_outputs(kiln_run.outputs[0], vkd3d_run.outputs[0], op_class);
+  record.words_compared = c.words_compared;
+  record.words_different = c.words_different;
+  return finish(c.same ? Verdict::Match : Verdict::Differ, c.first_difference);
+}
+
+} // namespace kiln::execute

@@ -1,0 +1,79 @@
+// kiln execute PATH... [options]: see bench/execute/ for the implementation.
+
+#include "bench/execute/execute.h"
+#include "cli/commands.h"
+
+#include <charconv>
+#include <string>
+
+namespace kiln::cli {
+
+namespace {
+constexpr OptionSpec kOptions[] = {
+    {"--json", "FILE", "write per-shader records and the counts as JSON"},
+    {"--timeout", "S",
+     "seconds one phase of one shader may take before it counts as hung "
+     "(default 20)"},
+    {"--seed", "N", "seed of every resource's and input's contents (default 1)"},
+    {"--limit", "N", "run only the first N shaders (in path order)"},
+    {"--corrupt-kiln", "",
+     "swap the operands of one operation in kiln's translation (tests that "
+     "the comparison catches it)"},
+    {"--quiet", "", "no progress on stderr"},
+};
+
+bool parse_number(std::string_view text, std::uint64_t& out) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+} // namespace
+
+const CommandSpec k_execute_spec = {
+    .name = "execute",
+    .usage = "PATH... [options]",
+    .summary = "run shaders on the Vulkan device, kiln's translation against vkd3d-shader's",
+    .details =
+        "Every DXBC shader under PATH is translated by kiln and by Debian's libvkd3d-shader\n"
+        "1.2 under the same request, built into a pipeline on the Vulkan device (lavapipe\n"
+        "unless VK_ICD_FILENAMES names another ICD), run with seeded resources and inputs,\n"
+        "and the two results compared. Exit 0 when the run completes, 1 when a shader's\n"
+        "results differ or nothing could run. docs/execution.md describes the rules and\n"
+        "the JSON.",
+    .options = kOptions,
+    .min_positional = 1,
+    .max_positional = SIZE_MAX,
+};
+
+int run_execute(const ParsedArgs& args) {
+  execute::ExecuteOptions options;
+  for (std::string_view path : args.positional()) options.paths.emplace_back(path);
+  auto number = [&args](std::string_view option, std::uint64_t low, std::uint64_t high,
+                        std::uint64_t& out) {
+    if (!args.has(option)) return true;
+    if (parse_number(args.value(option), out) && out >= low && out <= high) return true;
+    usage_error(std::string(option) + " needs a number from " + std::to_string(low) + " to " +
+                std::to_string(high));
+    return false;
+  };
+  std::uint64_t timeout = options.timeout_seconds, seed = options.seed, limit = 0;
+  if (!number("--timeout", 1, 3600, timeout) || !number("--seed", 0, UINT64_MAX, seed) ||
+      !number("--limit", 1, UINT64_MAX, limit))
+    return kExitUsage;
+  options.timeout_seconds = unsigned(timeout);
+  options.seed = seed;
+  options.limit = std::size_t(limit);
+  options.corrupt_kiln = args.has("--corrupt-kiln");
+  options.progress = !args.has("--quiet");
+  options.json_path = args.value("--json");
+  const execute::ExecuteSummary summary = execute::run_execute(options);
+  execute::print_summary(summary);
+  if (!options.json_path.empty()) {
+    std::string error;
+    if (!execute::write_json(summary, options, options.json_path, error))
+      return fail(options.json_path, error);
+  }
+  if (!summary.setup_error.empty()) return kExitFailed;
+  return summary.counts[std::size_t(execute::Verdict::Differ)] ? kExitFailed : kExitOk;
+}
+
+} // namespace kiln::cli

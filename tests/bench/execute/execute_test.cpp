@@ -1,0 +1,110 @@
+// The execution harness (bench/execute/, docs/execution.md): its comparison rules, its generated
+// stage, and runs over a few corpus shaders per supported stage, where both translations must
+// agree, and again with kiln's translation deliberately broken, which the harness must catch.
+
+#include "bench/execute/compare.h"
+#include "bench/execute/execute.h"
+#include "bench/execute/passthrough.h"
+#include "tests/support/shared_data.h"
+#include "translator/spirv/validate.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::test {
+namespace {
+
+using namespace kiln::execute;
+
+std::uint32_t bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+TEST(ExecuteCompare, FloatRules) {
+  // NaN equals NaN of any payload and nothing else.
+  EXPECT_TRUE(floats_match(0x7fc00000u, 0xffc00001u, OpClass::Exact));
+  EXPECT_FALSE(floats_match(0x7fc00000u, bits(1.0f), OpClass::Trigonometric));
+  // Denormals may be flushed (to zero of either sign).
+  EXPECT_TRUE(floats_match(0x00000001u, 0x80000000u, OpClass::Exact));
+  // Exact operations are bit-exact; a fused mad may differ by one unit in the last place.
+  EXPECT_FALSE(floats_match(bits(1.0f), bits(1.0f) + 1, OpClass::Exact));
+  EXPECT_TRUE(floats_match(bits(1.0f), bits(1.0f) + 1, OpClass::Fused));
+  EXPECT_FALSE(floats_match(bits(1.0f), bits(1.0f) + 2, OpClass::Fused));
+  // sincos is held to D3D's absolute bound.
+  EXPECT_TRUE(floats_match(bits(0.5f), bits(0.5007f), OpClass::Trigonometric));
+  EXPECT_FALSE(floats_match(bits(0.5f), bits(0.502f), OpClass::Trigonometric));
+}
+
+TEST(ExecuteCompare, IntegersAreBitExact) {
+  Output a{"u0", {1, 2, 3, 4}, 'u', 4, 0xf}, b = a;
+  EXPECT_TRUE(compare_outputs({a}, {b}, OpClass::Derivative).same);
+  b.words[2] = 4;
+  const Comparison c = compare_outputs({a}, {b}, OpClass::Derivative);
+  EXPECT_FALSE(c.same);
+  EXPECT_EQ(c.words_different, 1u);
+  // A component outside the compare mask is not compared.
+  a.compare_mask = b.compare_mask = 0xb;
+  EXPECT_TRUE(compare_outputs({a}, {b}, OpClass::Exact).same);
+}
+
+TEST(ExecutePassthrough, GeneratedVertexShaderIsValid) {
+  const std::vector<Varying> varyings = {
+      {0, 0, 4, 'f'}, {1, 0, 2, 'f'}, {1, 2, 1, 'u'}, {2, 1, 3, 'i'}};
+  for (std::uint32_t clip : {0u, 2u}) {
+    const std::vector<std::uint32_t> words = passthrough_vertex_shader(varyings, clip);
+    const Status s = validate_spirv(words, SpirvTarget::Vulkan10);
+    EXPECT_TRUE(s) << s.message();
+  }
+}
+
+TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
+  // OpFSub %float %3 %4 %5 in an otherwise empty module body.
+  std::vector<std::uint32_t> words = {0x07230203,       0x00010000, 0, 10, 0,
+                                      (5u << 16) | 131, 1,          3, 4,  5};
+  ASSERT_TRUE(corrupt_one_operation(words));
+  EXPECT_EQ(words[8], 5u);
+  EXPECT_EQ(words[9], 4u);
+}
+
+// A few corpus shaders of each stage the harness runs (pixel, compute, vertex), chosen among those
+// whose modules have float arithmetic to corrupt, integer work, textures, samplers and UAVs.
+const char* const kSubset[] = {
+#include "execute_subset.inc"
+};
+
+std::vector<std::string> subset_paths() {
+  std::vector<std::string> paths;
+  for (const char* name : kSubset) paths.push_back((corpus_dir() / "dxbc" / name).string());
+  return paths;
+}
+
+TEST(ExecuteCorpus, SubsetAgrees) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  options.paths = subset_paths();
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), options.paths.size());
+  for (const ShaderRecord& r : summary.records)
+    EXPECT_EQ(r.verdict, Verdict::Match)
+        << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+}
+
+TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  options.paths = subset_paths();
+  options.progress = false;
+  options.corrupt_kiln = true;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  std::size_t caught = 0;
+  for (const ShaderRecord& r : summary.records) caught += r.verdict == Verdict::Differ;
+  // Every subset shader has an operation whose swapped operands change what it writes.
+  EXPECT_EQ(caught, summary.records.size());
+}
+
+} // namespace
+} // namespace kiln::test
