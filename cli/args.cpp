@@ -1,6 +1,7 @@
 #include "cli/args.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -109,8 +110,7 @@ void print_help(const CommandSpec& spec) {
     }
     std::printf("  %-24s %s\n", "-h, --help", "show this help");
   }
-  if (!spec.details.empty())
-    std::printf("\n%.*s\n", int(spec.details.size()), spec.details.data());
+  if (!spec.details.empty()) std::printf("\n%.*s\n", int(spec.details.size()), spec.details.data());
 }
 
 int fail(std::string_view subject, std::string_view reason) {
@@ -122,6 +122,21 @@ int fail(std::string_view subject, std::string_view reason) {
 int usage_error(std::string_view reason) {
   std::fprintf(stderr, "kiln: %.*s\n", int(reason.size()), reason.data());
   return kExitUsage;
+}
+
+bool option_number(const ParsedArgs& args, std::string_view option, std::uint64_t low,
+                   std::uint64_t high, std::uint64_t& out) {
+  if (!args.has(option)) return true;
+  const std::string_view text = args.value(option);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc() && end == text.data() + text.size() && value >= low && value <= high) {
+    out = value;
+    return true;
+  }
+  usage_error(std::string(option) + " needs a number from " + std::to_string(low) + " to " +
+              std::to_string(high) + ", not '" + std::string(text) + "'");
+  return false;
 }
 
 bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::string& error) {

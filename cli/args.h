@@ -17,10 +17,10 @@ struct OptionSpec {
 };
 
 struct CommandSpec {
-  std::string_view name;      // "translate"
-  std::string_view usage;     // "INPUT [-o OUT.spv] [--target ...]"
-  std::string_view summary;   // one line
-  std::string_view details;   // paragraphs after the option list (may be empty)
+  std::string_view name;    // "translate"
+  std::string_view usage;   // "INPUT [-o OUT.spv] [--target ...]"
+  std::string_view summary; // one line
+  std::string_view details; // paragraphs after the option list (may be empty)
   std::span<const OptionSpec> options;
   std::size_t min_positional = 0;
   std::size_t max_positional = 0; // SIZE_MAX: unbounded
@@ -29,14 +29,14 @@ struct CommandSpec {
 enum class ParseOutcome { Ok, Help, UsageError };
 
 class ParsedArgs {
-public:
+ public:
   bool has(std::string_view option) const;
   // The last value given for an option, or `fallback`.
   std::string_view value(std::string_view option, std::string_view fallback = {}) const;
   std::vector<std::string_view> values(std::string_view option) const;
   const std::vector<std::string_view>& positional() const { return positional_; }
 
-private:
+ private:
   friend ParseOutcome parse_args(const CommandSpec&, std::span<char*>, ParsedArgs&);
   std::vector<std::pair<std::string_view, std::string_view>> options_;
   std::vector<std::string_view> positional_;
@@ -57,6 +57,12 @@ inline constexpr int kExitUsage = 2;
 int fail(std::string_view subject, std::string_view reason);
 // Prints "kiln: reason" on stderr and returns kExitUsage.
 int usage_error(std::string_view reason);
+
+// Reads the number given to `option` into `out` when the option is present. Returns false, with
+// a usage error printed ("--reps needs a number from 1 to 1000, not 'x'"), when it is not a
+// whole number in [low, high]; true when it is, or when the option is absent (`out` untouched).
+bool option_number(const ParsedArgs& args, std::string_view option, std::uint64_t low,
+                   std::uint64_t high, std::uint64_t& out);
 
 // Reads a whole file. On failure returns false and sets `error` to a one-line reason.
 bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::string& error);

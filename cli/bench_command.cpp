@@ -4,7 +4,6 @@
 #include "bench/cold.h"
 #include "cli/commands.h"
 
-#include <charconv>
 #include <string>
 
 namespace kiln::cli {
@@ -28,10 +27,6 @@ constexpr OptionSpec kOptions[] = {
     {"--quiet", "", "no progress on stderr"},
 };
 
-bool parse_number(std::string_view text, std::uint64_t& out) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return error == std::errc() && end == text.data() + text.size();
-}
 } // namespace
 
 const CommandSpec k_bench_spec = {
@@ -54,19 +49,13 @@ int run_bench(const ParsedArgs& args) {
   bench::BenchOptions options;
   for (std::string_view path : args.positional()) options.paths.emplace_back(path);
 
-  auto number = [&args](std::string_view option, std::uint64_t low, std::uint64_t high,
-                        std::uint64_t& out) {
-    if (!args.has(option)) return true;
-    if (parse_number(args.value(option), out) && out >= low && out <= high) return true;
-    usage_error(std::string(option) + " needs a number from " + std::to_string(low) + " to " +
-                std::to_string(high) + ", not '" + std::string(args.value(option)) + "'");
-    return false;
-  };
   std::uint64_t reps = options.reps, threads = options.threads, synthetic = 0, seed = options.seed;
   std::uint64_t evict_mb = bench::kDefaultColdEvictBytes >> 20;
-  if (!number("--reps", 1, 1000, reps) || !number("--threads", 1, 1024, threads) ||
-      !number("--synthetic", 1, 1000000, synthetic) || !number("--seed", 0, UINT64_MAX, seed) ||
-      !number("--cold-evict-mb", 1, 4096, evict_mb))
+  if (!option_number(args, "--reps", 1, 1000, reps) ||
+      !option_number(args, "--threads", 1, 1024, threads) ||
+      !option_number(args, "--synthetic", 1, 1000000, synthetic) ||
+      !option_number(args, "--seed", 0, UINT64_MAX, seed) ||
+      !option_number(args, "--cold-evict-mb", 1, 4096, evict_mb))
     return kExitUsage;
   if (args.has("--cold-evict-mb") && !args.has("--cold"))
     return usage_error("--cold-evict-mb needs --cold");

@@ -1,9 +1,9 @@
 #pragma once
 // The `kiln` subcommands. Each lives in its own file; main.cpp lists them once.
 
-#include <span>
-
 #include "cli/args.h"
+
+#include <span>
 
 namespace kiln::cli {
 

@@ -3,7 +3,6 @@
 #include "bench/execute/execute.h"
 #include "cli/commands.h"
 
-#include <charconv>
 #include <string>
 
 namespace kiln::cli {
@@ -22,10 +21,6 @@ constexpr OptionSpec kOptions[] = {
     {"--quiet", "", "no progress on stderr"},
 };
 
-bool parse_number(std::string_view text, std::uint64_t& out) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return error == std::errc() && end == text.data() + text.size();
-}
 } // namespace
 
 const CommandSpec k_execute_spec = {
@@ -47,17 +42,10 @@ const CommandSpec k_execute_spec = {
 int run_execute(const ParsedArgs& args) {
   execute::ExecuteOptions options;
   for (std::string_view path : args.positional()) options.paths.emplace_back(path);
-  auto number = [&args](std::string_view option, std::uint64_t low, std::uint64_t high,
-                        std::uint64_t& out) {
-    if (!args.has(option)) return true;
-    if (parse_number(args.value(option), out) && out >= low && out <= high) return true;
-    usage_error(std::string(option) + " needs a number from " + std::to_string(low) + " to " +
-                std::to_string(high));
-    return false;
-  };
   std::uint64_t timeout = options.timeout_seconds, seed = options.seed, limit = 0;
-  if (!number("--timeout", 1, 3600, timeout) || !number("--seed", 0, UINT64_MAX, seed) ||
-      !number("--limit", 1, UINT64_MAX, limit))
+  if (!option_number(args, "--timeout", 1, 3600, timeout) ||
+      !option_number(args, "--seed", 0, UINT64_MAX, seed) ||
+      !option_number(args, "--limit", 1, UINT64_MAX, limit))
     return kExitUsage;
   options.timeout_seconds = unsigned(timeout);
   options.seed = seed;

@@ -1,11 +1,11 @@
 // kiln: translate, disassemble, benchmark and cache D3D shader bytecode.
 
+#include "cli/commands.h"
+#include "translator/version.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string_view>
-
-#include "cli/commands.h"
-#include "translator/version.h"
 
 namespace kiln::cli {
 namespace {
@@ -49,9 +49,12 @@ int main(int argc, char** argv) {
     if (command.spec->name != name) continue;
     ParsedArgs args;
     switch (parse_args(*command.spec, std::span<char*>(argv + 2, argc - 2), args)) {
-    case ParseOutcome::Help: return kExitOk;
-    case ParseOutcome::UsageError: return kExitUsage;
-    case ParseOutcome::Ok: return command.run(args);
+    case ParseOutcome::Help:
+      return kExitOk;
+    case ParseOutcome::UsageError:
+      return kExitUsage;
+    case ParseOutcome::Ok:
+      return command.run(args);
     }
   }
   return usage_error("unknown command '" + std::string(name) + "' (see 'kiln --help')");
