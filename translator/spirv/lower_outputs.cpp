@@ -149,17 +149,25 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
                                                 bool arrayed, bool& split) {
   split = false;
   if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output) return Status::ok();
-  const OutputSemantic* semantic = nullptr;
-  for (const OutputSemantic& s : output_semantics)
-    if (s.decl == def.id()) semantic = &s;
-  if (!semantic) return Status::ok();
+  // Every semantic of the declaration: a variable over several signature elements of its
+  // register (vkd3d-shader's widened register) has one Semantic per element, and a stream
+  // output element naming any of them captures its components (register components, the
+  // request's) where they sit in this variable.
+  bool named = false;
+  for (const OutputSemantic& s : output_semantics) named |= s.decl == def.id();
+  if (!named) return Status::ok();
+  const auto captured_here = [&](const StreamOutputElement& e) {
+    for (const OutputSemantic& s : output_semantics)
+      if (s.decl == def.id() && captures(e, d, s.name, s.index)) return true;
+    return false;
+  };
   if (Status st = check_stream_slots(def); !st) return st;
   const auto& elements = options.interface->stream_output.elements;
   const std::uint32_t first = d.component, end = d.component + element.vector_size();
   std::uint32_t cuts = 1u << first | 1u << end; // component boundaries of the pieces
   bool partial = false;
   for (const StreamOutputElement& e : elements) {
-    if (!captures(e, d, semantic->name, semantic->index)) continue;
+    if (!captured_here(e)) continue;
     if (e.component_index < first || e.component_index + e.component_count > end)
       return fail(def, "stream output element " + e.semantic + std::to_string(e.semantic_index) +
                            " captures components the output does not have");
@@ -189,7 +197,7 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
     add_interface(piece.var, spv::StorageClassOutput);
     for (std::size_t i = 0; i < elements.size(); ++i) {
       const StreamOutputElement& e = elements[i];
-      if (!captures(e, d, semantic->name, semantic->index)) continue;
+      if (!captured_here(e)) continue;
       if (e.component_index == a && e.component_index + e.component_count == b)
         decorate_xfb(piece.var, i);
       else if (e.component_index < b && e.component_index + e.component_count > a)

@@ -1,9 +1,9 @@
 // Outputs under a layer's interface, drawn on lavapipe from Vulkan 1.0 modules: dual-source
 // blending, an output swizzle, and stream output captured through transform feedback.
 
-#include "tests/translator/spirv/lower_test_util.h"
-#include "tests/support/shared_data.h"
 #include "bench/execute/vulkan_graphics.h"
+#include "tests/support/shared_data.h"
+#include "tests/translator/spirv/lower_test_util.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -216,6 +216,37 @@ TEST_F(LoweredOutputs, StreamOutputCapturesPartOfABuiltIn) {
       EXPECT_EQ(out[v * 6 + c], kTriangle[v * 4 + 1 + c]) << "vertex " << v << " SV_Position";
     for (std::size_t c = 0; c < 4; ++c)
       EXPECT_EQ(out[v * 6 + 2 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
+  }
+}
+
+// Stream output of elements sharing one output variable (vkd3d-shader's widened register:
+// o1.xy TEXCOORD0 and o1.zw TEXCOORD1 are one vec4 named TEXCOORD0, with a second Semantic for
+// TEXCOORD1): TEXCOORD1 from the variable's components 2-3, TEXCOORD0 from 0-1, then
+// SV_Position, 8 floats a vertex.
+TEST_F(LoweredOutputs, StreamOutputCapturesEachElementOfASharedRegister) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  std::string shader = kVertexShader;
+  const std::string constant = "%7 = Constant vec4<f32> 2.0 2.0 2.0 2.0\n";
+  shader.replace(shader.find(constant), constant.size(),
+                 constant + "%8 = Semantic void %4 1 \"TEXCOORD\"\n");
+  StreamOutputElement texcoord1 = element("TEXCOORD", 2, 2), texcoord0 = element("TEXCOORD", 0, 2),
+                      position = element("SV_Position", 0, 4);
+  texcoord1.semantic_index = 1;
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  interface.stream_output.elements = {texcoord1, texcoord0, position};
+  interface.stream_output.buffer_strides = {32, 0, 0, 0};
+  const auto vs = lower(shader.c_str(), interface);
+  ASSERT_FALSE(vs.empty());
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(vs, {}), 3 * 8, out));
+  for (std::size_t v = 0; v < 3; ++v) {
+    for (std::size_t c = 0; c < 2; ++c) {
+      EXPECT_EQ(out[v * 8 + c], 2.0f * kTriangle[v * 4 + 2 + c]) << "vertex " << v << " TEXCOORD1";
+      EXPECT_EQ(out[v * 8 + 2 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
+    }
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 8 + 4 + c], kTriangle[v * 4 + c]) << "vertex " << v << " SV_Position";
   }
 }
 
