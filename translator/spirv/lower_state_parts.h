@@ -222,6 +222,7 @@ struct OutputState {
     Id shadow, type, scalar;
     std::uint8_t components;
     std::vector<OutputPiece> pieces;
+    bool array = false; // the shadow is a scalar array (clip/cull distances), not a vector
   };
   std::vector<SplitOutput> split_outputs;
   // Parts of built-in outputs that stream output captures (SV_Position.xy): a built-in is
