@@ -31,11 +31,12 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   const InputInfo info = detect_input_kind(bytecode);
   out.kind = info.kind;
   Status status = run_front_end(bytecode, info, options, workspace_->builder);
-  if (status) status = build_ir_to_spirv(options, out);
-  if (status && info.kind == InputKind::Dxbc) {
-    status = workspace_->dxbc.scan(workspace_->source);
-    if (status) attach_source_facts(workspace_->source, out.reflection);
-  }
+  // DXBC: the bytecode's own facts, scanned first, since the lowering reads its output
+  // signature (stream output of clip and cull distances).
+  const bool dxbc = info.kind == InputKind::Dxbc;
+  if (status && dxbc) status = workspace_->dxbc.scan(workspace_->source);
+  if (status) status = build_ir_to_spirv(options, dxbc ? &workspace_->source : nullptr, out);
+  if (status && dxbc) attach_source_facts(workspace_->source, out.reflection);
   if (!status) {
     out.spirv.clear();
     workspace_->lowering.recycle(out.reflection);
@@ -43,7 +44,8 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
   return status;
 }
 
-Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateResult& out) {
+Status Translator::build_ir_to_spirv(const TranslateOptions& options,
+                                     const SourceReflection* source, TranslateResult& out) {
   Workspace& ws = *workspace_;
   passes::PipelineOptions pass_options;
 #ifndef NDEBUG
@@ -54,6 +56,7 @@ Status Translator::build_ir_to_spirv(const TranslateOptions& options, TranslateR
   lower_options.target = options.target;
   lower_options.debug_names = options.debug_names;
   lower_options.interface = options.interface.get();
+  if (source) lower_options.source_outputs = &source->outputs;
   return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);
 }
 

@@ -61,7 +61,9 @@ class Translator {
  private:
   Status run_front_end(std::span<const std::uint8_t> bytecode, const InputInfo& info,
                        const TranslateOptions& options, ir::Builder& builder);
-  Status build_ir_to_spirv(const TranslateOptions& options, TranslateResult& out);
+  // `source`: the bytecode's scanned facts (DXBC), or null.
+  Status build_ir_to_spirv(const TranslateOptions& options, const SourceReflection* source,
+                           TranslateResult& out);
 
   struct Workspace; // per-worker pools and scratch state, reused across translations
   std::unique_ptr<Workspace> workspace_;

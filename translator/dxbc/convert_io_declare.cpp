@@ -398,8 +398,18 @@ void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint3
     }
     dcl = b.add(Op::DclInput(t, ctx.entry_point(), location, first, interp));
   }
-  if (element && !element->semantic_name.empty())
+  if (element && !element->semantic_name.empty()) {
     b.add(Op::Semantic(dcl, element->semantic_index, element->semantic_name));
+    // A variable over several elements of an output register (vkd3d-shader's widened
+    // register, declare_location_vkd3d): each other element it covers gets a Semantic too,
+    // after the first (which names the variable), so that a stream-output request naming any
+    // of them finds its components in this variable.
+    if (where.output && where.sig)
+      for (const SignatureElement& e : *where.sig)
+        if (&e != element && e.register_index == reg && e.stream == element->stream &&
+            !e.system_value && !e.semantic_name.empty() && (e.mask >> first) & ((1u << count) - 1))
+          b.add(Op::Semantic(dcl, e.semantic_index, e.semantic_name));
+  }
   name_io(ctx, dcl, element);
   for (unsigned c = first; c < first + count; ++c) {
     IoSlot& existing = impl.make_slot(where.file, reg, c);

@@ -60,6 +60,10 @@ struct LowerOptions {
   // The layer's interface: binding map, extensions, outputs, render-state parameters
   // (lower_render_state.cpp). Null: kiln's own model (every optional feature available).
   const ShaderInterface* interface = nullptr;
+  // The bytecode's output signature (DXBC; null: none): stream output of SV_ClipDistance /
+  // SV_CullDistance finds there which elements of the built-in's array a request's register
+  // components are, which the IR's one array declaration no longer says.
+  const std::vector<SignatureElement>* source_outputs = nullptr;
 };
 
 class Lowering {

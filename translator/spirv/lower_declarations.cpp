@@ -202,6 +202,8 @@ Status Lowering::State::lower_semantic(ir::OpView o) {
         buffer,
         std::min(ir::unpack_string(semantic.name(), buffer, sizeof(buffer)), sizeof(buffer)));
     const std::uint32_t index = semantic.index().literal_u32();
+    if (d->named) return apply_stream_output(o.def(), *d, name, index);
+    d->named = true;
     auto& list = d->kind == DeclInfo::Kind::Input ? reflection->inputs : reflection->outputs;
     names.assign(list[std::size_t(d->signature)].semantic, name);
     list[std::size_t(d->signature)].semantic_index = index;

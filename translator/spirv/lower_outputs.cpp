@@ -149,17 +149,25 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
                                                 bool arrayed, bool& split) {
   split = false;
   if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output) return Status::ok();
-  const OutputSemantic* semantic = nullptr;
-  for (const OutputSemantic& s : output_semantics)
-    if (s.decl == def.id()) semantic = &s;
-  if (!semantic) return Status::ok();
+  // Every semantic of the declaration: a variable over several signature elements of its
+  // register (vkd3d-shader's widened register) has one Semantic per element, and a stream
+  // output element naming any of them captures its components (register components, the
+  // request's) where they sit in this variable.
+  bool named = false;
+  for (const OutputSemantic& s : output_semantics) named |= s.decl == def.id();
+  if (!named) return Status::ok();
+  const auto captured_here = [&](const StreamOutputElement& e) {
+    for (const OutputSemantic& s : output_semantics)
+      if (s.decl == def.id() && captures(e, d, s.name, s.index)) return true;
+    return false;
+  };
   if (Status st = check_stream_slots(def); !st) return st;
   const auto& elements = options.interface->stream_output.elements;
   const std::uint32_t first = d.component, end = d.component + element.vector_size();
   std::uint32_t cuts = 1u << first | 1u << end; // component boundaries of the pieces
   bool partial = false;
   for (const StreamOutputElement& e : elements) {
-    if (!captures(e, d, semantic->name, semantic->index)) continue;
+    if (!captured_here(e)) continue;
     if (e.component_index < first || e.component_index + e.component_count > end)
       return fail(def, "stream output element " + e.semantic + std::to_string(e.semantic_index) +
                            " captures components the output does not have");
@@ -189,7 +197,7 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
     add_interface(piece.var, spv::StorageClassOutput);
     for (std::size_t i = 0; i < elements.size(); ++i) {
       const StreamOutputElement& e = elements[i];
-      if (!captures(e, d, semantic->name, semantic->index)) continue;
+      if (!captured_here(e)) continue;
       if (e.component_index == a && e.component_index + e.component_count == b)
         decorate_xfb(piece.var, i);
       else if (e.component_index < b && e.component_index + e.component_count > a)
@@ -216,6 +224,12 @@ void Lowering::State::emit_split_outputs() {
       Id part;
       if (p.count == 1) {
         part = mb.op(spv::OpCompositeExtract, s.scalar, {value, p.first});
+      } else if (s.array) {
+        Id parts[4];
+        for (unsigned k = 0; k < p.count; ++k)
+          parts[k] = mb.op(spv::OpCompositeExtract, s.scalar, {value, p.first + k});
+        part = mb.op(spv::OpCompositeConstruct, p.type,
+                     std::span<const std::uint32_t>(parts, p.count));
       } else {
         std::uint32_t words[6] = {value, value};
         for (unsigned k = 0; k < p.count; ++k) words[2 + k] = p.first + k;
@@ -232,6 +246,9 @@ Status Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::st
   if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output || d.xfb_split)
     return Status::ok();
   if (Status st = check_stream_slots(def); !st) return st;
+  if (options.source_outputs &&
+      (d.builtin == spv::BuiltInClipDistance || d.builtin == spv::BuiltInCullDistance))
+    return capture_distances(def, d);
   const StreamOutput& so = options.interface->stream_output;
   const ir::TypeView view = ir->types().view(d.ir_type);
   const std::uint32_t width = view.member_count() == 1 ? view.member(0).vector_size() : 0;
@@ -282,6 +299,75 @@ Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::si
   xfb_mirrors.push_back(piece.var);
   out.pieces.push_back(piece);
   split_outputs.push_back(std::move(out));
+  return Status::ok();
+}
+
+// Stream output of SV_ClipDistance/SV_CullDistance elements. The front end makes one array of
+// all the signature's elements of that system value, their components in register order
+// (convert_io_declare.cpp, distance_index), so a request's register components are found in
+// it through the bytecode's signature: the element the request names, then the array index of
+// each component. The whole array is captured from the built-in itself; a part (an element
+// beside others, `o1.w` after `o1.xyz`) through an Output variable of its own, as a part of
+// any built-in (mirror_builtin_part).
+Status Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
+  const std::uint32_t system_value = d.builtin == spv::BuiltInClipDistance ? 2 : 3; // D3D_NAME
+  const std::vector<SignatureElement>& signature = *options.source_outputs;
+  const ir::TypeView view = ir->types().view(d.ir_type);
+  if (!d.insert_index && view.dim_count != 1)
+    return fail(def, "stream output of a clip or cull distance array of another shape");
+  const std::uint32_t length = d.insert_index ? 1 : view.dims[0];
+  const auto& elements = options.interface->stream_output.elements;
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const StreamOutputElement& e = elements[i];
+    if (e.semantic.empty() || e.stream != d.stream) continue;
+    const SignatureElement* element = nullptr;
+    for (const SignatureElement& s : signature)
+      if (s.system_value == system_value && s.stream == e.stream &&
+          s.semantic_index == e.semantic_index && same_semantic_name(e.semantic, s.semantic))
+        element = &s;
+    if (!element) continue;
+    const std::uint32_t wanted = ((1u << e.component_count) - 1) << e.component_index;
+    std::uint32_t first = 0;
+    for (const SignatureElement& s : signature) {
+      if (s.system_value != system_value) continue;
+      if (s.register_index < element->register_index)
+        first += std::uint32_t(__builtin_popcount(s.mask));
+      else if (s.register_index == element->register_index)
+        first += std::uint32_t(__builtin_popcount(s.mask & ((1u << e.component_index) - 1)));
+    }
+    if ((element->mask & wanted) != wanted || first + e.component_count > length)
+      return fail(def, "stream output element " + std::to_string(i) + " (" + e.semantic +
+                           std::to_string(e.semantic_index) +
+                           ") captures components the built-in output does not have");
+    if (!extension_enabled(Extension::TransformFeedback))
+      return missing_extension(def, "stream output", Extension::TransformFeedback);
+    if (first == 0 && e.component_count == length) {
+      if (d.xfb_element >= 0)
+        return fail(def, "stream output captures " + e.semantic + std::to_string(e.semantic_index) +
+                             " twice");
+      d.xfb_element = std::int32_t(i);
+      decorate_xfb(d.var, i);
+      continue;
+    }
+    SplitOutput out;
+    out.shadow = d.var; // the built-in itself, read back before each emit or return
+    out.type = d.var_type;
+    out.scalar = basic(ir::ScalarType::F32, 1);
+    out.components = std::uint8_t(length);
+    out.array = true;
+    OutputPiece piece;
+    piece.first = std::uint8_t(first);
+    piece.count = std::uint8_t(e.component_count);
+    piece.type = basic(ir::ScalarType::F32, e.component_count);
+    piece.var = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, piece.type),
+                                   spv::StorageClassOutput);
+    if (d.stream) mb.decorate(piece.var, spv::DecorationStream, {d.stream});
+    add_interface(piece.var, spv::StorageClassOutput);
+    decorate_xfb(piece.var, i);
+    xfb_mirrors.push_back(piece.var);
+    out.pieces.push_back(piece);
+    split_outputs.push_back(std::move(out));
+  }
   return Status::ok();
 }
 

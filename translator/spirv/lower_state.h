@@ -362,6 +362,7 @@ struct Lowering::State : ValueMaps,
   // Every named stream output element found its output.
   Status check_stream_output();
   Status mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element);
+  Status capture_distances(ir::SsaDef def, DeclInfo& d);
   void collect_output_semantics();
   Status split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,
                                  bool& split);

@@ -67,6 +67,9 @@ struct DeclInfo {
   Id var_type = 0;                             // I/O: the variable's pointee type
   std::uint32_t stream = 0;                    // geometry shader outputs: the stream
   std::int32_t xfb_element = -1;               // the stream output element capturing it
+  // A Semantic named it: further Semantics of the declaration (other signature elements the
+  // variable covers) only serve stream output, the first names it in the reflection.
+  bool named = false;
   bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
   bool written = false;   // outputs: an OutputStore reached it
 };
@@ -219,6 +222,7 @@ struct OutputState {
     Id shadow, type, scalar;
     std::uint8_t components;
     std::vector<OutputPiece> pieces;
+    bool array = false; // the shadow is a scalar array (clip/cull distances), not a vector
   };
   std::vector<SplitOutput> split_outputs;
   // Parts of built-in outputs that stream output captures (SV_Position.xy): a built-in is

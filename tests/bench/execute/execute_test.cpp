@@ -92,6 +92,23 @@ TEST(ExecuteCorpus, SubsetAgrees) {
         << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
 }
 
+// Vertex shaders whose stream output captures an element sharing its register with another
+// (o1.xy TEXCOORD0, o1.zw TEXCOORD1: one variable under vkd3d-shader's convention, named by the
+// first): kiln once rejected the request ("matches no output of the shader").
+TEST(ExecuteCorpus, StreamOutputOfASharedRegisterAgrees) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  for (const char* name : {"998daf963c08.dxbc", "0d3a070a0bae.dxbc"})
+    options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), options.paths.size());
+  for (const ShaderRecord& r : summary.records)
+    EXPECT_EQ(r.verdict, Verdict::Match)
+        << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+}
+
 TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;

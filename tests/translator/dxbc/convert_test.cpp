@@ -1,7 +1,7 @@
-// The core of the DXBC -> IR converter on hand-assembled programs (tests/translator/dxbc/token_builder.h):
-// the IR comes out in scoped form, survives the pass pipeline with the validator after every
-// pass, and carries the ops (and D3D semantics) each instruction needs. Unsupported features
-// are one-line rejections naming them.
+// The core of the DXBC -> IR converter on hand-assembled programs
+// (tests/translator/dxbc/token_builder.h): the IR comes out in scoped form, survives the pass
+// pipeline with the validator after every pass, and carries the ops (and D3D semantics) each
+// instruction needs. Unsupported features are one-line rejections naming them.
 
 #include "tests/translator/dxbc/token_builder.h"
 #include "translator/dxbc/converter.h"
@@ -606,6 +606,45 @@ TEST(DxbcConvert, PatchConstantsSitPastTheControlPointRegisters) {
     std::sort(locations.begin(), locations.end());
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(locations, expected) << r.text();
+    expect_pipeline_ok(r);
+  }
+}
+
+// o1.xy TEXCOORD0 and o1.zw TEXCOORD1: vkd3d-shader's convention makes one vec4 over the register,
+// named TEXCOORD0, with a second Semantic for TEXCOORD1 (stream output names either: a request
+// for TEXCOORD1 once matched no output); kiln's makes a variable per element, a Semantic each.
+TEST(DxbcConvert, SharedOutputRegisterHasASemanticPerElement) {
+  const auto output = signature({{"TEXCOORD", 0, 0, 3, 1, 0x3}, {"TEXCOORD", 1, 0, 3, 1, 0xc}});
+  ProgramBuilder p(ProgramType::Vertex, 5, 0);
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0x3), 1});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xc), 1});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 1, imm4(), f(1), f(2), f(3), f(4)});
+  p.inst(Opcode::Ret, {});
+  const auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                                     {fourcc('I', 'S', 'G', 'N'), signature({})},
+                                     {fourcc('O', 'S', 'G', 'N'), output}});
+  struct Case {
+    InterfaceConvention convention;
+    std::size_t outputs;
+  };
+  for (const Case& c :
+       {Case{InterfaceConvention::Kiln, 2}, Case{InterfaceConvention::Vkd3dShader, 1}}) {
+    Converter converter;
+    Result r;
+    r.status = converter.convert(bytes, {.convention = c.convention}, r.b);
+    ASSERT_TRUE(r.status) << r.status.message();
+    const auto outs = r.of(OpCode::DclOutput);
+    ASSERT_EQ(outs.size(), c.outputs) << r.text();
+    // Each element's Semantic, in signature order, on the variable holding its components.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> semantics; // (output, semantic index)
+    for (ir::OpView s : r.of(OpCode::Semantic))
+      for (std::size_t i = 0; i < outs.size(); ++i)
+        if (s.operand(0).def() == outs[i].def())
+          semantics.push_back({std::uint32_t(i), s.operand(1).literal_u32()});
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> expected =
+        c.outputs == 1 ? std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}, {0, 1}}
+                       : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}, {1, 1}};
+    EXPECT_EQ(semantics, expected) << r.text();
     expect_pipeline_ok(r);
   }
 }

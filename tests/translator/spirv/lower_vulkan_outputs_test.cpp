@@ -1,9 +1,11 @@
 // Outputs under a layer's interface, drawn on lavapipe from Vulkan 1.0 modules: dual-source
 // blending, an output swizzle, and stream output captured through transform feedback.
 
-#include "tests/translator/spirv/lower_test_util.h"
-#include "tests/support/shared_data.h"
 #include "bench/execute/vulkan_graphics.h"
+#include "tests/support/shared_data.h"
+#include "tests/translator/dxbc/token_builder.h"
+#include "tests/translator/spirv/lower_test_util.h"
+#include "translator/translate.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -216,6 +218,88 @@ TEST_F(LoweredOutputs, StreamOutputCapturesPartOfABuiltIn) {
       EXPECT_EQ(out[v * 6 + c], kTriangle[v * 4 + 1 + c]) << "vertex " << v << " SV_Position";
     for (std::size_t c = 0; c < 4; ++c)
       EXPECT_EQ(out[v * 6 + 2 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
+  }
+}
+
+// Stream output of elements sharing one output variable (vkd3d-shader's widened register:
+// o1.xy TEXCOORD0 and o1.zw TEXCOORD1 are one vec4 named TEXCOORD0, with a second Semantic for
+// TEXCOORD1): TEXCOORD1 from the variable's components 2-3, TEXCOORD0 from 0-1, then
+// SV_Position, 8 floats a vertex.
+TEST_F(LoweredOutputs, StreamOutputCapturesEachElementOfASharedRegister) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  std::string shader = kVertexShader;
+  const std::string constant = "%7 = Constant vec4<f32> 2.0 2.0 2.0 2.0\n";
+  shader.replace(shader.find(constant), constant.size(),
+                 constant + "%8 = Semantic void %4 1 \"TEXCOORD\"\n");
+  StreamOutputElement texcoord1 = element("TEXCOORD", 2, 2), texcoord0 = element("TEXCOORD", 0, 2),
+                      position = element("SV_Position", 0, 4);
+  texcoord1.semantic_index = 1;
+  ShaderInterface interface;
+  interface.extensions = extension_bit(Extension::TransformFeedback);
+  interface.stream_output.elements = {texcoord1, texcoord0, position};
+  interface.stream_output.buffer_strides = {32, 0, 0, 0};
+  const auto vs = lower(shader.c_str(), interface);
+  ASSERT_FALSE(vs.empty());
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(vs, {}), 3 * 8, out));
+  for (std::size_t v = 0; v < 3; ++v) {
+    for (std::size_t c = 0; c < 2; ++c) {
+      EXPECT_EQ(out[v * 8 + c], 2.0f * kTriangle[v * 4 + 2 + c]) << "vertex " << v << " TEXCOORD1";
+      EXPECT_EQ(out[v * 8 + 2 + c], 2.0f * kTriangle[v * 4 + c]) << "vertex " << v << " TEXCOORD0";
+    }
+    for (std::size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(out[v * 8 + 4 + c], kTriangle[v * 4 + c]) << "vertex " << v << " SV_Position";
+  }
+}
+
+// Stream output of SV_ClipDistance elements beside each other in one register (o1.xyz
+// SV_ClipDistance0, o1.w SV_ClipDistance1: one float[4] built-in): each element's register
+// components are found in the array through the bytecode's signature. Translated from DXBC (the
+// lowering reads the output signature): o0 = v0, o1 = v0.xyyx; captured: SV_ClipDistance1, then
+// SV_ClipDistance0, 4 floats a vertex.
+TEST_F(LoweredOutputs, StreamOutputCapturesEachClipDistanceElement) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  using namespace dxbc::test;
+  using OT = dxbc::OperandType;
+  using dxbc::fourcc;
+  using dxbc::Opcode;
+  const auto out4 = [](std::uint32_t m) { return operand_token(OT::Output, kComp4, mask(m), 1); };
+  ProgramBuilder p(dxbc::ProgramType::Vertex, 4, 0);
+  p.inst(Opcode::DclInput, {operand_token(OT::Input, kComp4, mask(0xf), 1), 0});
+  p.inst(Opcode::DclOutputSiv, {out4(0xf), 0, 1}); // position
+  p.inst(Opcode::DclOutputSiv, {out4(0x7), 1, 2}); // clip distance
+  p.inst(Opcode::DclOutputSiv, {out4(0x8), 1, 2});
+  p.inst(Opcode::Mov, {out4(0xf), 0, operand_token(OT::Input, kComp4, swizzle(0, 1, 2, 3), 1), 0});
+  p.inst(Opcode::Mov, {out4(0xf), 1, operand_token(OT::Input, kComp4, swizzle(0, 1, 1, 0), 1), 0});
+  p.inst(Opcode::Ret, {});
+  const auto bytes = make_container(
+      {{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+       {fourcc('I', 'S', 'G', 'N'), signature({{"POSITION", 0, 0, 3, 0, 0xf}})},
+       {fourcc('O', 'S', 'G', 'N'), signature({{"SV_Position", 0, 1, 3, 0, 0xf},
+                                               {"SV_ClipDistance", 0, 2, 3, 1, 0x7},
+                                               {"SV_ClipDistance", 1, 2, 3, 1, 0x8}})}});
+  StreamOutputElement clip1 = element("SV_ClipDistance", 3, 1),
+                      clip0 = element("SV_ClipDistance", 0, 3);
+  clip1.semantic_index = 1;
+  auto interface = std::make_shared<ShaderInterface>();
+  interface->extensions = extension_bit(Extension::TransformFeedback);
+  interface->stream_output.elements = {clip1, clip0};
+  interface->stream_output.buffer_strides = {16, 0, 0, 0};
+  TranslateOptions options;
+  options.target = SpirvTarget::Vulkan10;
+  options.interface = interface;
+  Translator translator;
+  TranslateResult result;
+  Status translated = translator.translate(bytes, options, result);
+  ASSERT_TRUE(translated) << translated.message();
+  std::vector<float> out;
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(result.spirv, {}), 3 * 4, out));
+  for (std::size_t v = 0; v < 3; ++v) {
+    const float* position = kTriangle + v * 4;
+    EXPECT_EQ(out[v * 4], position[0]) << "vertex " << v << " SV_ClipDistance1";
+    EXPECT_EQ(out[v * 4 + 1], position[0]) << "vertex " << v << " SV_ClipDistance0.x";
+    EXPECT_EQ(out[v * 4 + 2], position[1]) << "vertex " << v << " SV_ClipDistance0.y";
+    EXPECT_EQ(out[v * 4 + 3], position[1]) << "vertex " << v << " SV_ClipDistance0.z";
   }
 }
 
