@@ -22,32 +22,40 @@ rules=(
   "bench|kiln/ translator/ cache/ plugin/ hooks/ bench/ tests/translator/ir/test_programs.h"
 )
 
-bad=0
-for rule in "${rules[@]}"; do
-  folder=${rule%%|*}
-  read -r -a allowed <<<"${rule#*|}"
-  # Sources of this folder, not of a deeper folder with a rule of its own (translator/ holds
-  # translator/ir etc.; the top-level files of translator/ are checked with translator/*).
-  while IFS=: read -r file line text; do
-    header=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/' <<<"$text")
-    [[ $header == */* ]] || continue # a header beside the source
-    ok=0
-    for prefix in "${allowed[@]}"; do
-      [[ $header == "$prefix"* ]] && ok=1 && break
-    done
-    if [ "$ok" = 0 ]; then
-      echo "$file:$line: $folder includes $header (a higher floor)"
-      bad=1
-    fi
-  done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "$folder" \
-             --include='*.h' --include='*.cpp' --include='*.c' --include='*.inc' || true)
-done
-# The top-level files of translator/ (translate.*, translation_key.*) use only the translator.
-while IFS=: read -r file line text; do
-  header=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/' <<<"$text")
-  [[ $header == */* && $header != translator/* && $header != kiln/* ]] || continue
-  echo "$file:$line: translator includes $header (a higher floor)"
-  bad=1
-done < <(grep -nHE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' translator/*.h translator/*.cpp)
-[ "$bad" = 0 ] && echo "every #include runs down the floors"
-exit "$bad"
+# One pass: every quoted #include of every source, as "file:line:header", checked by awk against
+# the rule of the longest folder that contains the file.
+rules_text=$(printf '%s\n' "${rules[@]}")
+grep -rnoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' translator cache plugin hooks bench \
+  --include='*.h' --include='*.cpp' --include='*.c' --include='*.inc' |
+  awk -v rules="$rules_text" '
+    BEGIN {
+      n = split(rules, lines, "\n")
+      for (i = 1; i <= n; i++) {
+        if (lines[i] == "") continue
+        split(lines[i], parts, "|")
+        folder[++count] = parts[1]; allowed[count] = parts[2]
+      }
+    }
+    {
+      split($0, field, ":"); file = field[1]; line = field[2]
+      header = $0; sub(/^[^"]*"/, "", header); sub(/".*$/, "", header)
+      if (header !~ /\//) next # a header beside the source
+      best = 0
+      for (i = 1; i <= count; i++)
+        if (index(file, folder[i] "/") == 1 && (best == 0 || length(folder[i]) > length(folder[best])))
+          best = i
+      if (best == 0) {
+        # The top-level files of translator/ (translate.*, translation_key.*): the translator only.
+        if (file ~ /^translator\/[^\/]+$/ && header !~ /^(translator|kiln)\//) {
+          print file ":" line ": translator includes " header " (a higher floor)"; bad = 1
+        }
+        next
+      }
+      ok = 0; m = split(allowed[best], prefixes, " ")
+      for (j = 1; j <= m; j++) if (index(header, prefixes[j]) == 1) { ok = 1; break }
+      if (!ok) { print file ":" line ": " folder[best] " includes " header " (a higher floor)"; bad = 1 }
+    }
+    END {
+      if (!bad) print "every #include runs down the floors"
+      exit bad
+    }'
