@@ -14,6 +14,26 @@ namespace kiln::spirv {
 namespace {
 constexpr std::uint32_t kIdentitySwizzle = 0x03020100u;
 
+// The Output variable through which stream output element `element` captures `count`
+// components of a built-in from its component `first` (a part of SV_Position, or one
+// SV_ClipDistance element beside others): the built-in is decorated whole, so the part is copied
+// into this variable before each emit or return, and check_stream_output gives it a Location.
+Lowering::State::OutputPiece capture_piece(Lowering::State& s, const DeclInfo& d,
+                                           std::size_t element, std::uint32_t first,
+                                           std::uint32_t count, ir::ScalarType scalar) {
+  Lowering::State::OutputPiece piece;
+  piece.first = std::uint8_t(first);
+  piece.count = std::uint8_t(count);
+  piece.type = s.basic(scalar, count);
+  piece.var = s.mb.global_variable(s.mb.type_pointer(spv::StorageClassOutput, piece.type),
+                                   spv::StorageClassOutput);
+  if (d.stream) s.mb.decorate(piece.var, spv::DecorationStream, {d.stream});
+  s.add_interface(piece.var, spv::StorageClassOutput);
+  s.decorate_xfb(piece.var, element);
+  s.xfb_mirrors.push_back(piece.var);
+  return piece;
+}
+
 } // namespace
 
 Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element,
@@ -287,17 +307,8 @@ Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::si
   out.type = basic(element);
   out.scalar = basic(element.scalar_type(), 1);
   out.components = std::uint8_t(element.vector_size());
-  OutputPiece piece;
-  piece.first = std::uint8_t(e.component_index - d.component);
-  piece.count = std::uint8_t(e.component_count);
-  piece.type = basic(element.scalar_type(), e.component_count);
-  piece.var = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, piece.type),
-                                 spv::StorageClassOutput);
-  if (d.stream) mb.decorate(piece.var, spv::DecorationStream, {d.stream});
-  add_interface(piece.var, spv::StorageClassOutput);
-  decorate_xfb(piece.var, i);
-  xfb_mirrors.push_back(piece.var);
-  out.pieces.push_back(piece);
+  out.pieces.push_back(capture_piece(*this, d, i, e.component_index - d.component,
+                                     e.component_count, element.scalar_type()));
   split_outputs.push_back(std::move(out));
   return Status::ok();
 }
@@ -355,17 +366,7 @@ Status Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
     out.scalar = basic(ir::ScalarType::F32, 1);
     out.components = std::uint8_t(length);
     out.array = true;
-    OutputPiece piece;
-    piece.first = std::uint8_t(first);
-    piece.count = std::uint8_t(e.component_count);
-    piece.type = basic(ir::ScalarType::F32, e.component_count);
-    piece.var = mb.global_variable(mb.type_pointer(spv::StorageClassOutput, piece.type),
-                                   spv::StorageClassOutput);
-    if (d.stream) mb.decorate(piece.var, spv::DecorationStream, {d.stream});
-    add_interface(piece.var, spv::StorageClassOutput);
-    decorate_xfb(piece.var, i);
-    xfb_mirrors.push_back(piece.var);
-    out.pieces.push_back(piece);
+    out.pieces.push_back(capture_piece(*this, d, i, first, e.component_count, ir::ScalarType::F32));
     split_outputs.push_back(std::move(out));
   }
   return Status::ok();
