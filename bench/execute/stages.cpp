@@ -85,6 +85,15 @@ struct Timer {
   ~Timer() { into = ms_since(start); }
 };
 
+// Resources for a run after the first: created anew from the same seed (a run must not read
+// what an earlier run wrote) and bound in place of the earlier ones.
+Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
+              const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
+              Resources& fresh) {
+  if (Status s = fresh.create(context, reflection, seed, integers); !s) return s;
+  return descriptors.update(fresh.writes());
+}
+
 bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                  const Reflection& reflection, std::uint64_t seed, const IntegerWords& integers,
                  unsigned runs, StageRun& out, std::string& error) {
@@ -104,12 +113,11 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   }
   for (unsigned run = 0; run < runs; ++run) {
     Resources again;
-    Resources& resources = run == 0 ? first : again;
     if (run > 0) {
-      if (Status s = again.create(context, reflection, seed, integers); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
         return (error = s.message(), false);
-      if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
     }
+    Resources& resources = run == 0 ? first : again;
     double ms = 0;
     {
       Timer timer{ms};
@@ -189,12 +197,11 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
   for (unsigned run = 0; run < runs; ++run) {
     Resources again;
-    Resources& resources = run == 0 ? first : again;
     if (run > 0) {
-      if (Status s = again.create(context, reflection, seed, integers); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
         return (error = s.message(), false);
-      if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
     }
+    Resources& resources = run == 0 ? first : again;
     std::vector<vulkan::Image> targets(locations);
     vulkan::Image depth_target;
     vulkan::DrawDesc draw;
@@ -307,12 +314,11 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   const std::uint32_t stride = std::uint32_t(captured.size()) * 4;
   for (unsigned run = 0; run < runs; ++run) {
     Resources again;
-    Resources& resources = run == 0 ? first : again;
     if (run > 0) {
-      if (Status s = again.create(context, reflection, seed, integers); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
         return (error = s.message(), false);
-      if (Status s = descriptors.update(again.writes()); !s) return (error = s.message(), false);
     }
+    Resources& resources = run == 0 ? first : again;
     vulkan::Buffer feedback;
     if (Status s =
             vulkan::Buffer::create(context, std::max(4u, stride * kVertices),
