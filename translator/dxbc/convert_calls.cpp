@@ -30,7 +30,7 @@ void Driver::find_labels() {
 
 // fcall: a switch on the function table the selection names for the slot, one case per table
 // the interface allows, each running (inlined) the body the table has at the call site.
-void Driver::interface_call(ConvertContext&, const Instruction& inst) {
+bool Driver::interface_call(ConvertContext&, const Instruction& inst) {
   Linkage& l = impl_.linkage;
   const std::size_t first = l.targets.size(); // nested calls append after and drop theirs
   SsaDef table = linkage_call(ctx_, inst, l.targets);
@@ -50,32 +50,34 @@ void Driver::interface_call(ConvertContext&, const Instruction& inst) {
     if (ctx_.ok()) b_.rewrite_op(sw, Op::ScopedSwitch(ctx_.emit(Op::ScopedEndSwitch(sw)), table));
   }
   l.targets.resize(first);
+  return true;
 }
 
 // call l# / callc: the subroutine inlined (under an if for callc).
-void Driver::subroutine_call(ConvertContext&, const Instruction& inst) {
+bool Driver::subroutine_call(ConvertContext&, const Instruction& inst) {
   auto ops = p_.operands_of(inst);
   const Operand& label = ops[ops.size() - 1];
   if (label.type != OperandType::Label || label.index_dimension < 1 ||
       label.index[0] >= impl_.linkage.subroutine_labels.size() ||
       impl_.linkage.subroutine_labels[label.index[0]] == Linkage::kNone) {
-    ctx_.fail(inst, "call of a subroutine label that does not exist");
-    return;
+    return ctx_.fail(inst, "call of a subroutine label that does not exist");
   }
   SsaDef sif, c;
   if (inst.opcode == Opcode::Callc) {
     c = condition(inst, ops[0]);
-    if (!c) return;
+    if (!c) return false;
     sif = ctx_.emit(Op::ScopedIf(SsaDef(), c));
   }
-  if (!inline_body(impl_.linkage.subroutine_labels[label.index[0]])) return;
+  if (!inline_body(impl_.linkage.subroutine_labels[label.index[0]])) return false;
   ctx_.set_current(&inst);
   if (sif) b_.rewrite_op(sif, Op::ScopedIf(ctx_.emit(Op::ScopedEndIf(sif)), c));
+  return true;
 }
 
 // label: the main program (or a body being inlined) ends here; bodies run where called.
-void Driver::label(ConvertContext&, const Instruction&) {
+bool Driver::label(ConvertContext&, const Instruction&) {
   past_main_ = true;
+  return true;
 }
 
 // ret / retc in an inlined body. At the body's top level a ret ends it and a retc guards the
@@ -215,27 +217,27 @@ bool Driver::inline_body(std::uint32_t label) {
     body_flag_ = b_.add(Op::DclTmp(ir::kBool, ctx_.entry_point()));
     ctx_.emit(Op::TmpStore(body_flag_, b_.constant_bool(false)));
   }
-  for (std::uint32_t i = label + 1; i < p_.instructions.size() && ctx_.ok(); ++i) {
+  bool converted = true; // false: a handler stopped (after its report)
+  for (std::uint32_t i = label + 1; converted && i < p_.instructions.size() && ctx_.ok(); ++i) {
     const Instruction& inst = p_.instructions[i];
     if (inst.opcode == Opcode::Label || body_returned_) break;
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
     if (flags & opflag::Custom) continue;
     ctx_.set_current(&inst);
-    if (++inlined_ > kMaxInlined) {
-      ctx_.fail(inst, "subroutines and function bodies inline to more than 2^18 instructions");
-      break;
-    }
-    if (!operands_indexed(p_, inst))
-      ctx_.fail(inst, "register operand without its register index");
+    if (++inlined_ > kMaxInlined)
+      converted =
+          ctx_.fail(inst, "subroutines and function bodies inline to more than 2^18 instructions");
+    else if (!operands_indexed(p_, inst))
+      converted = ctx_.fail(inst, "register operand without its register index");
     else if (flags & (opflag::Decl | opflag::Phase))
-      ctx_.fail(inst, "declaration or phase inside a subroutine or function body");
+      converted = ctx_.fail(inst, "declaration or phase inside a subroutine or function body");
     else
-      instruction(inst); // ret and retc go to body_return() while inline_depth_ > 0
+      converted = instruction(inst); // ret and retc go to body_return() while inline_depth_ > 0
   }
-  if (ctx_.ok() && impl_.flow.size() != body_base_)
+  if (converted && ctx_.ok() && impl_.flow.size() != body_base_)
     ctx_.fail(ctx_.here(), "unterminated control flow in a subroutine or function body");
   // Close the guards of top-level returns, innermost first.
-  while (ctx_.ok() && impl_.flow.size() > base) {
+  while (converted && ctx_.ok() && impl_.flow.size() > base) {
     SsaDef sif = impl_.flow.back().op;
     impl_.flow.pop_back();
     SsaDef end = ctx_.emit(Op::ScopedEndIf(sif));
@@ -246,7 +248,7 @@ bool Driver::inline_body(std::uint32_t label) {
   body_flag_ = saved_flag;
   phase_base_ = saved_phase_base;
   body_base_ = saved_body_base;
-  return ctx_.ok();
+  return converted && ctx_.ok();
 }
 
 } // namespace kiln::dxbc

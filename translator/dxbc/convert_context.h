@@ -11,8 +11,8 @@
 //
 // Dispatch. Driver::dispatch (convert_dispatch.cpp) sends every instruction and declaration
 // to the handler its opcode table row names (opcodes.h; the handlers: convert_dispatch.h).
-// Handlers report bad input with fail(inst, what) (an Instruction is a Where) and return; nothing
-// answers "not mine".
+// Handlers report bad input with `return fail(inst, what)` (an Instruction is a Where; false) and
+// answer true otherwise; nothing answers "not mine".
 //
 // Errors. Operand helpers never throw: on bad input they record the first error in the
 // context (fail(here(), what)) and return null/zero values; the core checks ok() after each
@@ -196,7 +196,10 @@ class ConvertContext {
   // Where a report from an operand helper points: the instruction being converted, if any.
   Where here() const { return current_ ? Where(*current_) : Where(); }
   bool ok() const { return !errors_.failed(); }
-  Status take_status() { return errors_.take(); }
+  // The converter's Status at its boundary (Driver::run): see ErrorSink::outcome.
+  Status outcome(bool ran) {
+    return errors_.outcome(ran, "DXBC: conversion stopped without a reason");
+  }
 
   // ---- state the core keeps (its own files) --------------------------------------------------
   struct Impl;

@@ -9,7 +9,7 @@
 
 namespace kiln::dxbc {
 
-void Driver::dispatch(const Instruction& inst) {
+bool Driver::dispatch(const Instruction& inst) {
   // An unqualified handler name finds a Driver member (the walk's own handlers) before a free
   // function of convert_dispatch.h; both take (ConvertContext&, const Instruction&).
   switch (inst.opcode) {
@@ -19,19 +19,22 @@ void Driver::dispatch(const Instruction& inst) {
     KILN_DXBC_OPCODES(KILN_DXBC_DISPATCH)
 #undef KILN_DXBC_DISPATCH
   }
-  unsupported(ctx_, inst); // a number outside the table (the reader rejects those)
+  return unsupported(ctx_, inst); // a number outside the table (the reader rejects those)
 }
 
-void unsupported(ConvertContext& ctx, const Instruction& inst) {
+bool unsupported(ConvertContext& ctx, const Instruction& inst) {
   const bool declaration = has_flag(inst.opcode, opflag::Decl);
-  ctx.fail(inst,
-           std::string(declaration ? "unsupported declaration " : "unsupported instruction ") +
-               std::string(opcode_info(inst.opcode).mnemonic));
+  return ctx.fail(
+      inst, std::string(declaration ? "unsupported declaration " : "unsupported instruction ") +
+                std::string(opcode_info(inst.opcode).mnemonic));
+  return true;
 }
 
 // Nothing to emit: nop, debug_break, abort; customdata (the driver skips it; the reader keeps
 // the immediate constant buffer); dcl_indexrange (dynamic indexing is handled, or rejected,
 // where it happens); dcl_hs_max_tessfactor (Vulkan has no such limit).
-void no_op(ConvertContext&, const Instruction&) {}
+bool no_op(ConvertContext&, const Instruction&) {
+  return true;
+}
 
 } // namespace kiln::dxbc

@@ -27,29 +27,29 @@ class Driver {
   // ---- handlers the opcode table names (convert_dispatch.h) ----------------------------------
   // They take the context like the free handlers, so that one call form dispatches to both.
   // convert_flow.cpp: scoped control flow.
-  void open_if(ConvertContext&, const Instruction& inst);
-  void else_branch(ConvertContext&, const Instruction& inst);
-  void close_if(ConvertContext&, const Instruction& inst);
-  void open_loop(ConvertContext&, const Instruction& inst);
-  void close_loop(ConvertContext&, const Instruction& inst);
-  void open_switch(ConvertContext&, const Instruction& inst);
-  void switch_label(ConvertContext&, const Instruction& inst); // case, default
-  void close_switch(ConvertContext&, const Instruction& inst);
-  void jump(ConvertContext&, const Instruction& inst); // break(c), continue(c)
-  void ret(ConvertContext&, const Instruction& inst);
-  void retc(ConvertContext&, const Instruction& inst);
-  void discard(ConvertContext&, const Instruction& inst);
+  bool open_if(ConvertContext&, const Instruction& inst);
+  bool else_branch(ConvertContext&, const Instruction& inst);
+  bool close_if(ConvertContext&, const Instruction& inst);
+  bool open_loop(ConvertContext&, const Instruction& inst);
+  bool close_loop(ConvertContext&, const Instruction& inst);
+  bool open_switch(ConvertContext&, const Instruction& inst);
+  bool switch_label(ConvertContext&, const Instruction& inst); // case, default
+  bool close_switch(ConvertContext&, const Instruction& inst);
+  bool jump(ConvertContext&, const Instruction& inst); // break(c), continue(c)
+  bool ret(ConvertContext&, const Instruction& inst);
+  bool retc(ConvertContext&, const Instruction& inst);
+  bool discard(ConvertContext&, const Instruction& inst);
   // convert_calls.cpp: subroutines and class-linkage function bodies, inlined where called.
-  void label(ConvertContext&, const Instruction& inst);
-  void subroutine_call(ConvertContext&, const Instruction& inst); // call, callc
-  void interface_call(ConvertContext&, const Instruction& inst);  // fcall
+  bool label(ConvertContext&, const Instruction& inst);
+  bool subroutine_call(ConvertContext&, const Instruction& inst); // call, callc
+  bool interface_call(ConvertContext&, const Instruction& inst);  // fcall
   // converter.cpp: hull-shader phases.
-  void begin_phase(ConvertContext&, const Instruction& inst);
-  void dcl_phase_instances(ConvertContext&, const Instruction& inst);
+  bool begin_phase(ConvertContext&, const Instruction& inst);
+  bool dcl_phase_instances(ConvertContext&, const Instruction& inst);
 
  private:
   // convert_dispatch.cpp: the one switch over the opcode table's handler column.
-  void dispatch(const Instruction& inst);
+  bool dispatch(const Instruction& inst);
   static void dispatch_once(void* driver, const Instruction& inst) {
     static_cast<Driver*>(driver)->dispatch(inst);
   }
@@ -61,8 +61,8 @@ class Driver {
   void guard_rest_of_block();
   void close_guards();
   void closed_construct(bool returns);
-  void declaration(const Instruction& inst);
-  void instruction(const Instruction& inst);
+  bool declaration(const Instruction& inst);
+  bool instruction(const Instruction& inst);
   void conditional(const Instruction& inst, const ir::Op& op);
   void open_function(ir::SsaDef param = {});
   void close_function();

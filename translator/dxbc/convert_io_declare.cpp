@@ -579,23 +579,24 @@ Status read_signatures(ConvertContext& ctx) {
 }
 
 // dcl_input, dcl_input_sgv/siv, dcl_input_ps(_sgv/_siv), dcl_output, dcl_output_sgv/siv.
-void dcl_io(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_io(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& decl = ctx.program().declarations[inst.declaration];
   auto ops = ctx.program().operands_of(inst);
   if (ops.empty()) {
-    ctx.fail(inst, "declaration without an operand");
-    return;
+    return ctx.fail(inst, "declaration without an operand");
   }
   const Operand& op = ops[0];
   std::uint8_t mask = op.component_count == 0 ? 1 : op.component_count == 1 ? 1 : op.mask;
   IoTarget where = target_of(ctx, op.type);
-  if (where.file == IoFile::Special) return declare_special(ctx, op.type, mask);
+  if (where.file == IoFile::Special) {
+    declare_special(ctx, op.type, mask); // reports into the sink
+    return true;
+  }
   // The register is the last index (v[vertices][reg], vicp[cp][reg], o#, vpc#).
-  if (op.index_dimension == 0) return;
+  if (op.index_dimension == 0) return true;
   std::uint32_t reg = op.index[op.index_dimension - 1];
   if (reg >= kMaxIoRegister) {
-    ctx.fail(inst, "register index out of range");
-    return;
+    return ctx.fail(inst, "register index out of range");
   }
   const SignatureElement* element =
       where.sig ? find_element(*where.sig, reg, mask, where.output ? ctx.impl().gs_stream : 0)
@@ -621,15 +622,15 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
     // A pixel shader reading SV_Position gets the fragment coordinate; vertex shaders read
     // SV_Position as an ordinary input location (it is just an attribute there).
     bool vs_input = ctx.program().type == ProgramType::Vertex && !where.output;
-    if (!vs_input || name == sv::VertexId || name == sv::InstanceId)
-      return declare_builtin(ctx, where, reg, mask, info, name, element);
-  } else if (name && name != sv::Target) {
-    {
-      ctx.fail(inst, "unsupported system value " + std::to_string(name));
-      return;
+    if (!vs_input || name == sv::VertexId || name == sv::InstanceId) {
+      declare_builtin(ctx, where, reg, mask, info, name, element); // reports into the sink
+      return true;
     }
+  } else if (name && name != sv::Target) {
+    return ctx.fail(inst, "unsupported system value " + std::to_string(name));
   }
   declare_location(ctx, where, reg, mask, decl.interpolation, element);
+  return true;
 }
 
 } // namespace kiln::dxbc

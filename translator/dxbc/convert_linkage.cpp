@@ -112,55 +112,53 @@ SsaDef slot_of(ConvertContext& ctx, const Operand& op, std::uint32_t base, unsig
 
 } // namespace
 
-void dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = ctx.program().declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
   if (d.value >= kMaxNumber) {
-    ctx.fail(inst, "function body number out of range");
-    return;
+    return ctx.fail(inst, "function body number out of range");
   }
   if (l.bodies.size() <= d.value) l.bodies.resize(d.value + 1, 0);
   l.bodies[d.value] = 1;
+  return true;
 }
 
-void dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
   const Declaration& d = p.declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
   if (d.value >= kMaxNumber) {
-    ctx.fail(inst, "function table number out of range");
-    return;
+    return ctx.fail(inst, "function table number out of range");
   }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t fb = p.lists[d.list_first + i];
     if (fb >= l.bodies.size() || !l.bodies[fb]) {
-      ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
-                         std::to_string(fb) + ", which is not declared");
-      return;
+      return ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
+                                std::to_string(fb) + ", which is not declared");
     }
   }
   set_entry(l.tables, d.value, inst.declaration);
+  return true;
 }
 
-void dcl_interface(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_interface(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
   const Declaration& d = p.declarations[inst.declaration];
   Linkage& l = ctx.impl().linkage;
   const std::uint32_t fp = d.value, size = d.value2;
   if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp) {
-    ctx.fail(inst, "interface slots beyond D3D11's 253");
-    return;
+    return ctx.fail(inst, "interface slots beyond D3D11's 253");
   }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t ft = p.lists[d.list_first + i];
     if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone) {
-      ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
-                         ", which is not declared");
-      return;
+      return ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
+                                ", which is not declared");
     }
   }
   set_entry(l.interfaces, fp, inst.declaration);
   if (fp + size > l.slot_count) l.slot_count = fp + size;
+  return true;
 }
 
 SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,

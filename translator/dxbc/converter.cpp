@@ -154,18 +154,17 @@ void Driver::close_function() {
   function_open_ = false;
 }
 
-void Driver::begin_phase(ConvertContext&, const Instruction& inst) {
-  if (inst.opcode == Opcode::HsDecls) return;
+bool Driver::begin_phase(ConvertContext&, const Instruction& inst) {
+  if (inst.opcode == Opcode::HsDecls) return true;
   end_phase();
   if (inst.opcode == Opcode::HsControlPointPhase) {
     if (saw_control_point_phase_ || in_patch_phase_) {
-      ctx_.fail(inst, "control point phase after other phases");
-      return;
+      return ctx_.fail(inst, "control point phase after other phases");
     }
     saw_control_point_phase_ = true;
     open_function();
     cp_function_ = ctx_.function();
-    return;
+    return true;
   }
   if (phase_functions_) {
     // Fork or join phase: a function of its own (called at the end by call_phases()).
@@ -188,6 +187,7 @@ void Driver::begin_phase(ConvertContext&, const Instruction& inst) {
   phase_instances_ = 1;
   phase_body_open_ = false;
   phase_done_ = false;
+  return true;
 }
 
 // for (i = 0; i < instances; ++i) { ...: the loop's head, up to the body; returns i.
@@ -358,27 +358,28 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
 } // namespace
 
 // A declaration: the stage check, then its handler.
-void Driver::declaration(const Instruction& inst) {
-  if (!declaration_in_stage(inst.opcode, p_.type)) {
-    ctx_.fail(inst, "declaration not allowed in this shader stage");
-    return;
-  }
-  dispatch(inst);
+bool Driver::declaration(const Instruction& inst) {
+  if (!declaration_in_stage(inst.opcode, p_.type))
+    return ctx_.fail(inst, "declaration not allowed in this shader stage");
+  return dispatch(inst);
 }
 
 // An executable instruction: declarations end before the first one; hull-shader phase bodies
 // open at their first.
-void Driver::instruction(const Instruction& inst) {
+bool Driver::instruction(const Instruction& inst) {
   if (!declarations_done_) finish_declarations();
   // Code after the top-level ret: only subroutine bodies live there (inlined where called).
-  if (returned_ || phase_done_ || past_main_) return;
+  if (returned_ || phase_done_ || past_main_) return true;
   if (in_patch_phase_ && !phase_body_open_) open_phase_body();
-  if (!convert_choosing_resources(ctx_, inst, &Driver::dispatch_once, this)) dispatch(inst);
+  // Operand helpers report into the sink and go on with null values: the sink decides.
+  if (convert_choosing_resources(ctx_, inst, &Driver::dispatch_once, this)) return ctx_.ok();
+  return dispatch(inst);
 }
 
 // dcl_hs_fork_phase_instance_count / dcl_hs_join_phase_instance_count: the current phase's.
-void Driver::dcl_phase_instances(ConvertContext&, const Instruction& inst) {
+bool Driver::dcl_phase_instances(ConvertContext&, const Instruction& inst) {
   phase_instances_ = p_.declarations[inst.declaration].value;
+  return true;
 }
 
 void Driver::read_array_sizes() {
@@ -408,7 +409,7 @@ Status Driver::run() {
   hull_ = p_.type == ProgramType::Hull;
   if (p_.type > ProgramType::Compute) {
     ctx_.fail(ctx_.here(), "DXBC: unknown program type");
-    return ctx_.take_status();
+    return ctx_.outcome(false);
   }
   phase_functions_ = hull_ && phases_need_functions(p_);
   if (hull_) {
@@ -424,34 +425,29 @@ Status Driver::run() {
     ctx_.set_current(&inst);
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
     if (flags & opflag::Custom) continue;
-    if (!operands_indexed(p_, inst)) {
-      ctx_.fail(inst, "register operand without its register index");
-      return ctx_.take_status();
-    }
-    if (flags & opflag::Phase) {
-      if (hull_)
-        dispatch(inst); // begin_phase
-      else
-        ctx_.fail(inst, "hull shader phase marker in a non-hull shader");
-    } else if (flags & opflag::Decl) {
-      if (inst.declaration == kNoOperand)
-        ctx_.fail(inst, "declaration without payload");
-      else
-        declaration(inst);
-    } else if (!function_open_) {
-      ctx_.fail(inst, "code outside a hull shader phase");
-    } else {
-      instruction(inst);
-    }
-    if (!ctx_.ok()) return ctx_.take_status();
+    bool converted;
+    if (!operands_indexed(p_, inst))
+      converted = ctx_.fail(inst, "register operand without its register index");
+    else if (flags & opflag::Phase)
+      converted = hull_ ? dispatch(inst) // begin_phase
+                        : ctx_.fail(inst, "hull shader phase marker in a non-hull shader");
+    else if (flags & opflag::Decl)
+      converted = inst.declaration == kNoOperand ? ctx_.fail(inst, "declaration without payload")
+                                                 : declaration(inst);
+    else if (!function_open_)
+      converted = ctx_.fail(inst, "code outside a hull shader phase");
+    else
+      converted = instruction(inst);
+    // A handler answers false after its report; operand helpers report and go on (the sink).
+    if (!converted || !ctx_.ok()) return ctx_.outcome(false);
   }
   ctx_.set_current(nullptr);
   if (!declarations_done_) finish_declarations();
   end_phase();
-  if (!ctx_.ok()) return ctx_.take_status();
+  if (!ctx_.ok()) return ctx_.outcome(false);
   if (impl_.flow.size() != 0 && !returned_)
     ctx_.fail(ctx_.here(), "DXBC: unterminated control flow");
-  if (!ctx_.ok()) return ctx_.take_status();
+  if (!ctx_.ok()) return ctx_.outcome(false);
   close_function();
   if (hull_) {
     if (phase_functions_) call_phases();
@@ -471,7 +467,7 @@ Status Driver::run() {
     b_.rewrite_op(ctx_.entry_point(),
                   Op::EntryPoint(cp_function_, patch_function_, ShaderStage::Hull));
   }
-  return ctx_.ok() ? Status::ok() : ctx_.take_status();
+  return ctx_.outcome(true);
 }
 
 Status ConverterState::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
