@@ -66,7 +66,7 @@ bool dcl_indexable_temp(ConvertContext& ctx, const Instruction& inst) {
   if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4) {
     return ctx.fail(inst, "bad indexable temp declaration");
   }
-  auto& scratch = ctx.impl().scratch;
+  auto& scratch = ctx.scratch;
   if (scratch.size() <= reg) scratch.resize(reg + 1);
   Type t = ctx.builder().types().make_array(ir::kU32, size * comps);
   scratch[reg] = {ctx.builder().add(Op::DclScratch(t, ctx.entry_point())), size, comps};
@@ -85,7 +85,7 @@ bool dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
   if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower) {
     return ctx.fail(inst, "bad constant buffer declaration");
   }
-  auto& cbvs = ctx.impl().cbvs;
+  auto& cbvs = ctx.cbvs;
   if (cbvs.size() <= id) cbvs.resize(id + 1);
   Type t = ctx.builder().types().make_array(ir::vec(ScalarType::F32, 4), size);
   auto& cb = cbvs[id];
@@ -99,7 +99,7 @@ bool dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
 
 bool dcl_global_flags(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t flags = declaration_of(ctx, inst).value;
-  ctx.impl().precise_all = (flags & 1u) == 0;
+  ctx.precise_all = (flags & 1u) == 0;
   // forceEarlyDepthStencil means something only to pixel shaders.
   if ((flags & 4u) && ctx.program_type() == ProgramType::Pixel)
     ctx.builder().add(Op::SetPsEarlyFragmentTest(ctx.entry_point()));
@@ -115,20 +115,40 @@ bool dcl_gs_input_primitive(ConvertContext& ctx, const Instruction& inst) {
                               ? "geometry shader input of patch lists: not supported by Vulkan"
                               : "geometry shader input primitive does not exist");
   }
-  ctx.impl().gs_input_primitive = p;
-  ctx.impl().input_vertices = vertices_of_primitive(p);
+  ctx.gs_input_primitive = p;
+  ctx.input_vertices = vertices_of_primitive(p);
   ctx.builder().add(Op::SetGsInputPrimitive(ctx.entry_point(), input_primitive(p)));
   return true;
 }
 
-bool dcl_gs_output_topology(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().gs_output_topology = declaration_of(ctx, inst).value;
+namespace {
+// The declarations whose one value is kept for later (finish_declarations() turns them into
+// stage modes once all are known): the CoreState field each sets.
+struct StageValueRow {
+  Opcode opcode;
+  std::uint32_t CoreState::*field;
+};
+constexpr StageValueRow kStageValueRowList[] = {
+    {Opcode::DclGsOutputTopology, &CoreState::gs_output_topology},
+    {Opcode::DclInputControlPointCount, &CoreState::input_vertices},
+    {Opcode::DclOutputControlPointCount, &CoreState::output_control_points},
+    {Opcode::DclTessDomain, &CoreState::tess_domain},
+    {Opcode::DclTessPartitioning, &CoreState::tess_partitioning},
+    {Opcode::DclTessOutputPrimitive, &CoreState::tess_output},
+};
+constexpr OpcodeRows kStageValueRows(kStageValueRowList);
+static_assert(kStageValueRows.covers({"dcl_stage_value"}),
+              "stage values: one row per opcode whose handler is dcl_stage_value");
+} // namespace
+
+bool dcl_stage_value(ConvertContext& ctx, const Instruction& inst) {
+  ctx.*kStageValueRows[inst.opcode].field = declaration_of(ctx, inst).value;
   return true;
 }
 
 bool dcl_gs_max_vertices(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t n = declaration_of(ctx, inst).value;
-  ctx.impl().gs_max_vertices = n;
+  ctx.gs_max_vertices = n;
   ctx.builder().add(Op::SetGsOutputVertices(ctx.entry_point(), n));
   return true;
 }
@@ -139,37 +159,11 @@ bool dcl_gs_instances(ConvertContext& ctx, const Instruction& inst) {
 }
 
 bool dcl_stream(ConvertContext& ctx, const Instruction& inst) {
-  auto& impl = ctx.impl();
-  impl.gs_stream = ctx.program().operands_of(inst)[0].index[0];
-  if (impl.gs_stream >= 4) {
+  ctx.gs_stream = ctx.program().operands_of(inst)[0].index[0];
+  if (ctx.gs_stream >= 4) {
     return ctx.fail(inst, "stream index out of range");
   }
-  impl.gs_stream_mask |= 1u << impl.gs_stream;
-  return true;
-}
-
-bool dcl_input_control_points(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().input_vertices = declaration_of(ctx, inst).value;
-  return true;
-}
-
-bool dcl_output_control_points(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().output_control_points = declaration_of(ctx, inst).value;
-  return true;
-}
-
-bool dcl_tess_domain(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_domain = declaration_of(ctx, inst).value;
-  return true;
-}
-
-bool dcl_tess_partitioning(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_partitioning = declaration_of(ctx, inst).value;
-  return true;
-}
-
-bool dcl_tess_output_primitive(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_output = declaration_of(ctx, inst).value;
+  ctx.gs_stream_mask |= 1u << ctx.gs_stream;
   return true;
 }
 

@@ -1,25 +1,22 @@
 // The DXBC converter's one dispatch: a switch generated from the opcode table's handler column
 // (opcodes.h), so every instruction and declaration reaches its handler in one step and a row
 // naming a handler that does not exist fails to compile (convert_dispatch.h lists them).
-#include "translator/dxbc/convert_dispatch.h"
-
-#include "translator/dxbc/convert_driver.h"
+#include "translator/dxbc/convert_walk.h"
 
 #include <string>
 
 namespace kiln::dxbc {
 
-bool Driver::dispatch(const Instruction& inst) {
-  // An unqualified handler name finds a Driver member (the walk's own handlers) before a free
-  // function of convert_dispatch.h; both take (ConvertContext&, const Instruction&).
+bool dispatch(ConvertContext& ctx, const Instruction& inst) {
+  // Every handler is a function of convert_dispatch.h: bool (ConvertContext&, const Instruction&).
   switch (inst.opcode) {
 #define KILN_DXBC_DISPATCH(name, mnemonic, number, dsts, srcs, type, flags, handler, doc)          \
   case Opcode::name:                                                                               \
-    return handler(ctx_, inst);
+    return handler(ctx, inst);
     KILN_DXBC_OPCODES(KILN_DXBC_DISPATCH)
 #undef KILN_DXBC_DISPATCH
   }
-  return unsupported(ctx_, inst); // a number outside the table (the reader rejects those)
+  return unsupported(ctx, inst); // a number outside the table (the reader rejects those)
 }
 
 bool unsupported(ConvertContext& ctx, const Instruction& inst) {

@@ -1,10 +1,10 @@
 #pragma once
 // Internal to the DXBC -> IR converter: every handler the opcode table (opcodes.h, the handler
-// column) names. Driver::dispatch (convert_dispatch.cpp) is one switch generated from that
-// column: `case Opcode::Name: return handler(ctx_, inst);`. A handler is either
-//   - a free function declared here (the file that defines it is named with each group), or
-//   - a member of Driver (convert_driver.h): the handlers that walk the program (control flow,
-//     hull-shader phases, subroutine and fcall inlining); the name resolves to the member first.
+// column) names. dispatch (convert_dispatch.cpp) is one switch generated from that column:
+// `case Opcode::Name: return handler(ctx, inst);`. Every handler is a function declared here
+// (the file that defines it is named with each group); those of the walk (control flow,
+// hull-shader phases, subroutine and fcall inlining) keep their state in ConvertContext's
+// WalkState part (convert_state.h).
 // Every handler is `bool name(ConvertContext&, const Instruction&)`: it converts the instruction
 // or declaration and answers true, or reports bad input with `return ctx.fail(inst, what)`
 // (false); there is no "not mine" answer. Operand helpers report and go on with null values, so
@@ -21,8 +21,29 @@ namespace kiln::dxbc {
 bool unsupported(ConvertContext& ctx, const Instruction& inst); // reserved numbers
 bool no_op(ConvertContext& ctx, const Instruction& inst); // nop, customdata, dcl_indexrange...
 
-// convert_flow.cpp (geometry shader output; the rest of control flow are Driver members)
+// convert_flow.cpp: scoped control flow and geometry shader output
+bool open_if(ConvertContext& ctx, const Instruction& inst);
+bool else_branch(ConvertContext& ctx, const Instruction& inst);
+bool close_if(ConvertContext& ctx, const Instruction& inst);
+bool open_loop(ConvertContext& ctx, const Instruction& inst);
+bool close_loop(ConvertContext& ctx, const Instruction& inst);
+bool open_switch(ConvertContext& ctx, const Instruction& inst);
+bool switch_label(ConvertContext& ctx, const Instruction& inst); // case, default
+bool close_switch(ConvertContext& ctx, const Instruction& inst);
+bool jump(ConvertContext& ctx, const Instruction& inst); // break(c), continue(c)
+bool ret(ConvertContext& ctx, const Instruction& inst);
+bool retc(ConvertContext& ctx, const Instruction& inst);
+bool discard(ConvertContext& ctx, const Instruction& inst);
 bool emit_cut(ConvertContext& ctx, const Instruction& inst);
+
+// convert_calls.cpp: subroutines and class-linkage function bodies, inlined where called
+bool label(ConvertContext& ctx, const Instruction& inst);
+bool subroutine_call(ConvertContext& ctx, const Instruction& inst); // call, callc
+bool interface_call(ConvertContext& ctx, const Instruction& inst);  // fcall
+
+// converter.cpp: hull-shader phases
+bool begin_phase(ConvertContext& ctx, const Instruction& inst);
+bool dcl_phase_instances(ConvertContext& ctx, const Instruction& inst);
 
 // convert_declarations.cpp: registers and stage modes
 bool dcl_temps(ConvertContext& ctx, const Instruction& inst);
@@ -30,15 +51,12 @@ bool dcl_indexable_temp(ConvertContext& ctx, const Instruction& inst);
 bool dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst);
 bool dcl_global_flags(ConvertContext& ctx, const Instruction& inst);
 bool dcl_gs_input_primitive(ConvertContext& ctx, const Instruction& inst);
-bool dcl_gs_output_topology(ConvertContext& ctx, const Instruction& inst);
 bool dcl_gs_max_vertices(ConvertContext& ctx, const Instruction& inst);
+// dcl_outputtopology, the control point counts and the tessellator's declarations: the value
+// kept for finish_declarations (kStageValueRows, convert_declarations.cpp)
+bool dcl_stage_value(ConvertContext& ctx, const Instruction& inst);
 bool dcl_gs_instances(ConvertContext& ctx, const Instruction& inst);
 bool dcl_stream(ConvertContext& ctx, const Instruction& inst);
-bool dcl_input_control_points(ConvertContext& ctx, const Instruction& inst);
-bool dcl_output_control_points(ConvertContext& ctx, const Instruction& inst);
-bool dcl_tess_domain(ConvertContext& ctx, const Instruction& inst);
-bool dcl_tess_partitioning(ConvertContext& ctx, const Instruction& inst);
-bool dcl_tess_output_primitive(ConvertContext& ctx, const Instruction& inst);
 bool dcl_thread_group(ConvertContext& ctx, const Instruction& inst);
 
 // convert_linkage.cpp: D3D11 class linkage declarations

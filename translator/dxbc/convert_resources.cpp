@@ -136,23 +136,6 @@ bool is_constant(ConvertContext& ctx, ir::SsaDef def, ir::Type type) {
 
 // ---- state ----------------------------------------------------------------------------------
 
-ResourceState* create_resource_state() {
-  return new ResourceState();
-}
-
-void reset_resource_state(ResourceState& state) {
-  state.sample_count_input = ir::SsaDef();
-  for (std::uint32_t& c : state.chosen) c = ResourceState::kNotChosen;
-  state.srv.clear();
-  state.uav.clear();
-  state.sampler.clear();
-  state.tgsm.clear();
-}
-
-void destroy_resource_state(ResourceState* state) {
-  delete state;
-}
-
 // ---- declarations ---------------------------------------------------------------------------
 
 bool dcl_resource(ConvertContext& ctx, const Instruction& inst) {
@@ -191,7 +174,7 @@ bool dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   if (id >= kMaxRegister || b.lower >= kMaxRegister) {
     return ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
   }
-  std::vector<ResourceBinding>& table = ctx.resources().table(cls);
+  std::vector<ResourceBinding>& table = ctx.table(cls);
   if (id < table.size() && table[id].decl) {
     return ctx.fail(inst, register_name(cls, id) + " declared twice");
   }
@@ -312,15 +295,14 @@ ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, cons
   if (op.has_relative(0)) {
     // convert_choosing_resources() converts such an instruction once per register it may
     // name (SM5.0 t#, u#, s#); anything else here has no register to take.
-    id = cls <= ResourceClass::Sampler ? ctx.resources().chosen[std::size_t(cls)]
-                                       : ResourceState::kNotChosen;
+    id = cls <= ResourceClass::Sampler ? ctx.chosen[std::size_t(cls)] : ResourceState::kNotChosen;
     if (id == ResourceState::kNotChosen) {
       ctx.fail(inst, "a register chosen at run time is supported for SM5.0 t#, u# and s# only "
                      "(class instances' resources)");
       return nullptr;
     }
   }
-  std::vector<ResourceBinding>& table = ctx.resources().table(cls);
+  std::vector<ResourceBinding>& table = ctx.table(cls);
   if (id >= table.size() || !table[id].decl) {
     ctx.fail(inst, register_name(cls, id) + " is not declared");
     return nullptr;

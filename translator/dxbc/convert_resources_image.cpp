@@ -366,11 +366,10 @@ namespace {
 
 // The rasterizer's sample count (sampleinfo/samplepos on `rasterizer`).
 SsaDef rasterizer_sample_count(ConvertContext& ctx) {
-  ResourceState& state = ctx.resources();
-  if (!state.sample_count_input)
-    state.sample_count_input = ctx.builder().add(ir::Op::DclInputBuiltIn(
+  if (!ctx.sample_count_input)
+    ctx.sample_count_input = ctx.builder().add(ir::Op::DclInputBuiltIn(
         ir::kU32, ctx.entry_point(), ir::BuiltIn::SampleCount, ir::InterpolationModes::Flat));
-  return ctx.emit(ir::Op::InputLoad(ir::kU32, state.sample_count_input, SsaDef()));
+  return ctx.emit(ir::Op::InputLoad(ir::kU32, ctx.sample_count_input, SsaDef()));
 }
 
 // Sample count of a t# (multisampled) or of the rasterizer; null after ctx.fail().
