@@ -105,7 +105,7 @@ TEST(StageErrorTexts, DxbcChunkReaders) {
   dxbc::SignatureChunk chunk;
   chunk.data = std::span<const std::uint8_t>(short_rdef, 4);
   chunk.format = dxbc::SignatureFormat::Basic;
-  PodArray<dxbc::SignatureElement> elements;
+  dxbc::PodArray<dxbc::SignatureElement> elements;
   status = dxbc::parse_signature(chunk, elements);
   ASSERT_FALSE(status);
   EXPECT_EQ(status.message(), "signature chunk: header truncated (offset 0)");
