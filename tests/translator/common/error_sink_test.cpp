@@ -4,6 +4,8 @@
 // here are the stages that moved onto the sink (IR text parser, binary reader, validator, SPIR-V
 // disassembler, DXBC chunk readers).
 #include "translator/common/status.h"
+#include "translator/d3d9/constant_table.h"
+#include "translator/dxbc/reader.h"
 #include "translator/dxbc/signature.h"
 #include "translator/ir/ir.h"
 #include "translator/ir/ir_serialize.h"
@@ -109,6 +111,33 @@ TEST(StageErrorTexts, DxbcChunkReaders) {
   status = dxbc::parse_signature(chunk, elements);
   ASSERT_FALSE(status);
   EXPECT_EQ(status.message(), "signature chunk: header truncated (offset 0)");
+}
+
+TEST(StageErrorTexts, DxbcProgramHeader) {
+  dxbc::Program program;
+  const std::uint8_t four_bytes[4] = {};
+  Status status = dxbc::decode_program(four_bytes, program);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.message(), "SHDR: program shorter than its 2-token header");
+  // Version token 0x00070050: program type 7, shader model 5.0; length 2.
+  const std::uint8_t type7[8] = {0x50, 0x00, 0x07, 0x00, 0x02, 0x00, 0x00, 0x00};
+  status = dxbc::decode_program(type7, program);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.message(), "SHDR token 0: unknown program type 7");
+  // Pixel shader 5.0 whose length token says 9 tokens in a chunk of 2.
+  const std::uint8_t too_long[8] = {0x50, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00};
+  status = dxbc::decode_program(too_long, program);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.message(), "SHDR token 1: program length 9 outside the chunk (2 tokens)");
+}
+
+TEST(StageErrorTexts, D3d9ConstantTable) {
+  const std::uint8_t tokens[16] = {};
+  const d3d9::Comment not_ctab{1, 2, 0x12345678u};
+  d3d9::ConstantTable table;
+  const Status status = d3d9::read_constant_table(tokens, not_ctab, table);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.message(), "CTAB at byte 4: not a CTAB comment");
 }
 
 } // namespace
