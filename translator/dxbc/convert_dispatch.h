@@ -28,9 +28,11 @@ bool close_if(ConvertContext& ctx, const Instruction& inst);
 bool open_loop(ConvertContext& ctx, const Instruction& inst);
 bool close_loop(ConvertContext& ctx, const Instruction& inst);
 bool open_switch(ConvertContext& ctx, const Instruction& inst);
-bool switch_label(ConvertContext& ctx, const Instruction& inst); // case, default
+// case, default
+bool switch_label(ConvertContext& ctx, const Instruction& inst);
 bool close_switch(ConvertContext& ctx, const Instruction& inst);
-bool jump(ConvertContext& ctx, const Instruction& inst); // break(c), continue(c)
+// break(c), continue(c)
+bool jump(ConvertContext& ctx, const Instruction& inst);
 bool ret(ConvertContext& ctx, const Instruction& inst);
 bool retc(ConvertContext& ctx, const Instruction& inst);
 bool discard(ConvertContext& ctx, const Instruction& inst);
@@ -38,8 +40,9 @@ bool emit_cut(ConvertContext& ctx, const Instruction& inst);
 
 // convert_calls.cpp: subroutines and class-linkage function bodies, inlined where called
 bool label(ConvertContext& ctx, const Instruction& inst);
-bool subroutine_call(ConvertContext& ctx, const Instruction& inst); // call, callc
-bool interface_call(ConvertContext& ctx, const Instruction& inst);  // fcall
+// call, callc; fcall
+bool subroutine_call(ConvertContext& ctx, const Instruction& inst);
+bool interface_call(ConvertContext& ctx, const Instruction& inst);
 
 // converter.cpp: hull-shader phases
 bool begin_phase(ConvertContext& ctx, const Instruction& inst);
