@@ -10,7 +10,7 @@
 namespace kiln {
 
 class ByteReader {
-public:
+ public:
   explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
   std::size_t offset() const { return offset_; }
@@ -19,13 +19,13 @@ public:
   bool failed() const { return failed_; }
 
   bool seek(std::size_t offset) {
-    if (offset > bytes_.size()) return fail();
+    if (offset > bytes_.size()) return run_out();
     offset_ = offset;
     return true;
   }
 
   bool skip(std::size_t count) {
-    if (count > remaining()) return fail();
+    if (count > remaining()) return run_out();
     offset_ += count;
     return true;
   }
@@ -37,7 +37,7 @@ public:
   // A view of the next `count` bytes (empty and failed when out of range).
   std::span<const std::uint8_t> bytes(std::size_t count) {
     if (count > remaining()) {
-      fail();
+      run_out();
       return {};
     }
     auto view = bytes_.subspan(offset_, count);
@@ -45,12 +45,12 @@ public:
     return view;
   }
 
-private:
+ private:
   template <typename T>
   T read() {
     T value{};
     if (sizeof(T) > remaining()) {
-      fail();
+      run_out();
       return value;
     }
     std::memcpy(&value, bytes_.data() + offset_, sizeof(T)); // hosts are little-endian
@@ -58,7 +58,8 @@ private:
     return value;
   }
 
-  bool fail() {
+  // A read past the bytes: the reader stays failed (not a report; the parser using it reports).
+  bool run_out() {
     failed_ = true;
     return false;
   }

@@ -2,9 +2,11 @@
 // Status: success, or an error message meant for a person ("chunk SHEX: truncated at token 41").
 // Errors are rare and never on the hot path, so the message is a plain std::string.
 //
-// ErrorSink: how a stage of the translator reports. Every check calls `fail(where, what)`; the
-// first report wins (later ones are consequences of it), and the stage turns the sink into its
-// one Status at its end.
+// ErrorSink: how a stage of the translator reports (readers, converters, the IR parser and
+// validator, the passes' backend, the disassemblers). Every check calls `fail(where, what)` and
+// returns false; the first report wins (later ones are consequences of it), and the stage turns
+// the sink into its one Status at its boundary (outcome()). Handlers of the three opcode tables
+// (DXBC, D3D9, IR -> SPIR-V) report the same way.
 
 #include <cstdint>
 #include <string>
@@ -38,12 +40,17 @@ class [[nodiscard]] Status {
 // (an instruction's mnemonic, an op). A default Where points nowhere in particular.
 struct Where {
   static constexpr std::uint64_t kNowhere = ~std::uint64_t(0);
+  static constexpr std::uint64_t kBesideInput = kNowhere - 1;
 
   Where() = default;
   Where(std::uint64_t at, std::string_view what_is_there = {}) // NOLINT: a position is a Where
       : position(at), name(what_is_there) {}
+  // A report about what the stage was given beside its input (the shader interface, render-state
+  // parameters): it points at no position, and every stage spells it as the bare message.
+  static Where beside_input() { return Where(kBesideInput); }
 
-  bool known() const { return position != kNowhere; }
+  bool known() const { return position < kBesideInput; }
+  bool is_beside_input() const { return position == kBesideInput; }
 
   std::uint64_t position = kNowhere;
   std::string_view name;
@@ -66,8 +73,16 @@ class ErrorSink {
   }
 
   bool failed() const { return !first_.is_ok(); }
-  // The stage's outcome, taken once at its end; the sink is empty again afterwards.
+  // The first report, taken once at the stage's end; the sink is empty again afterwards.
   Status take() { return std::exchange(first_, Status::ok()); }
+  // The stage's Status at its boundary: ok when it ran through (`ran`), else its first report.
+  // A check that answered false without reporting (a bug) still fails the stage, with
+  // `unreported` as the message.
+  Status outcome(bool ran, std::string_view unreported = "stopped without a reason") {
+    if (ran && !failed()) return Status::ok();
+    if (!failed()) first_ = Status::error(std::string(unreported));
+    return take();
+  }
   void reset() { first_ = Status::ok(); }
 
  private:

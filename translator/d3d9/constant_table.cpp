@@ -26,9 +26,13 @@ std::string_view register_set_prefix(RegisterSet set) {
 
 namespace {
 
-Status ctab_error(std::size_t byte_offset, const std::string& what) {
-  return Status::error("CTAB at byte " + std::to_string(byte_offset) + ": " + what);
+// The table reader's reports: "CTAB at byte N: what".
+std::string spell_error(const Where& where, std::string_view what) {
+  return "CTAB at byte " + std::to_string(where.position) + ": " + std::string(what);
 }
+
+bool read_table(std::span<const std::uint8_t> bytes, const Comment& comment, ConstantTable& out,
+                ErrorSink& errors);
 
 // A NUL-terminated string at `offset` inside `data`.
 bool read_string(std::span<const std::uint8_t> data, std::uint32_t offset, std::string_view& out) {
@@ -42,8 +46,17 @@ bool read_string(std::span<const std::uint8_t> data, std::uint32_t offset, std::
 
 } // namespace
 
+// The stage boundary: the first report of read_table is the Status.
 Status read_constant_table(std::span<const std::uint8_t> bytes, const Comment& comment,
                            ConstantTable& out) {
+  ErrorSink errors{&spell_error};
+  return errors.outcome(read_table(bytes, comment, out, errors));
+}
+
+namespace {
+
+bool read_table(std::span<const std::uint8_t> bytes, const Comment& comment, ConstantTable& out,
+                ErrorSink& errors) {
   out.creator = {};
   out.target = {};
   out.version = 0;
@@ -52,7 +65,7 @@ Status read_constant_table(std::span<const std::uint8_t> bytes, const Comment& c
   const std::size_t start = (std::size_t(comment.offset) + 2) * 4;
   const std::size_t end = (std::size_t(comment.offset) + 1 + comment.length) * 4;
   if (comment.fourcc != kCtabFourcc || comment.length < 1 || end > bytes.size())
-    return ctab_error(comment.offset * 4, "not a CTAB comment");
+    return errors.fail(comment.offset * 4, "not a CTAB comment");
   const std::span<const std::uint8_t> data = bytes.subspan(start, end - start);
 
   ByteReader header(data);
@@ -60,16 +73,16 @@ Status read_constant_table(std::span<const std::uint8_t> bytes, const Comment& c
                       count = header.u32(), info_offset = header.u32();
   header.u32(); // flags
   const std::uint32_t target = header.u32();
-  if (header.failed()) return ctab_error(start, "header truncated");
-  if (size < 28) return ctab_error(start, "header size " + std::to_string(size) + " < 28");
+  if (header.failed()) return errors.fail(start, "header truncated");
+  if (size < 28) return errors.fail(start, "header size " + std::to_string(size) + " < 28");
   out.version = version;
   if (!read_string(data, creator, out.creator))
-    return ctab_error(start, "creator string out of bounds");
+    return errors.fail(start, "creator string out of bounds");
   if (target && !read_string(data, target, out.target))
-    return ctab_error(start, "target string out of bounds");
+    return errors.fail(start, "target string out of bounds");
   if (info_offset > data.size() || count > (data.size() - info_offset) / 20)
-    return ctab_error(start + info_offset,
-                      std::to_string(count) + " constants do not fit in the table");
+    return errors.fail(start + info_offset,
+                       std::to_string(count) + " constants do not fit in the table");
   out.constants.reserve(count);
   for (std::uint32_t k = 0; k < count; ++k) {
     const std::size_t at = info_offset + std::size_t(k) * 20;
@@ -80,10 +93,10 @@ Status read_constant_table(std::span<const std::uint8_t> bytes, const Comment& c
     const std::uint32_t type_offset = info.u32();
     Constant c{};
     if (!read_string(data, name, c.name))
-      return ctab_error(start + at, "constant " + std::to_string(k) + ": name out of bounds");
+      return errors.fail(start + at, "constant " + std::to_string(k) + ": name out of bounds");
     if (set >= kRegisterSetCount)
-      return ctab_error(start + at, "constant " + std::to_string(k) + ": register set " +
-                                        std::to_string(set) + " does not exist");
+      return errors.fail(start + at, "constant " + std::to_string(k) + ": register set " +
+                                         std::to_string(set) + " does not exist");
     c.set = RegisterSet(set);
     c.index = index;
     c.count = registers;
@@ -96,11 +109,13 @@ Status read_constant_table(std::span<const std::uint8_t> bytes, const Comment& c
       c.columns = type.u16();
       c.elements = type.u16();
       if (type.failed())
-        return ctab_error(start + at, "constant " + std::to_string(k) + ": type out of bounds");
+        return errors.fail(start + at, "constant " + std::to_string(k) + ": type out of bounds");
     }
     out.constants.push_back(c);
   }
-  return Status::ok();
+  return true;
 }
+
+} // namespace
 
 } // namespace kiln::d3d9

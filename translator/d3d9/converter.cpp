@@ -512,9 +512,8 @@ Status State::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& 
   program = &decoded;
   model = decoded.version.model;
   pixel = decoded.version.stage == ShaderStage::Pixel;
-  if (convert_program()) return Status::ok();
-  return errors.failed() ? errors.take()
-                         : Status::error("D3D9: conversion stopped without a reason");
+  // The stage boundary: the first report is the Status.
+  return errors.outcome(convert_program(), "D3D9: conversion stopped without a reason");
 }
 
 bool State::convert_program() {

@@ -387,13 +387,13 @@ std::string spell_error(const Where& where, std::string_view what) {
 Status decode(std::span<const std::uint8_t> bytes, Program& program) {
   program.clear();
   ErrorSink errors{&spell_error};
-  return decode_tokens(bytes, program, errors) ? Status::ok() : errors.take();
+  return errors.outcome(decode_tokens(bytes, program, errors));
 }
 
 Status measure(std::span<const std::uint8_t> bytes, std::size_t& shader_bytes) {
   shader_bytes = 0;
   ErrorSink errors{&spell_error};
-  return measure_tokens(bytes, shader_bytes, errors) ? Status::ok() : errors.take();
+  return errors.outcome(measure_tokens(bytes, shader_bytes, errors));
 }
 
 Status measure(const std::uint32_t* tokens, std::size_t max_tokens, std::size_t& token_count) {

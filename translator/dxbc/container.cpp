@@ -91,7 +91,7 @@ Status parse_container(std::span<const std::uint8_t> bytes, Container& out,
                        ContainerOptions options) {
   out = Container{};
   ErrorSink errors{&spell_error};
-  return read_container(bytes, out, options, errors) ? Status::ok() : errors.take();
+  return errors.outcome(read_container(bytes, out, options, errors));
 }
 
 namespace {

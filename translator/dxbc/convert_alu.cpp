@@ -131,18 +131,21 @@ ScalarType natural_type(const Operand& op) {
 
 } // namespace
 
-void alu_map(ConvertContext& ctx, const Instruction& inst) {
+bool alu_map(ConvertContext& ctx, const Instruction& inst) {
   component_wise(ctx, inst, Shape::Map);
+  return true;
 }
-void alu_compare(ConvertContext& ctx, const Instruction& inst) {
+bool alu_compare(ConvertContext& ctx, const Instruction& inst) {
   component_wise(ctx, inst, Shape::Compare);
+  return true;
 }
-void alu_shift(ConvertContext& ctx, const Instruction& inst) {
+bool alu_shift(ConvertContext& ctx, const Instruction& inst) {
   component_wise(ctx, inst, Shape::Shift);
+  return true;
 }
 
 // mov
-void mov(ConvertContext& ctx, const Instruction& inst) {
+bool mov(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   const Operand& s = alu.ops[1];
@@ -153,10 +156,11 @@ void mov(ConvertContext& ctx, const Instruction& inst) {
   // elsewhere.
   Vec4 v = alu.src(1, m, t);
   alu.store(0, v, t == ScalarType::Unknown ? U : t);
+  return true;
 }
 
 // movc
-void movc(ConvertContext& ctx, const Instruction& inst) {
+bool movc(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   Vec4 cond = alu.src(1, m, U);
@@ -186,10 +190,11 @@ void movc(ConvertContext& ctx, const Instruction& inst) {
     out[i] = alu.op(Op::Select(Type(ti), tests[i], a[i], b[i]));
   }
   alu.store(0, out, as_is ? U : t);
+  return true;
 }
 
 // swapc
-void swapc(ConvertContext& ctx, const Instruction& inst) {
+bool swapc(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   // swapc d0, d1, cond, a, b: d0 = cond ? b : a; d1 = cond ? a : b.
   std::uint8_t both = alu.dst_mask(0) | alu.dst_mask(1);
@@ -202,25 +207,27 @@ void swapc(ConvertContext& ctx, const Instruction& inst) {
   }
   alu.store(0, o0, U);
   alu.store(1, o1, U);
+  return true;
 }
 
 // dp2, dp3, dp4
-void dot_product(ConvertContext& ctx, const Instruction& inst) {
+bool dot_product(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   unsigned n = code == Opcode::Dp2 ? 2 : code == Opcode::Dp3 ? 3 : 4;
   std::uint8_t smask = std::uint8_t((1u << n) - 1);
   Vec4 a = alu.src(1, smask, F), b = alu.src(2, smask, F);
-  if (!ctx.ok()) return;
+  if (!ctx.ok()) return false;
   SsaDef dot = alu.op(Op::FMul(ir::kF32, a[0], b[0]));
   for (unsigned i = 1; i < n; ++i) dot = alu.op(Op::FMad(ir::kF32, a[i], b[i], dot));
   Vec4 out{};
   for (unsigned i = 0; i < 4; ++i) out[i] = dot;
   alu.store(0, out, F);
+  return true;
 }
 
 // sincos
-void sincos(ConvertContext& ctx, const Instruction& inst) {
+bool sincos(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   std::uint8_t both = alu.dst_mask(0) | alu.dst_mask(1);
   Vec4 a = alu.src(2, both, F), s{}, c{};
@@ -231,10 +238,11 @@ void sincos(ConvertContext& ctx, const Instruction& inst) {
   }
   alu.store(0, s, F);
   alu.store(1, c, F);
+  return true;
 }
 
 // round_ne, round_ni, round_pi, round_z
-void round_float(ConvertContext& ctx, const Instruction& inst) {
+bool round_float(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -246,10 +254,11 @@ void round_float(ConvertContext& ctx, const Instruction& inst) {
   for (unsigned i = 0; i < 4; ++i)
     if (a[i]) out[i] = alu.op(Op::FRound(ir::kF32, a[i], mode));
   alu.store(0, out, F);
+  return true;
 }
 
 // deriv_rtx, deriv_rty, deriv_rtx_coarse, deriv_rty_coarse, deriv_rtx_fine, deriv_rty_fine
-void derivative(ConvertContext& ctx, const Instruction& inst) {
+bool derivative(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -265,10 +274,11 @@ void derivative(ConvertContext& ctx, const Instruction& inst) {
     if (a[i])
       out[i] = alu.op(x ? Op::DerivX(ir::kF32, a[i], mode) : Op::DerivY(ir::kF32, a[i], mode));
   alu.store(0, out, F);
+  return true;
 }
 
 // eval_centroid, eval_sample_index, eval_snapped
-void evaluate(ConvertContext& ctx, const Instruction& inst) {
+bool evaluate(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -304,6 +314,7 @@ void evaluate(ConvertContext& ctx, const Instruction& inst) {
     out[i] = done[c];
   }
   alu.store(0, out, F);
+  return true;
 }
 
 } // namespace kiln::dxbc

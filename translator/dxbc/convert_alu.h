@@ -12,7 +12,7 @@ namespace kiln::dxbc {
 struct Alu {
   Alu(ConvertContext& c, const Instruction& i)
       : ctx(c), inst(i), ops(c.program().operands_of(i)),
-        precise(i.precise_mask() != 0 || c.impl().precise_all) {}
+        precise(i.precise_mask() != 0 || c.precise_all) {}
 
   // By reference: an Op is some 150 bytes, and a copy per emitted op showed in profiles.
   ir::SsaDef op(ir::Op&& o) {

@@ -12,7 +12,7 @@ using ir::Type;
 using namespace alu_types;
 
 // imul, umul
-void mul_extended(ConvertContext& ctx, const Instruction& inst) {
+bool mul_extended(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   // imul/umul hi, lo, a, b
@@ -33,10 +33,11 @@ void mul_extended(ConvertContext& ctx, const Instruction& inst) {
   }
   alu.store(0, oh, t);
   alu.store(1, ol, t);
+  return true;
 }
 
 // imad, umad
-void mad_int(ConvertContext& ctx, const Instruction& inst) {
+bool mad_int(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -45,10 +46,11 @@ void mad_int(ConvertContext& ctx, const Instruction& inst) {
   for (unsigned i = 0; i < 4; ++i)
     if (a[i]) out[i] = alu.op(Op::IAdd(Type(t), alu.op(Op::IMul(Type(t), a[i], b[i])), c[i]));
   alu.store(0, out, t);
+  return true;
 }
 
 // udiv
-void udiv(ConvertContext& ctx, const Instruction& inst) {
+bool udiv(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   // udiv q, r, a, b; division by zero gives 0xffffffff in both.
   std::uint8_t qm = alu.dst_mask(0), rm = alu.dst_mask(1);
@@ -64,10 +66,11 @@ void udiv(ConvertContext& ctx, const Instruction& inst) {
   }
   alu.store(0, q, U);
   alu.store(1, r, U);
+  return true;
 }
 
 // uaddc, usubb
-void add_carry(ConvertContext& ctx, const Instruction& inst) {
+bool add_carry(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   std::uint8_t sm = alu.dst_mask(0), cm = alu.dst_mask(1);
@@ -81,10 +84,11 @@ void add_carry(ConvertContext& ctx, const Instruction& inst) {
   }
   alu.store(0, s, U);
   alu.store(1, c, U);
+  return true;
 }
 
 // itof, utof
-void int_to_float(ConvertContext& ctx, const Instruction& inst) {
+bool int_to_float(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -93,10 +97,11 @@ void int_to_float(ConvertContext& ctx, const Instruction& inst) {
   for (unsigned i = 0; i < 4; ++i)
     if (a[i]) out[i] = alu.op(Op::ConvertItoF(ir::kF32, a[i]));
   alu.store(0, out, F);
+  return true;
 }
 
 // ftoi, ftou
-void float_to_int(ConvertContext& ctx, const Instruction& inst) {
+bool float_to_int(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -116,10 +121,11 @@ void float_to_int(ConvertContext& ctx, const Instruction& inst) {
     out[i] = v;
   }
   alu.store(0, out, sgn ? I : U);
+  return true;
 }
 
 // f32tof16
-void f32tof16(ConvertContext& ctx, const Instruction& inst) {
+bool f32tof16(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   Vec4 a = alu.src(1, m, F), out{};
@@ -129,10 +135,11 @@ void f32tof16(ConvertContext& ctx, const Instruction& inst) {
     out[i] = alu.op(Op::ConvertF32toPackedF16(pair));
   }
   alu.store(0, out, U);
+  return true;
 }
 
 // f16tof32
-void f16tof32(ConvertContext& ctx, const Instruction& inst) {
+bool f16tof32(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   Vec4 a = alu.src(1, m, U), out{};
@@ -142,10 +149,11 @@ void f16tof32(ConvertContext& ctx, const Instruction& inst) {
     out[i] = alu.op(Op::CompositeExtract(ir::kF32, pair, alu.u32(0)));
   }
   alu.store(0, out, F);
+  return true;
 }
 
 // firstbit_hi, firstbit_shi
-void first_bit_high(ConvertContext& ctx, const Instruction& inst) {
+bool first_bit_high(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -161,10 +169,11 @@ void first_bit_high(ConvertContext& ctx, const Instruction& inst) {
         Op::Select(ir::kU32, none, alu.u32(~0u), alu.op(Op::ISub(ir::kU32, alu.u32(31), msb))));
   }
   alu.store(0, out, U);
+  return true;
 }
 
 // ubfe, ibfe
-void bitfield_extract(ConvertContext& ctx, const Instruction& inst) {
+bool bitfield_extract(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -186,10 +195,11 @@ void bitfield_extract(ConvertContext& ctx, const Instruction& inst) {
                         : Op::UBitExtract(Type(t), v[i], om, count));
   }
   alu.store(0, out, t);
+  return true;
 }
 
 // bfi
-void bitfield_insert(ConvertContext& ctx, const Instruction& inst) {
+bool bitfield_insert(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   // bfi dst, width, offset, insert, base
@@ -207,10 +217,11 @@ void bitfield_insert(ConvertContext& ctx, const Instruction& inst) {
     out[i] = alu.op(Op::IOr(ir::kU32, part, keep));
   }
   alu.store(0, out, U);
+  return true;
 }
 
 // msad
-void msad(ConvertContext& ctx, const Instruction& inst) {
+bool msad(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   // msad dst, ref, src, accum: sum over the bytes with a non-zero reference byte of
@@ -231,18 +242,20 @@ void msad(ConvertContext& ctx, const Instruction& inst) {
     out[i] = sum;
   }
   alu.store(0, out, U);
+  return true;
 }
 
 // dmov
-void dmov(ConvertContext& ctx, const Instruction& inst) {
+bool dmov(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   Vec4 v = alu.src(1, m, D);
   alu.store(0, v, D);
+  return true;
 }
 
 // dmovc
-void dmovc(ConvertContext& ctx, const Instruction& inst) {
+bool dmovc(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const std::uint8_t m = alu.dst_mask(0);
   unsigned lanes = Alu::lanes_of(m);
@@ -254,10 +267,11 @@ void dmovc(ConvertContext& ctx, const Instruction& inst) {
     out[l] = alu.op(Op::Select(Type(D), bc, a[l], b[l]));
   }
   alu.store(0, out, D);
+  return true;
 }
 
 // dtof, dtoi, dtou
-void from_double(ConvertContext& ctx, const Instruction& inst) {
+bool from_double(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -282,10 +296,11 @@ void from_double(ConvertContext& ctx, const Instruction& inst) {
     out[l] = v;
   }
   alu.store(0, out, t);
+  return true;
 }
 
 // ftod, itod, utod
-void to_double(ConvertContext& ctx, const Instruction& inst) {
+bool to_double(ConvertContext& ctx, const Instruction& inst) {
   Alu alu(ctx, inst);
   const Opcode code = inst.opcode;
   const std::uint8_t m = alu.dst_mask(0);
@@ -298,6 +313,7 @@ void to_double(ConvertContext& ctx, const Instruction& inst) {
                                   : alu.op(Op::ConvertItoF(Type(D), a[l]));
   }
   alu.store(0, out, D);
+  return true;
 }
 
 } // namespace kiln::dxbc

@@ -13,13 +13,6 @@ using ir::ScalarType;
 using ir::SsaDef;
 using ir::Type;
 
-ConvertContext::ConvertContext() : resources_(create_resource_state()), impl_(new Impl()) {}
-
-ConvertContext::~ConvertContext() {
-  destroy_resource_state(resources_);
-  delete impl_;
-}
-
 void ConvertContext::reset(ir::Builder& builder, const Program& program,
                            const Container& container) {
   builder_ = &builder;
@@ -28,8 +21,9 @@ void ConvertContext::reset(ir::Builder& builder, const Program& program,
   entry_point_ = function_ = {};
   current_ = nullptr;
   errors_.reset();
-  impl_->reset();
-  reset_resource_state(*resources_);
+  CoreState::clear();
+  ResourceState::clear();
+  WalkState::clear();
   temps_known_.reset();
 }
 
@@ -128,14 +122,14 @@ namespace {
 
 // temp_slot's first use of a slot: the DclTmp (kept out of line, so that the lookup inlines).
 [[gnu::noinline]] SsaDef declare_temp(ConvertContext& ctx, std::size_t i) {
-  auto& temps = ctx.impl().temps;
+  auto& temps = ctx.temps;
   if (temps.size() <= i) temps.resize((i | 3) + 1);
   temps[i] = ctx.builder().add(Op::DclTmp(Type(ScalarType::Unknown), ctx.entry_point()));
   return temps[i];
 }
 
 SsaDef temp_slot(ConvertContext& ctx, std::uint32_t reg, unsigned c) {
-  const auto& temps = ctx.impl().temps;
+  const auto& temps = ctx.temps;
   const std::size_t i = std::size_t(reg) * 4 + c;
   if (i < temps.size() && temps[i]) [[likely]]
     return temps[i];
@@ -166,7 +160,7 @@ SsaDef scratch_address(ConvertContext& ctx, const Operand& op, const ScratchReg&
 }
 
 const ScratchReg* scratch_reg(ConvertContext& ctx, const Operand& op) {
-  auto& s = ctx.impl().scratch;
+  auto& s = ctx.scratch;
   if (op.index_dimension < 2 || op.index[0] >= s.size() || !s[op.index[0]].dcl) {
     ctx.fail(ctx.here(), "indexable temp x" + std::to_string(op.index[0]) + " is not declared");
     return nullptr;
@@ -176,7 +170,6 @@ const ScratchReg* scratch_reg(ConvertContext& ctx, const Operand& op) {
 
 // cb#[...]: the vec4 at the operand's vector index, as f32.
 SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
-  auto& impl = ctx.impl();
   bool sm51 = ctx.program().is_sm51();
   unsigned vec_dim = sm51 ? 2 : 1;
   if (op.index_dimension <= vec_dim) {
@@ -185,11 +178,11 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
   }
   std::uint32_t id = op.index[0];
   if (op.has_relative(0) && !sm51) return linkage_cbv_vector(ctx, op); // cb[this.x][...]
-  if (op.has_relative(0) || id >= impl.cbvs.size() || !impl.cbvs[id].dcl) {
+  if (op.has_relative(0) || id >= ctx.cbvs.size() || !ctx.cbvs[id].dcl) {
     ctx.fail(ctx.here(), "constant buffer cb" + std::to_string(id) + " is not declared");
     return {};
   }
-  auto& cb = impl.cbvs[id];
+  auto& cb = ctx.cbvs[id];
   SsaDef desc;
   if (sm51 && (op.has_relative(1) || op.index[1] != cb.lower)) {
     SsaDef index = ctx.load_index(op, 1);
@@ -199,7 +192,7 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
   } else {
     if (!cb.descriptor)
       cb.descriptor = ctx.builder().add_after(
-          impl.label, Op::DescriptorLoad(ir::kF32, cb.dcl, ctx.constant_u32(0)));
+          ctx.label, Op::DescriptorLoad(ir::kF32, cb.dcl, ctx.constant_u32(0)));
     desc = cb.descriptor;
   }
   Type v4 = ir::vec(ScalarType::F32, 4);
@@ -211,10 +204,10 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
       cb.stamps.resize(cb.size, 0);
       cb.vectors.resize(cb.size);
     }
-    if (cb.stamps[at] != impl.function_stamp) {
+    if (cb.stamps[at] != ctx.function_stamp) {
       cb.vectors[at] = ctx.builder().add_after(cb.descriptor,
                                                Op::BufferLoad(v4, desc, ctx.constant_u32(at), 16u));
-      cb.stamps[at] = impl.function_stamp;
+      cb.stamps[at] = ctx.function_stamp;
     }
     return cb.vectors[at];
   }
@@ -224,7 +217,6 @@ SsaDef load_cbv_vector(ConvertContext& ctx, const Operand& op) {
 
 // icb[...]: component `c` of the vector at the operand's index, as u32; zero out of bounds.
 SsaDef load_icb(ConvertContext& ctx, const Operand& op, unsigned c) {
-  auto& impl = ctx.impl();
   const Program& p = ctx.program();
   if (!p.icb_count) {
     ctx.fail(ctx.here(), "immediate constant buffer read without one");
@@ -235,22 +227,21 @@ SsaDef load_icb(ConvertContext& ctx, const Operand& op, unsigned c) {
     std::uint32_t bits = dword < p.icb_count ? p.token(p.icb_first + dword) : 0;
     return ctx.constant_u32(bits);
   }
-  if (!impl.icb) {
+  if (!ctx.icb) {
     // The whole buffer as one constant vec4<u32>[n], made on the first dynamic read.
-    impl.icb_vectors = (p.icb_count + 3) / 4;
-    impl.literals.clear();
-    for (std::uint32_t i = 0; i < impl.icb_vectors * 4; ++i)
-      impl.literals.push_back(
-          ir::Operand::literal(i < p.icb_count ? p.token(p.icb_first + i) : 0u));
-    Type t = ctx.builder().types().make_array(ir::vec(ScalarType::U32, 4), impl.icb_vectors);
-    impl.icb = ctx.builder().add(Op::with_operands(ir::OpCode::Constant, t, impl.literals, 0));
+    ctx.icb_vectors = (p.icb_count + 3) / 4;
+    ctx.literals.clear();
+    for (std::uint32_t i = 0; i < ctx.icb_vectors * 4; ++i)
+      ctx.literals.push_back(ir::Operand::literal(i < p.icb_count ? p.token(p.icb_first + i) : 0u));
+    Type t = ctx.builder().types().make_array(ir::vec(ScalarType::U32, 4), ctx.icb_vectors);
+    ctx.icb = ctx.builder().add(Op::with_operands(ir::OpCode::Constant, t, ctx.literals, 0));
   }
   SsaDef idx = ctx.load_index(op, 0);
-  SsaDef last = ctx.constant_u32(impl.icb_vectors - 1);
+  SsaDef last = ctx.constant_u32(ctx.icb_vectors - 1);
   SsaDef clamped = ctx.emit(Op::UMin(ir::kU32, idx, last));
   SsaDef addr =
       ctx.emit(Op::CompositeConstruct(ir::vec(ScalarType::U32, 2), clamped, ctx.constant_u32(c)));
-  SsaDef v = ctx.emit(Op::ConstantLoad(ir::kU32, impl.icb, addr));
+  SsaDef v = ctx.emit(Op::ConstantLoad(ir::kU32, ctx.icb, addr));
   SsaDef in = ctx.emit(Op::ULe(idx, last));
   return ctx.emit(Op::Select(ir::kU32, in, v, ctx.constant_u32(0)));
 }

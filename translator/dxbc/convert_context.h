@@ -9,19 +9,21 @@
 // Resource operations that need IR vectors (coordinates, texels) build them with
 // make_vector() and take results apart with split_vector().
 //
-// Dispatch. Driver::dispatch (convert_dispatch.cpp) sends every instruction and declaration
+// Dispatch. dispatch (convert_dispatch.cpp) sends every instruction and declaration
 // to the handler its opcode table row names (opcodes.h; the handlers: convert_dispatch.h).
-// Handlers report bad input with fail(inst, what) (an Instruction is a Where) and return; nothing
-// answers "not mine".
+// Handlers report bad input with `return fail(inst, what)` (an Instruction is a Where; false) and
+// answer true otherwise; nothing answers "not mine".
 //
 // Errors. Operand helpers never throw: on bad input they record the first error in the
 // context (fail(here(), what)) and return null/zero values; the core checks ok() after each
 // instruction.
 //
-// The context lives in the Converter and keeps its arrays between shaders (reset()).
+// The context is the converter's one state owner (its parts: convert_state.h); it lives in the
+// Converter and keeps its arrays between shaders (reset()).
 
 #include "translator/common/status.h"
 #include "translator/dxbc/container.h"
+#include "translator/dxbc/convert_state.h"
 #include "translator/dxbc/opcodes.h"
 #include "translator/dxbc/program.h"
 #include "translator/ir/ir.h"
@@ -34,23 +36,13 @@
 namespace kiln::dxbc {
 
 class ConvertContext;
-struct ResourceState; // defined by the resource half (convert_resources.cpp)
-
-// ---- the resource half's state (translator/dxbc/convert_resources.cpp) ----------------------
-
-// Its per-worker state (binding tables by register, ...): created once per Converter,
-// reset before every shader, destroyed with the Converter.
-ResourceState* create_resource_state();
-void reset_resource_state(ResourceState& state);
-void destroy_resource_state(ResourceState* state);
 
 // An SM5.0 instruction whose t#/u#/s# register is chosen at run time (t[r0.z + 1]: a class
 // instance's texture) is converted once per declared register it may name, under a switch on
-// the number (convert_resources_chosen.cpp); `convert(driver, inst)` converts it once (the
-// driver's dispatch). False, with nothing emitted, when it has no such operand.
-using ConvertOnce = void (*)(void* driver, const Instruction& inst);
-bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, ConvertOnce convert,
-                                void* driver);
+// the number (convert_resources_chosen.cpp); `convert(ctx, inst)` converts it once (the walk's
+// dispatch, a handler's signature). False, with nothing emitted, when it has no such operand.
+using ConvertOnce = bool (*)(ConvertContext& ctx, const Instruction& inst);
+bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, ConvertOnce convert);
 
 // ---- debug names (convert_names.cpp) -------------------------------------------------------
 
@@ -92,10 +84,12 @@ constexpr ir::ScalarType scalar_of(ValueType type) {
 
 // ---- the converter state ------------------------------------------------------------------
 
-class ConvertContext {
+// The converter's one state owner: its parts (convert_state.h) are its members, the operand API
+// and the error sink are its own. It lives in the Converter and keeps its arrays between shaders
+// (reset()).
+class ConvertContext : public CoreState, public ResourceState, public WalkState {
  public:
-  ConvertContext();
-  ~ConvertContext();
+  ConvertContext() = default;
   ConvertContext(const ConvertContext&) = delete;
   ConvertContext& operator=(const ConvertContext&) = delete;
 
@@ -109,7 +103,6 @@ class ConvertContext {
   ir::SsaDef entry_point() const { return entry_point_; }
   // The function code is being emitted into (for hull shaders: the current phase's function).
   ir::SsaDef function() const { return function_; }
-  ResourceState& resources() { return *resources_; }
 
   // Adds a code op at the cursor and returns its id. An operand that could not be read (null
   // where the op needs a value) fails the instruction.
@@ -196,11 +189,12 @@ class ConvertContext {
   // Where a report from an operand helper points: the instruction being converted, if any.
   Where here() const { return current_ ? Where(*current_) : Where(); }
   bool ok() const { return !errors_.failed(); }
-  Status take_status() { return errors_.take(); }
+  // The converter's Status at its boundary (convert_program): see ErrorSink::outcome.
+  Status outcome(bool ran) {
+    return errors_.outcome(ran, "DXBC: conversion stopped without a reason");
+  }
 
-  // ---- state the core keeps (its own files) --------------------------------------------------
-  struct Impl;
-  Impl& impl() { return *impl_; }
+  // ---- where the walk is -----------------------------------------------------------------------
   void set_entry_point(ir::SsaDef def) { entry_point_ = def; }
   void set_function(ir::SsaDef def) { function_ = def; }
   void set_current(const Instruction* inst) { current_ = inst; }
@@ -222,8 +216,6 @@ class ConvertContext {
   ir::SsaDef function_;
   const Instruction* current_ = nullptr;
   ErrorSink errors_{&spell_error};
-  ResourceState* resources_ = nullptr;
-  Impl* impl_ = nullptr;
   ir::TempForwarding temps_known_; // r# values of the current straight-line stretch
 };
 

@@ -55,24 +55,25 @@ const Declaration& declaration_of(ConvertContext& ctx, const Instruction& inst) 
 
 } // namespace
 
-void dcl_temps(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_temps(ConvertContext& ctx, const Instruction& inst) {
   if (declaration_of(ctx, inst).value > 4096) ctx.fail(inst, "too many temporaries");
+  return true;
 }
 
-void dcl_indexable_temp(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_indexable_temp(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = declaration_of(ctx, inst);
   const std::uint32_t reg = d.value2, size = d.value, comps = d.value3;
   if (reg >= 4096 || size == 0 || size > 65536 || comps == 0 || comps > 4) {
-    ctx.fail(inst, "bad indexable temp declaration");
-    return;
+    return ctx.fail(inst, "bad indexable temp declaration");
   }
-  auto& scratch = ctx.impl().scratch;
+  auto& scratch = ctx.scratch;
   if (scratch.size() <= reg) scratch.resize(reg + 1);
   Type t = ctx.builder().types().make_array(ir::kU32, size * comps);
   scratch[reg] = {ctx.builder().add(Op::DclScratch(t, ctx.entry_point())), size, comps};
+  return true;
 }
 
-void dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = declaration_of(ctx, inst);
   const Operand& op = ctx.program().operands_of(inst)[0];
   const bool sm51 = ctx.program().is_sm51();
@@ -82,10 +83,9 @@ void dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t count = upper == 0xffffffffu ? 0 : upper - lower + 1;
   const std::uint32_t size = d.value ? d.value : 4096;
   if (id >= 65536 || lower >= 65536 || size > 65536 || upper < lower) {
-    ctx.fail(inst, "bad constant buffer declaration");
-    return;
+    return ctx.fail(inst, "bad constant buffer declaration");
   }
-  auto& cbvs = ctx.impl().cbvs;
+  auto& cbvs = ctx.cbvs;
   if (cbvs.size() <= id) cbvs.resize(id + 1);
   Type t = ctx.builder().types().make_array(ir::vec(ScalarType::F32, 4), size);
   auto& cb = cbvs[id];
@@ -94,79 +94,84 @@ void dcl_constant_buffer(ConvertContext& ctx, const Instruction& inst) {
   cb.lower = lower;
   cb.size = size;
   name_binding(ctx, cb.dcl, ResourceClass::Cbv, d.space, lower, id);
+  return true;
 }
 
-void dcl_global_flags(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_global_flags(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t flags = declaration_of(ctx, inst).value;
-  ctx.impl().precise_all = (flags & 1u) == 0;
+  ctx.precise_all = (flags & 1u) == 0;
   // forceEarlyDepthStencil means something only to pixel shaders.
   if ((flags & 4u) && ctx.program_type() == ProgramType::Pixel)
     ctx.builder().add(Op::SetPsEarlyFragmentTest(ctx.entry_point()));
+  return true;
 }
 
-void dcl_gs_input_primitive(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_gs_input_primitive(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t p = declaration_of(ctx, inst).value;
   // Vulkan geometry shaders take points, lines and triangles (with adjacency); D3D11 also
   // allows patch lists (8-39), which have no Vulkan equivalent.
   if (p != 1 && p != 2 && p != 3 && p != 6 && p != 7) {
-    ctx.fail(inst, p >= 8 && p <= 39
-                       ? "geometry shader input of patch lists: not supported by Vulkan"
-                       : "geometry shader input primitive does not exist");
-    return;
+    return ctx.fail(inst, p >= 8 && p <= 39
+                              ? "geometry shader input of patch lists: not supported by Vulkan"
+                              : "geometry shader input primitive does not exist");
   }
-  ctx.impl().gs_input_primitive = p;
-  ctx.impl().input_vertices = vertices_of_primitive(p);
+  ctx.gs_input_primitive = p;
+  ctx.input_vertices = vertices_of_primitive(p);
   ctx.builder().add(Op::SetGsInputPrimitive(ctx.entry_point(), input_primitive(p)));
+  return true;
 }
 
-void dcl_gs_output_topology(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().gs_output_topology = declaration_of(ctx, inst).value;
+namespace {
+// The declarations whose one value is kept for later (finish_declarations() turns them into
+// stage modes once all are known): the CoreState field each sets.
+struct StageValueRow {
+  Opcode opcode;
+  std::uint32_t CoreState::*field;
+};
+constexpr StageValueRow kStageValueRowList[] = {
+    {Opcode::DclGsOutputTopology, &CoreState::gs_output_topology},
+    {Opcode::DclInputControlPointCount, &CoreState::input_vertices},
+    {Opcode::DclOutputControlPointCount, &CoreState::output_control_points},
+    {Opcode::DclTessDomain, &CoreState::tess_domain},
+    {Opcode::DclTessPartitioning, &CoreState::tess_partitioning},
+    {Opcode::DclTessOutputPrimitive, &CoreState::tess_output},
+};
+constexpr OpcodeRows kStageValueRows(kStageValueRowList);
+static_assert(kStageValueRows.covers({"dcl_stage_value"}),
+              "stage values: one row per opcode whose handler is dcl_stage_value");
+} // namespace
+
+bool dcl_stage_value(ConvertContext& ctx, const Instruction& inst) {
+  ctx.*kStageValueRows[inst.opcode].field = declaration_of(ctx, inst).value;
+  return true;
 }
 
-void dcl_gs_max_vertices(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_gs_max_vertices(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t n = declaration_of(ctx, inst).value;
-  ctx.impl().gs_max_vertices = n;
+  ctx.gs_max_vertices = n;
   ctx.builder().add(Op::SetGsOutputVertices(ctx.entry_point(), n));
+  return true;
 }
 
-void dcl_gs_instances(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_gs_instances(ConvertContext& ctx, const Instruction& inst) {
   ctx.builder().add(Op::SetGsInstances(ctx.entry_point(), declaration_of(ctx, inst).value));
+  return true;
 }
 
-void dcl_stream(ConvertContext& ctx, const Instruction& inst) {
-  auto& impl = ctx.impl();
-  impl.gs_stream = ctx.program().operands_of(inst)[0].index[0];
-  if (impl.gs_stream >= 4) {
-    ctx.fail(inst, "stream index out of range");
-    return;
+bool dcl_stream(ConvertContext& ctx, const Instruction& inst) {
+  ctx.gs_stream = ctx.program().operands_of(inst)[0].index[0];
+  if (ctx.gs_stream >= 4) {
+    return ctx.fail(inst, "stream index out of range");
   }
-  impl.gs_stream_mask |= 1u << impl.gs_stream;
+  ctx.gs_stream_mask |= 1u << ctx.gs_stream;
+  return true;
 }
 
-void dcl_input_control_points(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().input_vertices = declaration_of(ctx, inst).value;
-}
-
-void dcl_output_control_points(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().output_control_points = declaration_of(ctx, inst).value;
-}
-
-void dcl_tess_domain(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_domain = declaration_of(ctx, inst).value;
-}
-
-void dcl_tess_partitioning(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_partitioning = declaration_of(ctx, inst).value;
-}
-
-void dcl_tess_output_primitive(ConvertContext& ctx, const Instruction& inst) {
-  ctx.impl().tess_output = declaration_of(ctx, inst).value;
-}
-
-void dcl_thread_group(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_thread_group(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = declaration_of(ctx, inst);
   ctx.builder().add(Op::SetCsWorkgroupSize(ctx.entry_point(), d.thread_group[0], d.thread_group[1],
                                            d.thread_group[2]));
+  return true;
 }
 
 } // namespace kiln::dxbc

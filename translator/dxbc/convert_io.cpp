@@ -14,12 +14,11 @@ namespace {
 
 // The slot of a special register (vPrim, vThreadID, oDepth, ...), declared on first use.
 IoSlot* special_slot(ConvertContext& ctx, OperandType type, unsigned component) {
-  auto& impl = ctx.impl();
   std::uint32_t reg = std::uint32_t(type);
-  IoSlot* s = impl.slot(IoFile::Special, reg, component);
+  IoSlot* s = ctx.slot(IoFile::Special, reg, component);
   if (!s || !s->dcl) {
     declare_special(ctx, type, std::uint8_t(1u << component));
-    s = impl.slot(IoFile::Special, reg, component);
+    s = ctx.slot(IoFile::Special, reg, component);
   }
   if (!s || !s->dcl) {
     ctx.fail(ctx.here(), "unsupported register type " + std::to_string(unsigned(type)));
@@ -32,7 +31,6 @@ IoSlot* special_slot(ConvertContext& ctx, OperandType type, unsigned component) 
 
 IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, bool write) {
   IoTarget where = target_of(ctx, op.type);
-  auto& impl = ctx.impl();
   if (where.file == IoFile::Special) return special_slot(ctx, op.type, component);
   unsigned reg_dim = op.index_dimension ? op.index_dimension - 1u : 0u;
   if (op.index_dimension == 0) {
@@ -43,7 +41,7 @@ IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, 
     ctx.fail(ctx.here(), "dynamically indexed input/output registers (dcl_indexrange)");
     return nullptr;
   }
-  IoSlot* s = impl.slot(where.file, op.index[reg_dim], component);
+  IoSlot* s = ctx.slot(where.file, op.index[reg_dim], component);
   if (!s || !s->dcl) {
     // Components that no declaration names (compilers read .w of a .xyz input): zero.
     if (!write) return nullptr;
@@ -60,18 +58,17 @@ namespace {
 SsaDef slot_address(ConvertContext& ctx, const Operand& op, const IoSlot& s, bool output_file) {
   SsaDef vertex;
   if (s.per_vertex) {
-    auto& impl = ctx.impl();
     if (op.index_dimension >= 2) {
       vertex = ctx.load_index(op, 0);
     } else if (output_file) {
       // o# in the control point phase: this invocation's control point.
-      if (!impl.control_point_id) {
+      if (!ctx.control_point_id) {
         IoSlot* id = special_slot(ctx, OperandType::OutputControlPointId, 0);
         if (!id) return {};
-        impl.control_point_id =
-            ctx.builder().add_after(impl.label, Op::InputLoad(ir::kU32, id->dcl, SsaDef()));
+        ctx.control_point_id =
+            ctx.builder().add_after(ctx.label, Op::InputLoad(ir::kU32, id->dcl, SsaDef()));
       }
-      vertex = impl.control_point_id;
+      vertex = ctx.control_point_id;
     } else {
       ctx.fail(ctx.here(), "per-vertex input read without a vertex index");
       return {};
@@ -109,20 +106,19 @@ Operand with_register(const Operand& op, unsigned reg_dim, std::uint32_t reg) {
 // the result undefined, so the declared registers suffice).
 std::uint32_t register_limit(ConvertContext& ctx, const Operand& op) {
   IoTarget where = target_of(ctx, op.type);
-  return std::uint32_t(ctx.impl().file(where.file).size() / 4);
+  return std::uint32_t(ctx.file(where.file).size() / 4);
 }
 
 } // namespace
 
 SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ScalarType type) {
-  auto& impl = ctx.impl();
   unsigned reg_dim = 0;
   if (dynamic_register(op, reg_dim) && op.type != OperandType::Null) {
     // v[r0.x + n]: select among the declared registers.
     SsaDef index = ctx.load_index(op, reg_dim);
     SsaDef result = ctx.constant_bits(type, 0);
     for (std::uint32_t reg = op.index[reg_dim], end = register_limit(ctx, op); reg < end; ++reg) {
-      IoSlot* s = impl.slot(target_of(ctx, op.type).file, reg, component);
+      IoSlot* s = ctx.slot(target_of(ctx, op.type).file, reg, component);
       if (!s || !s->dcl) continue;
       SsaDef v = io_load(ctx, with_register(op, reg_dim, reg), component, type);
       if (!v) return {};
@@ -132,8 +128,8 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
     return result;
   }
   if (op.type == OperandType::InputForkInstanceId || op.type == OperandType::InputJoinInstanceId) {
-    if (!impl.fork_instance) return ctx.constant_bits(type, 0);
-    return ctx.bitcast(impl.fork_instance, ScalarType::U32, type);
+    if (!ctx.fork_instance) return ctx.constant_bits(type, 0);
+    return ctx.bitcast(ctx.fork_instance, ScalarType::U32, type);
   }
   if (op.type == OperandType::Null) return ctx.constant_bits(type, 0);
   if (op.type == OperandType::Rasterizer || op.type == OperandType::CycleCounter) {
@@ -149,13 +145,13 @@ SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, Scala
   Type t = s->type == ScalarType::Bool ? ir::kBool : Type(s->type);
   SsaDef v;
   bool cacheable = !where.output && !s->per_vertex;
-  if (cacheable && s->stamp == impl.function_stamp) {
+  if (cacheable && s->stamp == ctx.function_stamp) {
     v = s->cached;
   } else if (cacheable) {
     // The address is a constant (or null): the load can sit at the function's start.
-    v = ctx.builder().add_after(impl.label, Op::InputLoad(t, s->dcl, addr));
+    v = ctx.builder().add_after(ctx.label, Op::InputLoad(t, s->dcl, addr));
     s->cached = v;
-    s->stamp = impl.function_stamp;
+    s->stamp = ctx.function_stamp;
   } else {
     v = where.output ? ctx.emit(Op::OutputLoad(t, s->dcl, addr))
                      : ctx.emit(Op::InputLoad(t, s->dcl, addr));
@@ -181,7 +177,7 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
     // o[r0.x + n]: store to the register the index names, one guarded store per candidate.
     SsaDef index = ctx.load_index(op, reg_dim);
     for (std::uint32_t reg = op.index[reg_dim], end = register_limit(ctx, op); reg < end; ++reg) {
-      IoSlot* s = ctx.impl().slot(target_of(ctx, op.type).file, reg, component);
+      IoSlot* s = ctx.slot(target_of(ctx, op.type).file, reg, component);
       if (!s || !s->dcl) continue;
       SsaDef hit = ctx.emit(Op::IEq(index, ctx.constant_u32(reg)));
       SsaDef sif = ctx.emit(Op::ScopedIf(SsaDef(), hit));
@@ -199,7 +195,7 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
   SsaDef v = ctx.bitcast(value, type, s->type);
   ctx.emit(Op::OutputStore(ir::kVoid, s->dcl, addr, v));
   // The same register component declared by other geometry shader streams.
-  const auto& mirrors = ctx.impl().stream_mirrors;
+  const auto& mirrors = ctx.stream_mirrors;
   if (mirrors.empty() || op.type != OperandType::Output) return;
   const std::uint32_t reg = op.index[op.index_dimension - 1];
   for (std::size_t i = 0; i < mirrors.size(); ++i) {
@@ -244,7 +240,7 @@ void declare_passthrough(ConvertContext& ctx, const IoTarget& where, const Signa
   const std::uint32_t code = tess_code_of_signature_name(e.system_value, e.semantic_index);
   if (system_values && e.system_value && e.system_value < 64 && builtin_of_sv(code, info))
     declare_builtin(ctx, where, e.register_index, e.mask, info, code, &e);
-  else if (ctx.impl().convention == InterfaceConvention::Vkd3dShader)
+  else if (ctx.convention == InterfaceConvention::Vkd3dShader)
     declare_location_vkd3d(ctx, where, e.register_index, e.mask, InterpolationMode::Undefined,
                            false);
   else
@@ -254,25 +250,23 @@ void declare_passthrough(ConvertContext& ctx, const IoTarget& where, const Signa
 } // namespace
 
 void io_hull_passthrough(ConvertContext& ctx) {
-  auto& impl = ctx.impl();
   IoSlot* id_slot = special_slot(ctx, OperandType::OutputControlPointId, 0);
   if (!id_slot) return;
   SsaDef id = ctx.emit(Op::InputLoad(ir::kU32, id_slot->dcl, SsaDef()));
-  IoTarget in{IoFile::Input, false, true, &impl.isgn};
-  IoTarget out{IoFile::Output, true, true, &impl.osgn};
-  for (const SignatureElement& e : impl.isgn) {
+  IoTarget in{IoFile::Input, false, true, &ctx.isgn};
+  IoTarget out{IoFile::Output, true, true, &ctx.osgn};
+  for (const SignatureElement& e : ctx.isgn) {
     // Elements without a register (~0) or with a damaged one declare nothing here.
     if (e.register_index >= kMaxIoRegister) continue;
     declare_passthrough(ctx, in, e, true);
     // The output is what the output signature says it is (a system value there, or an
     // ordinary varying the domain shader reads at its location), whatever the input was.
-    const SignatureElement* o = find_element(impl.osgn, e.register_index, e.mask, 0);
-    declare_passthrough(ctx, out, o ? *o : e,
-                        ctx.impl().convention != InterfaceConvention::Vkd3dShader);
+    const SignatureElement* o = find_element(ctx.osgn, e.register_index, e.mask, 0);
+    declare_passthrough(ctx, out, o ? *o : e, ctx.convention != InterfaceConvention::Vkd3dShader);
     for (unsigned c = 0; c < 4; ++c) {
       if (!(e.mask & (1u << c))) continue;
-      IoSlot* si = impl.slot(IoFile::Input, e.register_index, c);
-      IoSlot* so = impl.slot(IoFile::Output, e.register_index, c);
+      IoSlot* si = ctx.slot(IoFile::Input, e.register_index, c);
+      IoSlot* so = ctx.slot(IoFile::Output, e.register_index, c);
       if (!si || !so || !si->dcl || !so->dcl) continue;
       auto address = [&](const IoSlot& s) {
         bool has_element = s.shape == IoSlot::Shape::Vector || s.shape == IoSlot::Shape::Array;

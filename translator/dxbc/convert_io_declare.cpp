@@ -253,20 +253,19 @@ bool stage_has_vertex_arrays(const ConvertContext& ctx, bool output) {
 
 // Which register file a declaration or access of `op` goes to.
 IoTarget target_of(ConvertContext& ctx, OperandType type) {
-  auto& impl = ctx.impl();
   bool hull = ctx.program().type == ProgramType::Hull;
   switch (type) {
   case OperandType::Input:
   case OperandType::InputControlPoint:
-    return {IoFile::Input, false, stage_has_vertex_arrays(ctx, false), &impl.isgn};
+    return {IoFile::Input, false, stage_has_vertex_arrays(ctx, false), &ctx.isgn};
   case OperandType::OutputControlPoint:
-    return {IoFile::Output, true, true, &impl.osgn};
+    return {IoFile::Output, true, true, &ctx.osgn};
   case OperandType::InputPatchConstant:
-    if (hull) return {IoFile::PatchOutput, true, false, &impl.pcsg};
-    return {IoFile::PatchInput, false, false, &impl.pcsg};
+    if (hull) return {IoFile::PatchOutput, true, false, &ctx.pcsg};
+    return {IoFile::PatchInput, false, false, &ctx.pcsg};
   case OperandType::Output:
-    if (hull && impl.hull_patch_phase) return {IoFile::PatchOutput, true, false, &impl.pcsg};
-    return {IoFile::Output, true, hull, &impl.osgn};
+    if (hull && ctx.hull_patch_phase) return {IoFile::PatchOutput, true, false, &ctx.pcsg};
+    return {IoFile::Output, true, hull, &ctx.osgn};
   default:
     return {IoFile::Special, is_output_operand(type), false, nullptr};
   }
@@ -276,14 +275,13 @@ IoTarget target_of(ConvertContext& ctx, OperandType type) {
 void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                      std::uint8_t mask, const BuiltInInfo& info, std::uint32_t name,
                      const SignatureElement* element) {
-  auto& impl = ctx.impl();
   ir::Builder& b = ctx.builder();
   bool pixel = ctx.program().type == ProgramType::Pixel;
   // Declared before (a hull fork phase declaring vocp the control point phase wrote): keep it.
   bool all_declared = true;
   for (unsigned c = 0; c < 4; ++c) {
     if (!(mask & (1u << c))) continue;
-    IoSlot* s = impl.slot(where.file, reg, c);
+    IoSlot* s = ctx.slot(where.file, reg, c);
     all_declared &= s && s->dcl;
   }
   if (all_declared) return;
@@ -296,8 +294,8 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
     base = where.sig ? distance_index(*where.sig, name, reg, first, &total) : 0;
     array_len = total ? total : 8;
     bool clip = info.builtin == BuiltIn::ClipDistance;
-    shared = where.output ? (clip ? &impl.clip_dcl_out : &impl.cull_dcl_out)
-                          : (clip ? &impl.clip_dcl_in : &impl.cull_dcl_in);
+    shared = where.output ? (clip ? &ctx.clip_dcl_out : &ctx.cull_dcl_out)
+                          : (clip ? &ctx.clip_dcl_in : &ctx.cull_dcl_in);
   } else if ((info.builtin == BuiltIn::TessFactorOuter ||
               info.builtin == BuiltIn::TessFactorInner) &&
              where.per_vertex) {
@@ -307,19 +305,19 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
              "phases)");
     return;
   } else if (info.builtin == BuiltIn::TessFactorOuter) {
-    shared = &impl.tess_outer;
+    shared = &ctx.tess_outer;
   } else if (info.builtin == BuiltIn::TessFactorInner) {
-    shared = &impl.tess_inner;
+    shared = &ctx.tess_inner;
   }
   SsaDef dcl = shared ? *shared : SsaDef();
   if (!dcl) {
     Type t = info.shape == IoSlot::Shape::Vector ? ir::vec(info.type, info.size) : Type(info.type);
     if (info.shape == IoSlot::Shape::Array) t = b.types().make_array(t, array_len);
     if (where.per_vertex)
-      t = b.types().make_array(t, where.output ? std::max(impl.output_control_points, 1u)
-                                               : std::max(impl.input_vertices, 1u));
+      t = b.types().make_array(t, where.output ? std::max(ctx.output_control_points, 1u)
+                                               : std::max(ctx.input_vertices, 1u));
     if (where.output) {
-      dcl = b.add(Op::DclOutputBuiltIn(t, ctx.entry_point(), info.builtin, impl.gs_stream));
+      dcl = b.add(Op::DclOutputBuiltIn(t, ctx.entry_point(), info.builtin, ctx.gs_stream));
     } else {
       auto interp = ir::InterpolationModes(0);
       if (pixel && (info.type != ScalarType::F32)) interp = ir::InterpolationModes::Flat;
@@ -333,12 +331,12 @@ void declare_builtin(ConvertContext& ctx, const IoTarget& where, std::uint32_t r
   unsigned next = 0;
   for (unsigned c = 0; c < 4; ++c) {
     if (!(mask & (1u << c))) continue;
-    IoSlot& s = impl.make_slot(where.file, reg, c);
+    IoSlot& s = ctx.make_slot(where.file, reg, c);
     s.dcl = dcl;
     s.type = info.type;
     s.shape = info.shape;
     s.per_vertex = where.per_vertex;
-    s.stream = std::uint8_t(impl.gs_stream);
+    s.stream = std::uint8_t(ctx.gs_stream);
     if (info.shape == IoSlot::Shape::Vector)
       s.element = std::uint8_t(c);
     else if (info.shape == IoSlot::Shape::Array) {
@@ -362,9 +360,8 @@ namespace {
 // practice; drivers keep few patch slots, Mesa 32) or past the highest control point register;
 // vkd3d-shader's: the number of elements in that signature.
 std::uint32_t patch_location_base(ConvertContext& ctx) {
-  const auto& impl = ctx.impl();
-  const auto& control_points = ctx.program().type == ProgramType::Hull ? impl.osgn : impl.isgn;
-  if (impl.convention == InterfaceConvention::Vkd3dShader)
+  const auto& control_points = ctx.program().type == ProgramType::Hull ? ctx.osgn : ctx.isgn;
+  if (ctx.convention == InterfaceConvention::Vkd3dShader)
     return std::uint32_t(control_points.size());
   std::uint32_t base = 16;
   for (const SignatureElement& e : control_points)
@@ -377,19 +374,18 @@ std::uint32_t patch_location_base(ConvertContext& ctx) {
 void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                           unsigned first, unsigned count, InterpolationMode mode,
                           const SignatureElement* element) {
-  auto& impl = ctx.impl();
   ir::Builder& b = ctx.builder();
   ScalarType scalar = element ? scalar_of_component_type(element->component_type) : ScalarType::F32;
   Type t = ir::vec(scalar, count);
   if (where.per_vertex)
-    t = b.types().make_array(t, where.output ? std::max(impl.output_control_points, 1u)
-                                             : std::max(impl.input_vertices, 1u));
+    t = b.types().make_array(t, where.output ? std::max(ctx.output_control_points, 1u)
+                                             : std::max(ctx.input_vertices, 1u));
   SsaDef dcl;
   std::uint32_t location = reg;
   if (where.file == IoFile::PatchOutput || where.file == IoFile::PatchInput)
     location += patch_location_base(ctx);
   if (where.output) {
-    dcl = b.add(Op::DclOutput(t, ctx.entry_point(), location, first, impl.gs_stream));
+    dcl = b.add(Op::DclOutput(t, ctx.entry_point(), location, first, ctx.gs_stream));
   } else {
     auto interp = ir::InterpolationModes(0);
     if (ctx.program().type == ProgramType::Pixel) {
@@ -412,16 +408,16 @@ void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint3
   }
   name_io(ctx, dcl, element);
   for (unsigned c = first; c < first + count; ++c) {
-    IoSlot& existing = impl.make_slot(where.file, reg, c);
+    IoSlot& existing = ctx.make_slot(where.file, reg, c);
     IoSlot slot;
     slot.dcl = dcl;
     slot.type = scalar;
     slot.shape = count == 1 ? IoSlot::Shape::Scalar : IoSlot::Shape::Vector;
     slot.element = std::uint8_t(c - first);
     slot.per_vertex = where.per_vertex;
-    slot.stream = std::uint8_t(impl.gs_stream);
+    slot.stream = std::uint8_t(ctx.gs_stream);
     if (existing.dcl) // declared by another stream (declare_location)
-      impl.stream_mirrors.push_back({reg, c, slot});
+      ctx.stream_mirrors.push_back({reg, c, slot});
     else
       existing = slot;
   }
@@ -430,13 +426,12 @@ void declare_location_run(ConvertContext& ctx, const IoTarget& where, std::uint3
 // Whether component `c` of `reg` is declared for the current stream (always, outside geometry
 // shader outputs: components keep their first declaration).
 bool declared_here(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg, unsigned c) {
-  auto& impl = ctx.impl();
-  const IoSlot* s = impl.slot(where.file, reg, c);
+  const IoSlot* s = ctx.slot(where.file, reg, c);
   if (!s || !s->dcl) return false;
   if (!where.output || ctx.program().type != ProgramType::Geometry) return true;
-  if (s->stream == impl.gs_stream) return true;
-  for (const auto& m : impl.stream_mirrors)
-    if (m.reg == reg && m.component == c && m.slot.stream == impl.gs_stream) return true;
+  if (s->stream == ctx.gs_stream) return true;
+  for (const auto& m : ctx.stream_mirrors)
+    if (m.reg == reg && m.component == c && m.slot.stream == ctx.gs_stream) return true;
   return false;
 }
 
@@ -466,9 +461,8 @@ void declare_location_runs(ConvertContext& ctx, const IoTarget& where, std::uint
 // declares each input element alone (`widen` false).
 void declare_location_vkd3d(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                             std::uint8_t mask, InterpolationMode mode, bool widen) {
-  auto& impl = ctx.impl();
   for (unsigned c = 0; c < 4; ++c) {
-    const IoSlot* s = impl.slot(where.file, reg, c);
+    const IoSlot* s = ctx.slot(where.file, reg, c);
     if (s && s->dcl) return;
   }
   const SignatureElement* element = nullptr;
@@ -501,13 +495,12 @@ void declare_location_vkd3d(ConvertContext& ctx, const IoTarget& where, std::uin
 // declarations use.
 void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t reg,
                       std::uint8_t mask, InterpolationMode mode, const SignatureElement* element) {
-  auto& impl = ctx.impl();
   // Components already declared (overlapping declarations) keep their first declaration; in
   // another geometry shader stream they get a variable of that stream (declared_here).
   for (unsigned c = 0; c < 4; ++c)
     if (declared_here(ctx, where, reg, c)) mask &= std::uint8_t(~(1u << c));
   if (!mask) return;
-  const bool vkd3d = impl.convention == InterfaceConvention::Vkd3dShader && where.sig;
+  const bool vkd3d = ctx.convention == InterfaceConvention::Vkd3dShader && where.sig;
   if (vkd3d) {
     declare_location_vkd3d(ctx, where, reg, mask, mode, true);
     // An output component vkd3d-shader gives no variable (a register a system value declared
@@ -533,7 +526,7 @@ void declare_location(ConvertContext& ctx, const IoTarget& where, std::uint32_t 
     return;
   }
   if (where.sig) {
-    const std::uint32_t stream = where.output ? impl.gs_stream : 0;
+    const std::uint32_t stream = where.output ? ctx.gs_stream : 0;
     for (const SignatureElement& e : *where.sig) {
       if (e.register_index != reg || !(e.mask & mask)) continue;
       if (where.output && e.stream != stream) continue;
@@ -564,42 +557,41 @@ void declare_special(ConvertContext& ctx, OperandType type, std::uint8_t mask) {
 }
 
 Status read_signatures(ConvertContext& ctx) {
-  auto& impl = ctx.impl();
   const Container& c = ctx.container();
-  impl.isgn.clear();
-  impl.osgn.clear();
-  impl.pcsg.clear();
+  ctx.isgn.clear();
+  ctx.osgn.clear();
+  ctx.pcsg.clear();
   if (c.input.present())
-    if (Status s = parse_signature(c.input, impl.isgn); !s) return s;
+    if (Status s = parse_signature(c.input, ctx.isgn); !s) return s;
   if (c.output.present())
-    if (Status s = parse_signature(c.output, impl.osgn); !s) return s;
+    if (Status s = parse_signature(c.output, ctx.osgn); !s) return s;
   if (c.patch_constant.present())
-    if (Status s = parse_signature(c.patch_constant, impl.pcsg); !s) return s;
+    if (Status s = parse_signature(c.patch_constant, ctx.pcsg); !s) return s;
   return Status::ok();
 }
 
 // dcl_input, dcl_input_sgv/siv, dcl_input_ps(_sgv/_siv), dcl_output, dcl_output_sgv/siv.
-void dcl_io(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_io(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& decl = ctx.program().declarations[inst.declaration];
   auto ops = ctx.program().operands_of(inst);
   if (ops.empty()) {
-    ctx.fail(inst, "declaration without an operand");
-    return;
+    return ctx.fail(inst, "declaration without an operand");
   }
   const Operand& op = ops[0];
   std::uint8_t mask = op.component_count == 0 ? 1 : op.component_count == 1 ? 1 : op.mask;
   IoTarget where = target_of(ctx, op.type);
-  if (where.file == IoFile::Special) return declare_special(ctx, op.type, mask);
+  if (where.file == IoFile::Special) {
+    declare_special(ctx, op.type, mask); // reports into the sink
+    return true;
+  }
   // The register is the last index (v[vertices][reg], vicp[cp][reg], o#, vpc#).
-  if (op.index_dimension == 0) return;
+  if (op.index_dimension == 0) return true;
   std::uint32_t reg = op.index[op.index_dimension - 1];
   if (reg >= kMaxIoRegister) {
-    ctx.fail(inst, "register index out of range");
-    return;
+    return ctx.fail(inst, "register index out of range");
   }
   const SignatureElement* element =
-      where.sig ? find_element(*where.sig, reg, mask, where.output ? ctx.impl().gs_stream : 0)
-                : nullptr;
+      where.sig ? find_element(*where.sig, reg, mask, where.output ? ctx.gs_stream : 0) : nullptr;
   std::uint32_t name = decl.system_value;
   bool has_sv = inst.opcode == Opcode::DclInputSgv || inst.opcode == Opcode::DclInputSiv ||
                 inst.opcode == Opcode::DclInputPsSgv || inst.opcode == Opcode::DclInputPsSiv ||
@@ -610,7 +602,7 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
   // system value only in the signature. vkd3d-shader 1.2 reads that only for hull shader
   // inputs: elsewhere a plain declaration is an ordinary location (and its producer's plain
   // dcl_output one too).
-  const bool signature_names_builtin = ctx.impl().convention != InterfaceConvention::Vkd3dShader ||
+  const bool signature_names_builtin = ctx.convention != InterfaceConvention::Vkd3dShader ||
                                        (ctx.program().type == ProgramType::Hull && !where.output);
   if (!has_sv && signature_names_builtin && element && element->system_value &&
       element->system_value < 64) {
@@ -621,15 +613,15 @@ void dcl_io(ConvertContext& ctx, const Instruction& inst) {
     // A pixel shader reading SV_Position gets the fragment coordinate; vertex shaders read
     // SV_Position as an ordinary input location (it is just an attribute there).
     bool vs_input = ctx.program().type == ProgramType::Vertex && !where.output;
-    if (!vs_input || name == sv::VertexId || name == sv::InstanceId)
-      return declare_builtin(ctx, where, reg, mask, info, name, element);
-  } else if (name && name != sv::Target) {
-    {
-      ctx.fail(inst, "unsupported system value " + std::to_string(name));
-      return;
+    if (!vs_input || name == sv::VertexId || name == sv::InstanceId) {
+      declare_builtin(ctx, where, reg, mask, info, name, element); // reports into the sink
+      return true;
     }
+  } else if (name && name != sv::Target) {
+    return ctx.fail(inst, "unsupported system value " + std::to_string(name));
   }
   declare_location(ctx, where, reg, mask, decl.interpolation, element);
+  return true;
 }
 
 } // namespace kiln::dxbc

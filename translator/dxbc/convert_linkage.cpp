@@ -42,9 +42,9 @@ std::uint32_t register_of(const Linkage& l) {
 
 // The fixed selection as one Constant vec4<u32>[2 * slots] (made on first use).
 SsaDef fixed_selection(ConvertContext& ctx) {
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   if (l.fixed) return l.fixed;
-  auto& literals = ctx.impl().literals;
+  auto& literals = ctx.literals;
   literals.clear();
   const auto& instances = l.options->fixed_instances;
   for (std::uint32_t slot = 0; slot < l.slot_count; ++slot) {
@@ -61,11 +61,10 @@ SsaDef fixed_selection(ConvertContext& ctx) {
 
 // The selection buffer's descriptor in the current function (declared on first use).
 SsaDef selection_descriptor(ConvertContext& ctx) {
-  auto& impl = ctx.impl();
-  Linkage& l = impl.linkage;
+  Linkage& l = ctx.linkage;
   if (!l.selection) {
     const std::uint32_t reg = register_of(l);
-    if (reg < impl.cbvs.size() && impl.cbvs[reg].dcl && !ctx.program().is_sm51()) {
+    if (reg < ctx.cbvs.size() && ctx.cbvs[reg].dcl && !ctx.program().is_sm51()) {
       ctx.fail(ctx.here(),
                "the class-instance selection register cb" + std::to_string(reg) +
                    " is a constant buffer of the shader (choose another in the interface)");
@@ -76,17 +75,17 @@ SsaDef selection_descriptor(ConvertContext& ctx) {
     l.selection = ctx.builder().add(Op::DclCbv(t, ctx.entry_point(), space_of(l), reg, 1)
                                         .set_flags(ir::OpFlags::ClassInstances));
   }
-  if (!l.descriptor || l.descriptor_stamp != impl.function_stamp) {
+  if (!l.descriptor || l.descriptor_stamp != ctx.function_stamp) {
     l.descriptor = ctx.builder().add_after(
-        impl.label, Op::DescriptorLoad(ir::kF32, l.selection, ctx.constant_u32(0)));
-    l.descriptor_stamp = impl.function_stamp;
+        ctx.label, Op::DescriptorLoad(ir::kF32, l.selection, ctx.constant_u32(0)));
+    l.descriptor_stamp = ctx.function_stamp;
   }
   return l.descriptor;
 }
 
 // Component `c` of selection vector `vector` (u32, the slot already clamped) of the slot.
 SsaDef selection_component(ConvertContext& ctx, SsaDef slot, std::uint32_t vector, unsigned c) {
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   SsaDef index = ctx.emit(Op::IMul(ir::kU32, slot, ctx.constant_u32(kVectorsPerSlot)));
   if (vector) index = ctx.emit(Op::IAdd(ir::kU32, index, ctx.constant_u32(vector)));
   if (l.options && l.options->fixed()) {
@@ -103,7 +102,7 @@ SsaDef selection_component(ConvertContext& ctx, SsaDef slot, std::uint32_t vecto
 
 // The interface slot `base` + index `dim` of `op` names, clamped into the declared slots.
 SsaDef slot_of(ConvertContext& ctx, const Operand& op, std::uint32_t base, unsigned dim) {
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   SsaDef slot = ctx.load_index(op, dim);
   if (!slot) return {};
   if (base) slot = ctx.emit(Op::IAdd(ir::kU32, slot, ctx.constant_u32(base)));
@@ -112,60 +111,58 @@ SsaDef slot_of(ConvertContext& ctx, const Operand& op, std::uint32_t base, unsig
 
 } // namespace
 
-void dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_function_body(ConvertContext& ctx, const Instruction& inst) {
   const Declaration& d = ctx.program().declarations[inst.declaration];
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   if (d.value >= kMaxNumber) {
-    ctx.fail(inst, "function body number out of range");
-    return;
+    return ctx.fail(inst, "function body number out of range");
   }
   if (l.bodies.size() <= d.value) l.bodies.resize(d.value + 1, 0);
   l.bodies[d.value] = 1;
+  return true;
 }
 
-void dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_function_table(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
   const Declaration& d = p.declarations[inst.declaration];
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   if (d.value >= kMaxNumber) {
-    ctx.fail(inst, "function table number out of range");
-    return;
+    return ctx.fail(inst, "function table number out of range");
   }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t fb = p.lists[d.list_first + i];
     if (fb >= l.bodies.size() || !l.bodies[fb]) {
-      ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
-                         std::to_string(fb) + ", which is not declared");
-      return;
+      return ctx.fail(inst, "function table ft" + std::to_string(d.value) + " names fb" +
+                                std::to_string(fb) + ", which is not declared");
     }
   }
   set_entry(l.tables, d.value, inst.declaration);
+  return true;
 }
 
-void dcl_interface(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_interface(ConvertContext& ctx, const Instruction& inst) {
   const Program& p = ctx.program();
   const Declaration& d = p.declarations[inst.declaration];
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   const std::uint32_t fp = d.value, size = d.value2;
   if (fp >= kMaxSlots || size == 0 || size > kMaxSlots - fp) {
-    ctx.fail(inst, "interface slots beyond D3D11's 253");
-    return;
+    return ctx.fail(inst, "interface slots beyond D3D11's 253");
   }
   for (std::uint32_t i = 0; i < d.list_count; ++i) {
     const std::uint32_t ft = p.lists[d.list_first + i];
     if (ft >= l.tables.size() || l.tables[ft] == Linkage::kNone) {
-      ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
-                         ", which is not declared");
-      return;
+      return ctx.fail(inst, "interface fp" + std::to_string(fp) + " names ft" + std::to_string(ft) +
+                                ", which is not declared");
     }
   }
   set_entry(l.interfaces, fp, inst.declaration);
   if (fp + size > l.slot_count) l.slot_count = fp + size;
+  return true;
 }
 
 SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
                     std::vector<CallTarget>& targets) {
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   const Program& p = ctx.program();
   const Operand& fp = p.operands[inst.first_operand];
   const std::uint32_t site = p.declarations[inst.declaration].value;
@@ -205,7 +202,7 @@ SsaDef linkage_call(ConvertContext& ctx, const Instruction& inst,
 }
 
 SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned component) {
-  Linkage& l = ctx.impl().linkage;
+  Linkage& l = ctx.linkage;
   if (!l.slot_count || op.index_dimension < 1) {
     ctx.fail(ctx.here(), "this register read without an interface declaration");
     return {};
@@ -221,7 +218,6 @@ SsaDef linkage_this(ConvertContext& ctx, const Operand& op, unsigned component) 
 }
 
 SsaDef linkage_cbv_vector(ConvertContext& ctx, const Operand& op) {
-  auto& impl = ctx.impl();
   if (ctx.program().is_sm51()) {
     ctx.fail(ctx.here(), "constant buffer range index chosen at run time in an SM5.1 operand");
     return {};
@@ -234,12 +230,12 @@ SsaDef linkage_cbv_vector(ConvertContext& ctx, const Operand& op) {
   const Type v4 = ir::vec(ScalarType::F32, 4);
   SsaDef parts[4];
   for (unsigned c = 0; c < 4; ++c) parts[c] = ctx.constant_f32(0.0f);
-  for (std::uint32_t id = 0; id < impl.cbvs.size(); ++id) {
-    auto& cb = impl.cbvs[id];
+  for (std::uint32_t id = 0; id < ctx.cbvs.size(); ++id) {
+    auto& cb = ctx.cbvs[id];
     if (!cb.dcl) continue;
     if (!cb.descriptor)
       cb.descriptor = ctx.builder().add_after(
-          impl.label, Op::DescriptorLoad(ir::kF32, cb.dcl, ctx.constant_u32(0)));
+          ctx.label, Op::DescriptorLoad(ir::kF32, cb.dcl, ctx.constant_u32(0)));
     SsaDef index = ctx.emit(Op::UMin(ir::kU32, vector, ctx.constant_u32(cb.size - 1)));
     SsaDef v = ctx.emit(Op::BufferLoad(v4, cb.descriptor, index, 16u));
     SsaDef chosen = ctx.emit(Op::IEq(reg, ctx.constant_u32(id)));

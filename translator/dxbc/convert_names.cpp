@@ -39,7 +39,7 @@ bool rdef_type_is(std::uint32_t type, ResourceClass cls) {
 
 void name_binding(ConvertContext& ctx, ir::SsaDef dcl, ResourceClass cls, std::uint32_t space,
                   std::uint32_t lower, std::uint32_t id) {
-  if (!ctx.impl().debug_names || !dcl || cls == ResourceClass::Tgsm) return;
+  if (!ctx.debug_names || !dcl || cls == ResourceClass::Tgsm) return;
   ReflectionView rdef;
   if (!rdef.open(ctx.container().rdef)) return; // a damaged RDEF only costs the names
   const bool sm51 = ctx.program().is_sm51();
@@ -54,7 +54,7 @@ void name_binding(ConvertContext& ctx, ir::SsaDef dcl, ResourceClass cls, std::u
 }
 
 void name_io(ConvertContext& ctx, ir::SsaDef dcl, const SignatureElement* element) {
-  if (!ctx.impl().debug_names || !dcl || !element || element->semantic_name.empty()) return;
+  if (!ctx.debug_names || !dcl || !element || element->semantic_name.empty()) return;
   std::string name(element->semantic_name);
   if (element->semantic_index != 0) name += std::to_string(element->semantic_index);
   ctx.builder().add(ir::Op::DebugName(dcl, std::string_view(name)));

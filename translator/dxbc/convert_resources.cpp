@@ -136,46 +136,25 @@ bool is_constant(ConvertContext& ctx, ir::SsaDef def, ir::Type type) {
 
 // ---- state ----------------------------------------------------------------------------------
 
-ResourceState* create_resource_state() {
-  return new ResourceState();
-}
-
-void reset_resource_state(ResourceState& state) {
-  state.sample_count_input = ir::SsaDef();
-  for (std::uint32_t& c : state.chosen) c = ResourceState::kNotChosen;
-  state.srv.clear();
-  state.uav.clear();
-  state.sampler.clear();
-  state.tgsm.clear();
-}
-
-void destroy_resource_state(ResourceState* state) {
-  delete state;
-}
-
 // ---- declarations ---------------------------------------------------------------------------
 
-void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
+bool dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   const ResourceDeclaration& row = *resource_declaration(inst.opcode);
   const ResourceClass cls = row.register_class;
   const Declaration& decl = ctx.program().declarations[inst.declaration];
   if (inst.operand_count < 1) {
-    ctx.fail(inst, "declaration without an operand");
-    return;
+    return ctx.fail(inst, "declaration without an operand");
   }
   if (!ctx.entry_point()) {
-    ctx.fail(inst, "resource declaration before the entry point");
-    return;
+    return ctx.fail(inst, "resource declaration before the entry point");
   }
   const Operand& op = ctx.program().operands_of(inst)[0];
   if (op.index_dimension < 1 || op.has_relative(0) || op.has_relative(1) || op.has_relative(2)) {
-    ctx.fail(inst, "declaration operand without an immediate register");
-    return;
+    return ctx.fail(inst, "declaration operand without an immediate register");
   }
   ResourceClass operand_class;
   if (!resource_class_of(op.type, operand_class) || operand_class != cls) {
-    ctx.fail(inst, "declares a register of the wrong type");
-    return;
+    return ctx.fail(inst, "declares a register of the wrong type");
   }
 
   ResourceBinding b;
@@ -186,21 +165,18 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
     b.lower = op.index[1];
     const std::uint32_t upper = op.index[2];
     if (upper != 0xffffffffu && upper < b.lower) {
-      ctx.fail(inst, "register range ends before it starts");
-      return;
+      return ctx.fail(inst, "register range ends before it starts");
     }
     b.count = upper == 0xffffffffu ? 0 : upper - b.lower + 1;
   } else {
     b.lower = id;
   }
   if (id >= kMaxRegister || b.lower >= kMaxRegister) {
-    ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
-    return;
+    return ctx.fail(inst, "register number out of range (" + std::to_string(b.lower) + ")");
   }
-  std::vector<ResourceBinding>& table = ctx.resources().table(cls);
+  std::vector<ResourceBinding>& table = ctx.table(cls);
   if (id < table.size() && table[id].decl) {
-    ctx.fail(inst, register_name(cls, id) + " declared twice");
-    return;
+    return ctx.fail(inst, register_name(cls, id) + " declared twice");
   }
 
   ir::Builder& builder = ctx.builder();
@@ -211,14 +187,12 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   switch (row.layout) {
   case ResourceLayout::Typed:
     if (!kind_of_dimension(decl.dimension, b.kind)) {
-      ctx.fail(inst, "unsupported resource dimension");
-      return;
+      return ctx.fail(inst, "unsupported resource dimension");
     }
     if (!sampled_type_of(decl.return_type[0], b.sampled)) {
-      ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
-                         ? "double-typed resources are not supported"
-                         : "unsupported resource return type");
-      return;
+      return ctx.fail(inst, ReturnType(decl.return_type[0]) == ReturnType::Double
+                                ? "double-typed resources are not supported"
+                                : "unsupported resource return type");
     }
     b.type = ir::Type(b.sampled);
     break;
@@ -230,9 +204,8 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
       break;
     }
     if (decl.value == 0 || decl.value % 4 != 0 || decl.value > 65536) {
-      ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
-                         " is not a dword multiple in 4..65536");
-      return;
+      return ctx.fail(inst, "groupshared size " + std::to_string(decl.value) +
+                                " is not a dword multiple in 4..65536");
     }
     b.type = types.make_array(ir::kU32, decl.value / 4);
     break;
@@ -242,17 +215,15 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
     b.stride = decl.value2;
     if (!tgsm) {
       if (b.stride == 0 || b.stride % 4 != 0 || b.stride > 2048) {
-        ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
-                           " is not a dword multiple in 4..2048");
-        return;
+        return ctx.fail(inst, "structure stride " + std::to_string(b.stride) +
+                                  " is not a dword multiple in 4..2048");
       }
       b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), 0);
       break;
     }
     if (b.stride == 0 || b.stride % 4 != 0 || decl.value == 0 ||
         std::uint64_t(b.stride) * decl.value > 65536) {
-      ctx.fail(inst, "groupshared structure size out of range");
-      return;
+      return ctx.fail(inst, "groupshared structure size out of range");
     }
     b.type = types.make_array(types.make_array(ir::kU32, b.stride / 4), decl.value);
     break;
@@ -286,6 +257,7 @@ void dcl_resource(ConvertContext& ctx, const Instruction& inst) {
   name_binding(ctx, b.decl, cls, b.space, b.lower, id);
   if (table.size() <= id) table.resize(id + 1);
   table[id] = b;
+  return true;
 }
 
 // ---- shared helpers -------------------------------------------------------------------------
@@ -323,15 +295,14 @@ ResourceBinding* find_binding(ConvertContext& ctx, const Instruction& inst, cons
   if (op.has_relative(0)) {
     // convert_choosing_resources() converts such an instruction once per register it may
     // name (SM5.0 t#, u#, s#); anything else here has no register to take.
-    id = cls <= ResourceClass::Sampler ? ctx.resources().chosen[std::size_t(cls)]
-                                       : ResourceState::kNotChosen;
+    id = cls <= ResourceClass::Sampler ? ctx.chosen[std::size_t(cls)] : ResourceState::kNotChosen;
     if (id == ResourceState::kNotChosen) {
       ctx.fail(inst, "a register chosen at run time is supported for SM5.0 t#, u# and s# only "
                      "(class instances' resources)");
       return nullptr;
     }
   }
-  std::vector<ResourceBinding>& table = ctx.resources().table(cls);
+  std::vector<ResourceBinding>& table = ctx.table(cls);
   if (id >= table.size() || !table[id].decl) {
     ctx.fail(inst, register_name(cls, id) + " is not declared");
     return nullptr;

@@ -44,52 +44,6 @@
 
 namespace kiln::dxbc {
 
-// What a UAV was used for so far (ResourceBinding::usage).
-namespace uav_usage {
-constexpr std::uint8_t kRead = 1;
-constexpr std::uint8_t kWrite = 2;
-constexpr std::uint8_t kAtomic = 4;
-} // namespace uav_usage
-
-// One declared t#/u#/s#/g# register or SM5.1 range.
-struct ResourceBinding {
-  ir::SsaDef decl;    // the Dcl* op; null = not declared
-  ir::SsaDef counter; // DclUavCounter (u# with a counter, created on first use if needed)
-  ir::Type type;      // the declaration's type (what DescriptorLoad returns)
-  ir::ResourceKind kind = ir::ResourceKind::TypedBuffer;
-  ir::ScalarType sampled = ir::ScalarType::F32;  // typed resources: texel scalar type
-  std::uint32_t stride = 0;                      // structured: bytes per structure
-  std::uint32_t space = 0, lower = 0, count = 1; // binding range (count 0 = unbounded)
-  ir::UavFlags base_flags = ir::UavFlags(0);     // from the declaration
-  std::uint8_t usage = 0;                        // uav_usage bits
-  bool comparison = false;                       // sampler declared mode_comparison
-};
-
-struct ResourceState {
-  static constexpr std::uint32_t kNotChosen = 0xffffffffu;
-  // Indexed by register number (SM5.0) or range id (SM5.1); capacity kept between shaders.
-  std::vector<ResourceBinding> srv, uav, sampler, tgsm;
-  ir::SsaDef sample_count_input; // DclInputBuiltIn SampleCount (sampleinfo on the rasterizer)
-  // An SM5.0 t#/u#/s# operand whose register is chosen at run time (t[r0.z + 1], a class
-  // instance's texture): the instruction is converted once per register it may name
-  // (convert_resources_chosen.cpp), and find_binding() takes the register of the way being
-  // converted from here, by class (Srv, Uav, Sampler); kNotChosen outside those conversions.
-  std::uint32_t chosen[3] = {kNotChosen, kNotChosen, kNotChosen};
-
-  std::vector<ResourceBinding>& table(ResourceClass c) {
-    switch (c) {
-    case ResourceClass::Srv:
-      return srv;
-    case ResourceClass::Uav:
-      return uav;
-    case ResourceClass::Sampler:
-      return sampler;
-    default:
-      return tgsm;
-    }
-  }
-};
-
 // ---- shared helpers (convert_resources.cpp) --------------------------------------------------
 
 // The operands of a resource instruction: destinations first, then sources.

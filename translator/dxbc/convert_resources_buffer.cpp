@@ -68,13 +68,13 @@ void load_address(ConvertContext& ctx, const Operands& ops, DwordAccess& a) {
 } // namespace
 
 // ld_raw, ld_structured (and _s) on SRVs, UAVs and TGSM.
-void load_dwords(ConvertContext& ctx, const Instruction& inst) {
+bool load_dwords(ConvertContext& ctx, const Instruction& inst) {
   const bool structured =
       inst.opcode == Opcode::LdStructured || inst.opcode == Opcode::LdStructuredS;
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(structured ? 2 : 1);
   DwordAccess a;
-  if (!open_access(ctx, inst, res_op, structured, a)) return;
+  if (!open_access(ctx, inst, res_op, structured, a)) return false;
   if (res_op.type == OperandType::Uav) note_uav_usage(ctx, *a.binding, uav_usage::kRead);
   RovLock lock(ctx, res_op.type == OperandType::Uav ? a.binding : nullptr);
   load_address(ctx, ops, a);
@@ -82,8 +82,7 @@ void load_dwords(ConvertContext& ctx, const Instruction& inst) {
 
   if (has_feedback(inst)) {
     if (a.lds) {
-      ctx.fail(inst, "sparse feedback on groupshared memory");
-      return;
+      return ctx.fail(inst, "sparse feedback on groupshared memory");
     }
     store_buffer_status(ctx, ops); // buffers are never partially resident
   }
@@ -100,18 +99,18 @@ void load_dwords(ConvertContext& ctx, const Instruction& inst) {
     out[i] = dwords[c];
   }
   ctx.store_dst_raw(dst, out, ScalarType::U32);
+  return true;
 }
 
 // store_raw, store_structured on UAVs and TGSM.
-void store_dwords(ConvertContext& ctx, const Instruction& inst) {
+bool store_dwords(ConvertContext& ctx, const Instruction& inst) {
   const bool structured = inst.opcode == Opcode::StoreStructured;
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.dst(0);
   DwordAccess a;
-  if (!open_access(ctx, inst, res_op, structured, a)) return;
+  if (!open_access(ctx, inst, res_op, structured, a)) return false;
   if (res_op.type == OperandType::Resource) {
-    ctx.fail(inst, "stores to a read-only resource");
-    return;
+    return ctx.fail(inst, "stores to a read-only resource");
   }
   if (res_op.type == OperandType::Uav) note_uav_usage(ctx, *a.binding, uav_usage::kWrite);
   RovLock lock(ctx, res_op.type == OperandType::Uav ? a.binding : nullptr);
@@ -126,26 +125,27 @@ void store_dwords(ConvertContext& ctx, const Instruction& inst) {
     else
       ctx.emit(ir::Op::BufferStore(a.desc, address, values[c], 4u));
   }
+  return true;
 }
 
 // bufinfo: element count (typed), structure count (structured) or byte size (raw).
-void bufinfo(ConvertContext& ctx, const Instruction& inst) {
+bool bufinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(0);
   ResourceBinding* res = find_binding(ctx, inst, res_op);
-  if (!res) return;
+  if (!res) return false;
   if (!image_shape(res->kind).buffer ||
       (res_op.type != OperandType::Resource && res_op.type != OperandType::Uav)) {
-    ctx.fail(inst, "bufinfo needs a buffer (use resinfo for textures)");
-    return;
+    return ctx.fail(inst, "bufinfo needs a buffer (use resinfo for textures)");
   }
   SsaDef desc = load_descriptor(ctx, inst, res_op, *res);
-  if (!desc) return;
+  if (!desc) return false;
   SsaDef size = ctx.emit(ir::Op::BufferQuerySize(desc));
   if (res->kind == ir::ResourceKind::RawBuffer)
     size = ctx.emit(ir::Op::IShl(ir::kU32, size, ctx.constant_u32(2)));
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, replicate(size, dst_mask(dst)), ScalarType::U32);
+  return true;
 }
 
 namespace {
@@ -184,17 +184,16 @@ static_assert(kAtomicOps.covers({"atomic"}),
 
 // atomic_* (no result) and imm_atomic_* (old value to the first destination) on raw and
 // structured buffers, typed UAVs and TGSM.
-void atomic(ConvertContext& ctx, const Instruction& inst) {
+bool atomic(ConvertContext& ctx, const Instruction& inst) {
   const ir::AtomicOp atomic = kAtomicOps[inst.opcode].op;
   const Operands ops = operands_of(ctx, inst);
   const bool returns = ops.dsts == 2;
   const Operand& res_op = ops.dst(returns ? 1 : 0);
   if (res_op.type != OperandType::Uav && res_op.type != OperandType::ThreadGroupSharedMemory) {
-    ctx.fail(inst, "atomics need a u# or g# destination");
-    return;
+    return ctx.fail(inst, "atomics need a u# or g# destination");
   }
   ResourceBinding* res = find_binding(ctx, inst, res_op);
-  if (!res) return;
+  if (!res) return false;
   const ImageShape shape = image_shape(res->kind);
   const bool typed =
       res->kind != ir::ResourceKind::RawBuffer && res->kind != ir::ResourceKind::Structured;
@@ -202,12 +201,10 @@ void atomic(ConvertContext& ctx, const Instruction& inst) {
   // TGSM; the declared integer type for typed UAVs); the AtomicOp carries signedness.
   const ScalarType type = res->sampled;
   if (typed && type == ScalarType::F32) {
-    ctx.fail(inst, "atomics on a float-typed UAV");
-    return;
+    return ctx.fail(inst, "atomics on a float-typed UAV");
   }
   if (typed && shape.multisampled) {
-    ctx.fail(inst, "atomics on a multisampled UAV");
-    return;
+    return ctx.fail(inst, "atomics on a multisampled UAV");
   }
   const bool lds = res_op.type == OperandType::ThreadGroupSharedMemory;
   SsaDef desc;
@@ -215,7 +212,7 @@ void atomic(ConvertContext& ctx, const Instruction& inst) {
   if (!lds) {
     note_uav_usage(ctx, *res, uav_usage::kAtomic);
     desc = load_descriptor(ctx, inst, res_op, *res);
-    if (!desc) return;
+    if (!desc) return false;
   }
 
   SsaDef operand = ctx.load_src_scalar(ops.src(1), type);
@@ -251,30 +248,31 @@ void atomic(ConvertContext& ctx, const Instruction& inst) {
                 : ctx.emit(ir::Op::BufferAtomic(result, desc, address, operand, atomic));
   }
   if (returns) ctx.store_dst_raw(ops.dst(0), replicate(value, dst_mask(ops.dst(0))), type);
+  return true;
 }
 
 // imm_atomic_alloc / imm_atomic_consume on the UAV's hidden counter.
-void uav_counter(ConvertContext& ctx, const Instruction& inst) {
+bool uav_counter(ConvertContext& ctx, const Instruction& inst) {
   const bool increment = inst.opcode == Opcode::ImmAtomicAlloc;
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.src(0);
   if (uav_op.type != OperandType::Uav) {
-    ctx.fail(inst, "expects a u# operand");
-    return;
+    return ctx.fail(inst, "expects a u# operand");
   }
   ResourceBinding* uav = find_binding(ctx, inst, uav_op);
-  if (!uav) return;
+  if (!uav) return false;
   SsaDef counter = load_counter(ctx, inst, uav_op, *uav);
-  if (!counter) return;
+  if (!counter) return false;
   SsaDef value = ctx.emit(
       ir::Op::CounterAtomic(ir::kU32, counter, increment ? ir::AtomicOp::Inc : ir::AtomicOp::Dec));
   // alloc returns the old count; consume returns the decremented one.
   if (!increment) value = ctx.emit(ir::Op::ISub(ir::kU32, value, ctx.constant_u32(1)));
   ctx.store_dst_raw(ops.dst(0), replicate(value, dst_mask(ops.dst(0))), ScalarType::U32);
+  return true;
 }
 
 // sync: execution scope from _t, memory scope and kinds from _g / _ugroup / _uglobal.
-void sync(ConvertContext& ctx, const Instruction& inst) {
+bool sync(ConvertContext& ctx, const Instruction& inst) {
   const std::uint32_t c = inst.controls;
   const bool threads = (c & control::kSyncThreadsInGroup) != 0;
   ir::MemoryTypeMask memory = ir::MemoryTypeMask(0);
@@ -287,20 +285,20 @@ void sync(ConvertContext& ctx, const Instruction& inst) {
     memory = memory | ir::MemoryTypeMask::UavBuffer | ir::MemoryTypeMask::UavImage;
     memory_scope = (c & control::kSyncUavGlobal) ? ir::Scope::Global : ir::Scope::Workgroup;
   }
-  if (!threads && memory == ir::MemoryTypeMask(0)) return; // a sync with no flags does nothing
+  if (!threads && memory == ir::MemoryTypeMask(0)) return true; // a sync with no flags does nothing
   if (threads && ctx.program_type() != ProgramType::Compute &&
       ctx.program_type() != ProgramType::Hull) {
-    ctx.fail(inst, "thread-group sync outside compute and hull shaders");
-    return;
+    return ctx.fail(inst, "thread-group sync outside compute and hull shaders");
   }
   const ir::Scope exec = threads ? ir::Scope::Workgroup : ir::Scope::Thread;
   if (threads && memory_scope == ir::Scope::Thread) memory_scope = ir::Scope::Workgroup;
   ctx.emit(ir::Op::Barrier(exec, memory_scope, memory));
+  return true;
 }
 
 // The status is kiln's (kStatusMapped or not, see emit_with_feedback), not a Vulkan residency
 // code: a compare, which folds away for the constant status of buffer loads.
-void check_access_mapped(ConvertContext& ctx, const Instruction& inst) {
+bool check_access_mapped(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& dst = ops.dst(0);
   const Vec4 status = ctx.load_src(ops.src(0), dst_mask(dst), ScalarType::U32);
@@ -313,6 +311,7 @@ void check_access_mapped(ConvertContext& ctx, const Instruction& inst) {
     out[i] = ctx.emit(ir::Op::Select(ir::kU32, mapped, all, none));
   }
   ctx.store_dst_raw(dst, out, ScalarType::U32);
+  return true;
 }
 
 } // namespace kiln::dxbc

@@ -62,7 +62,7 @@ bool candidates_of(ConvertContext& ctx, const Instruction& inst, ResourceClass c
     return false;
   }
   bool first = true;
-  for (const ResourceBinding& b : ctx.resources().table(cls)) {
+  for (const ResourceBinding& b : ctx.table(cls)) {
     if (!b.decl) continue;
     if (first) {
       out.kind = b.kind;
@@ -92,18 +92,20 @@ void zero_destinations(ConvertContext& ctx, const Instruction& inst) {
 // switch (register) { case each allowed declared register: the instruction with it (the next
 // choice nested inside); default: zero destinations }.
 void choose(ConvertContext& ctx, const Instruction& inst, std::span<const Choice> choices,
-            ConvertOnce convert, void* driver) {
-  if (choices.empty()) return convert(driver, inst);
+            ConvertOnce convert) {
+  if (choices.empty()) {
+    convert(ctx, inst); // a report lands in the sink, which the loop below and the walk check
+    return;
+  }
   const Choice& c = choices.front();
-  ResourceState& resources = ctx.resources();
   ir::Builder& b = ctx.builder();
   const ir::SsaDef sw = ctx.emit(ir::Op::ScopedSwitch(ir::SsaDef(), c.reg));
-  for (std::uint32_t id = 0; id < resources.table(c.cls).size() && ctx.ok(); ++id) {
-    if (!c.candidates.allows(resources.table(c.cls)[id])) continue;
+  for (std::uint32_t id = 0; id < ctx.table(c.cls).size() && ctx.ok(); ++id) {
+    if (!c.candidates.allows(ctx.table(c.cls)[id])) continue;
     ctx.emit(ir::Op::ScopedSwitchCase(sw, id));
-    resources.chosen[std::size_t(c.cls)] = id;
-    choose(ctx, inst, choices.subspan(1), convert, driver);
-    resources.chosen[std::size_t(c.cls)] = ResourceState::kNotChosen;
+    ctx.chosen[std::size_t(c.cls)] = id;
+    choose(ctx, inst, choices.subspan(1), convert);
+    ctx.chosen[std::size_t(c.cls)] = ResourceState::kNotChosen;
     ctx.emit(ir::Op::ScopedSwitchBreak(sw));
   }
   if (!ctx.ok()) return;
@@ -115,8 +117,7 @@ void choose(ConvertContext& ctx, const Instruction& inst, std::span<const Choice
 
 } // namespace
 
-bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, ConvertOnce convert,
-                                void* driver) {
+bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, ConvertOnce convert) {
   const Program& p = ctx.program();
   if (p.is_sm51()) return false; // SM5.1 ranges are indexed as descriptor arrays
   // A register chosen at run time is a relative index: without any in the program (most
@@ -139,7 +140,7 @@ bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, Co
     c.reg = ctx.load_index(op, 0); // before the switch: the instruction may overwrite it
     if (!c.reg) return true;
     std::uint64_t n = 1; // the default way: no declared register of the right kind
-    for (const ResourceBinding& b : ctx.resources().table(cls)) n += c.candidates.allows(b);
+    for (const ResourceBinding& b : ctx.table(cls)) n += c.candidates.allows(b);
     ways *= n;
   }
   if (count == 0) return false;
@@ -148,7 +149,7 @@ bool convert_choosing_resources(ConvertContext& ctx, const Instruction& inst, Co
                        " combinations of declared registers");
     return true;
   }
-  choose(ctx, inst, std::span<const Choice>(choices, count), convert, driver);
+  choose(ctx, inst, std::span<const Choice>(choices, count), convert);
   return true;
 }
 

@@ -126,7 +126,7 @@ bool bind_sampled_image(ConvertContext& ctx, const Instruction& inst, const Oper
 } // namespace
 
 // sample*, gather4* (and their sparse-feedback forms): operand roles from kSampleLayouts.
-void sample_image(ConvertContext& ctx, const Instruction& inst) {
+bool sample_image(ConvertContext& ctx, const Instruction& inst) {
   const SampleLayout& l = kSampleLayouts[inst.opcode];
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(unsigned(l.resource));
@@ -134,7 +134,7 @@ void sample_image(ConvertContext& ctx, const Instruction& inst) {
   SampledImage image;
   if (!bind_sampled_image(ctx, inst, res_op, smp_op,
                           "cannot sample a buffer or multisampled resource", image))
-    return;
+    return true;
   const ResourceBinding* res = image.resource;
   const ImageShape& shape = image.shape;
   const SsaDef desc = image.descriptor, sampler = image.sampler;
@@ -144,8 +144,7 @@ void sample_image(ConvertContext& ctx, const Instruction& inst) {
   SsaDef offset = immediate_offset(ctx, inst, shape);
   if (l.offset >= 0) {
     if (shape.offset_dims == 0) {
-      ctx.fail(inst, "programmable offsets on a cube resource");
-      return;
+      return ctx.fail(inst, "programmable offsets on a cube resource");
     }
     // D3D honours the low 6 bits of each offset, sign-extended ([-32, 31]).
     const std::uint8_t mask = std::uint8_t((1u << shape.offset_dims) - 1);
@@ -168,7 +167,7 @@ void sample_image(ConvertContext& ctx, const Instruction& inst) {
     ir::Op op = ir::Op::ImageGather(vec4, desc, sampler, layer, coord, offset, ref, component);
     SsaDef value = emit_with_feedback(ctx, inst, ops, op, vec4);
     store_texel(ctx, inst, ops, value, texel, res_op);
-    return;
+    return true;
   }
 
   SsaDef lod = l.lod_zero ? ctx.constant_f32(0.0f) : scalar(l.lod);
@@ -185,7 +184,7 @@ void sample_image(ConvertContext& ctx, const Instruction& inst) {
   SsaDef value = emit_with_feedback(ctx, inst, ops, op, type);
   if (!ref) {
     store_texel(ctx, inst, ops, value, texel, res_op);
-    return;
+    return true;
   }
   // Depth comparison returns one value; D3D replicates it before the resource swizzle.
   const Operand& dst = ops.dst(0);
@@ -193,29 +192,28 @@ void sample_image(ConvertContext& ctx, const Instruction& inst) {
   for (unsigned i = 0; i < 4; ++i)
     if (dst_mask(dst) & (1u << i)) v[i] = value;
   ctx.store_dst(inst, dst, v, ScalarType::F32);
+  return true;
 }
 
 // ld, ld_ms (and _s): texel fetch from a typed SRV.
-void load_texel(ConvertContext& ctx, const Instruction& inst) {
+bool load_texel(ConvertContext& ctx, const Instruction& inst) {
   const bool multisample = inst.opcode == Opcode::LdMs || inst.opcode == Opcode::LdMsS;
   const Operands ops = operands_of(ctx, inst);
   const Operand& addr = ops.src(0);
   const Operand& res_op = ops.src(1);
   if (res_op.type != OperandType::Resource) {
-    ctx.fail(inst, "expects a t# resource");
-    return;
+    return ctx.fail(inst, "expects a t# resource");
   }
   ResourceBinding* res = find_binding(ctx, inst, res_op);
-  if (!res) return;
+  if (!res) return false;
   const ImageShape shape = image_shape(res->kind);
   if (res->kind == ir::ResourceKind::RawBuffer || res->kind == ir::ResourceKind::Structured ||
       res->kind == ir::ResourceKind::ImageCube || res->kind == ir::ResourceKind::ImageCubeArray ||
       shape.multisampled != multisample) {
-    ctx.fail(inst, "resource kind does not allow this fetch");
-    return;
+    return ctx.fail(inst, "resource kind does not allow this fetch");
   }
   SsaDef desc = load_descriptor(ctx, inst, res_op, *res);
-  if (!desc) return;
+  if (!desc) return false;
   const ir::Type vec4 = ir::vec(res->sampled, 4);
   SsaDef value;
   if (shape.buffer) {
@@ -231,6 +229,7 @@ void load_texel(ConvertContext& ctx, const Instruction& inst) {
         ctx, inst, ops, ir::Op::ImageLoad(vec4, desc, mip, layer, coord, sample, offset), vec4);
   }
   store_texel(ctx, inst, ops, value, res->sampled, res_op);
+  return true;
 }
 
 namespace {
@@ -253,15 +252,15 @@ ResourceBinding* typed_uav(ConvertContext& ctx, const Instruction& inst, const O
 
 } // namespace
 
-void load_uav_typed(ConvertContext& ctx, const Instruction& inst) {
+bool load_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.src(1);
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
-  if (!uav) return;
+  if (!uav) return false;
   note_uav_usage(ctx, *uav, uav_usage::kRead);
   RovLock lock(ctx, uav);
   SsaDef desc = load_descriptor(ctx, inst, uav_op, *uav);
-  if (!desc) return;
+  if (!desc) return false;
   const ImageShape shape = image_shape(uav->kind);
   const ir::Type vec4 = ir::vec(uav->sampled, 4);
   SsaDef value;
@@ -276,44 +275,45 @@ void load_uav_typed(ConvertContext& ctx, const Instruction& inst) {
         vec4);
   }
   store_texel(ctx, inst, ops, value, uav->sampled, uav_op);
+  return true;
 }
 
-void store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
+bool store_uav_typed(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& uav_op = ops.dst(0);
   ResourceBinding* uav = typed_uav(ctx, inst, uav_op);
-  if (!uav) return;
+  if (!uav) return false;
   note_uav_usage(ctx, *uav, uav_usage::kWrite);
   RovLock lock(ctx, uav);
   SsaDef desc = load_descriptor(ctx, inst, uav_op, *uav);
-  if (!desc) return;
+  if (!desc) return false;
   const ImageShape shape = image_shape(uav->kind);
   // D3D writes all four components whatever the destination mask says.
   SsaDef value = ctx.make_vector(ctx.load_src(ops.src(1), 0xf, uav->sampled), 0xf, uav->sampled);
   if (shape.buffer) {
     SsaDef index = ctx.load_src_scalar(ops.src(0), ScalarType::U32);
     ctx.emit(ir::Op::BufferStore(ir::kVoid, desc, index, value, 4u));
-    return;
+    return true;
   }
   SsaDef coord, layer;
   load_coords(ctx, ops.src(0), shape, ScalarType::U32, coord, layer);
   ctx.emit(ir::Op::ImageStore(desc, layer, coord, value));
+  return true;
 }
 
 // resinfo: (width, height, depth or layers, mip count) laid out as D3D does per dimension, as
 // float, reciprocal float or uint.
-void resinfo(ConvertContext& ctx, const Instruction& inst) {
+bool resinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(1);
   ResourceBinding* res = find_binding(ctx, inst, res_op);
-  if (!res) return;
+  if (!res) return false;
   const ImageShape shape = image_shape(res->kind);
   if (shape.buffer || (res_op.type != OperandType::Resource && res_op.type != OperandType::Uav)) {
-    ctx.fail(inst, "resinfo needs a texture (use bufinfo for buffers)");
-    return;
+    return ctx.fail(inst, "resinfo needs a texture (use bufinfo for buffers)");
   }
   SsaDef desc = load_descriptor(ctx, inst, res_op, *res);
-  if (!desc) return;
+  if (!desc) return false;
   const bool sampled = res_op.type == OperandType::Resource;
   const bool has_mips = sampled && !shape.multisampled;
   SsaDef mip = has_mips ? ctx.load_src_scalar(ops.src(0), ScalarType::U32) : SsaDef();
@@ -359,17 +359,17 @@ void resinfo(ConvertContext& ctx, const Instruction& inst) {
   }
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, res_op, dst_mask(dst)), out);
+  return true;
 }
 
 namespace {
 
 // The rasterizer's sample count (sampleinfo/samplepos on `rasterizer`).
 SsaDef rasterizer_sample_count(ConvertContext& ctx) {
-  ResourceState& state = ctx.resources();
-  if (!state.sample_count_input)
-    state.sample_count_input = ctx.builder().add(ir::Op::DclInputBuiltIn(
+  if (!ctx.sample_count_input)
+    ctx.sample_count_input = ctx.builder().add(ir::Op::DclInputBuiltIn(
         ir::kU32, ctx.entry_point(), ir::BuiltIn::SampleCount, ir::InterpolationModes::Flat));
-  return ctx.emit(ir::Op::InputLoad(ir::kU32, state.sample_count_input, SsaDef()));
+  return ctx.emit(ir::Op::InputLoad(ir::kU32, ctx.sample_count_input, SsaDef()));
 }
 
 // Sample count of a t# (multisampled) or of the rasterizer; null after ctx.fail().
@@ -389,10 +389,10 @@ SsaDef sample_count_of(ConvertContext& ctx, const Instruction& inst, const Opera
 
 } // namespace
 
-void sampleinfo(ConvertContext& ctx, const Instruction& inst) {
+bool sampleinfo(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   SsaDef count = sample_count_of(ctx, inst, ops.src(0));
-  if (!count) return;
+  if (!count) return false;
   const bool as_uint = (inst.return_type_control() & 1) != 0;
   ScalarType out = as_uint ? ScalarType::U32 : ScalarType::F32;
   SsaDef zero = as_uint ? ctx.constant_u32(0) : ctx.constant_f32(0.0f);
@@ -400,6 +400,7 @@ void sampleinfo(ConvertContext& ctx, const Instruction& inst) {
   const SsaDef comps[4] = {count, zero, zero, zero};
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, ops.src(0), dst_mask(dst)), out);
+  return true;
 }
 
 namespace {
@@ -425,10 +426,10 @@ SsaDef sample_position_table(ConvertContext& ctx) {
 
 } // namespace
 
-void samplepos(ConvertContext& ctx, const Instruction& inst) {
+bool samplepos(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   SsaDef count = sample_count_of(ctx, inst, ops.src(0));
-  if (!count) return;
+  if (!count) return false;
   SsaDef sample = ctx.load_src_scalar(ops.src(1), ScalarType::U32);
   // index = count - 1 + sample when sample < count, else the (0, 0) entry; counts other than
   // 1/2/4/8/16 cannot occur on a valid resource and end up clamped.
@@ -445,14 +446,15 @@ void samplepos(ConvertContext& ctx, const Instruction& inst) {
                            fzero, fzero};
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, ops.src(0), dst_mask(dst)), ScalarType::F32);
+  return true;
 }
 
-void compute_lod(ConvertContext& ctx, const Instruction& inst) {
+bool compute_lod(ConvertContext& ctx, const Instruction& inst) {
   const Operands ops = operands_of(ctx, inst);
   const Operand& res_op = ops.src(1);
   SampledImage image;
   if (!bind_sampled_image(ctx, inst, res_op, ops.src(2), "lod needs a mipmapped texture", image))
-    return;
+    return true;
   SsaDef coord = ctx.load_src_vector(ops.src(0), image.shape.coords, ScalarType::F32);
   SsaDef lod = ctx.emit(ir::Op::ImageComputeLod(image.descriptor, image.sampler, coord));
   const SsaDef fzero = ctx.constant_f32(0.0f);
@@ -462,6 +464,7 @@ void compute_lod(ConvertContext& ctx, const Instruction& inst) {
                            fzero, fzero};
   const Operand& dst = ops.dst(0);
   ctx.store_dst(inst, dst, swizzle_scalars(comps, res_op, dst_mask(dst)), ScalarType::F32);
+  return true;
 }
 
 } // namespace kiln::dxbc

@@ -1,12 +1,12 @@
-// DXBC (SM4.0-5.1) -> IR in scoped form: the driver (convert_driver.h). Parses the container,
+// DXBC (SM4.0-5.1) -> IR in scoped form: the walk (convert_walk.h). Parses the container,
 // decodes the program once, then walks Program::instructions and hands each instruction and
-// declaration to the handler its opcode table row names (Driver::dispatch,
+// declaration to the handler its opcode table row names (dispatch,
 // convert_dispatch.cpp). Here: the walk, the checks before a handler runs (register indices,
 // declarations in their stage, code inside a function), hull-shader phases and the stage modes
 // that follow from the declarations.
 #include "translator/dxbc/converter.h"
 
-#include "translator/dxbc/convert_driver.h"
+#include "translator/dxbc/convert_walk.h"
 #include "translator/dxbc/reader.h"
 #include "translator/dxbc/scan.h"
 #include "translator/ir/ir.h"
@@ -134,189 +134,190 @@ bool phases_need_functions(const Program& program) {
 
 } // namespace
 
-void Driver::open_function(SsaDef param) {
+void open_function(ConvertContext& ctx, SsaDef param) {
   // Through emit(): function boundaries end the straight-line stretch temps are forwarded in.
-  SsaDef fn = ctx_.emit(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
-  impl_.label = ctx_.emit(Op::Label(ir::Construct::None));
-  ctx_.set_function(fn);
-  function_open_ = true;
-  returned_ = false;
+  SsaDef fn = ctx.emit(param ? Op::Function(ir::kVoid, param) : Op::Function(ir::kVoid));
+  ctx.label = ctx.emit(Op::Label(ir::Construct::None));
+  ctx.set_function(fn);
+  ctx.function_open = true;
+  ctx.returned = false;
   // Per-function caches: descriptors are loaded at the function's start.
-  for (auto& cb : impl_.cbvs) cb.descriptor = {};
-  ++impl_.function_stamp;
-  impl_.control_point_id = {};
+  for (auto& cb : ctx.cbvs) cb.descriptor = {};
+  ++ctx.function_stamp;
+  ctx.control_point_id = {};
 }
 
-void Driver::close_function() {
-  if (!function_open_) return;
-  if (!returned_) ctx_.emit(Op::Return(ir::kVoid, SsaDef()));
-  ctx_.emit(Op::FunctionEnd());
-  function_open_ = false;
+void close_function(ConvertContext& ctx) {
+  if (!ctx.function_open) return;
+  if (!ctx.returned) ctx.emit(Op::Return(ir::kVoid, SsaDef()));
+  ctx.emit(Op::FunctionEnd());
+  ctx.function_open = false;
 }
 
-void Driver::begin_phase(ConvertContext&, const Instruction& inst) {
-  if (inst.opcode == Opcode::HsDecls) return;
-  end_phase();
+bool begin_phase(ConvertContext& ctx, const Instruction& inst) {
+  if (inst.opcode == Opcode::HsDecls) return true;
+  end_phase(ctx);
   if (inst.opcode == Opcode::HsControlPointPhase) {
-    if (saw_control_point_phase_ || in_patch_phase_) {
-      ctx_.fail(inst, "control point phase after other phases");
-      return;
+    if (ctx.saw_control_point_phase || ctx.in_patch_phase) {
+      return ctx.fail(inst, "control point phase after other phases");
     }
-    saw_control_point_phase_ = true;
-    open_function();
-    cp_function_ = ctx_.function();
-    return;
+    ctx.saw_control_point_phase = true;
+    open_function(ctx);
+    ctx.cp_function = ctx.function();
+    return true;
   }
-  if (phase_functions_) {
+  if (ctx.phase_functions) {
     // Fork or join phase: a function of its own (called at the end by call_phases()).
-    close_function();
-    phase_param_ = b_.add(Op::DclParam(ir::kU32));
-    open_function(phase_param_);
-    phase_function_ = ctx_.function();
-    in_patch_phase_ = true;
-    impl_.hull_patch_phase = true;
-  } else if (!in_patch_phase_) {
+    close_function(ctx);
+    ctx.phase_param = ctx.builder().add(Op::DclParam(ir::kU32));
+    open_function(ctx, ctx.phase_param);
+    ctx.phase_function = ctx.function();
+    ctx.in_patch_phase = true;
+    ctx.hull_patch_phase = true;
+  } else if (!ctx.in_patch_phase) {
     // Fork or join phase: code goes to the patch-constant function.
-    close_function();
-    open_function();
-    patch_function_ = ctx_.function();
-    in_patch_phase_ = true;
-    impl_.hull_patch_phase = true;
+    close_function(ctx);
+    open_function(ctx);
+    ctx.patch_function = ctx.function();
+    ctx.in_patch_phase = true;
+    ctx.hull_patch_phase = true;
   }
   // Each phase has its own temporaries.
-  impl_.temps.clear();
-  phase_instances_ = 1;
-  phase_body_open_ = false;
-  phase_done_ = false;
+  ctx.temps.clear();
+  ctx.phase_instances = 1;
+  ctx.phase_body_open = false;
+  ctx.phase_done = false;
+  return true;
 }
 
 // for (i = 0; i < instances; ++i) { ...: the loop's head, up to the body; returns i.
-SsaDef Driver::open_instance_loop(std::uint32_t instances, SsaDef& counter) {
-  counter = b_.add(Op::DclTmp(ir::kU32, ctx_.entry_point()));
-  ctx_.emit(Op::TmpStore(counter, ctx_.constant_u32(0)));
-  SsaDef loop = ctx_.emit(Op::ScopedLoop(SsaDef()));
-  impl_.flow.push_back({FlowEntry::Kind::ForkLoop, false, false, loop});
-  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, counter));
-  SsaDef done = ctx_.emit(Op::UGe(i, ctx_.constant_u32(instances)));
-  SsaDef sif = ctx_.emit(Op::ScopedIf(SsaDef(), done));
-  ctx_.emit(Op::ScopedLoopBreak(loop));
-  SsaDef endif = ctx_.emit(Op::ScopedEndIf(sif));
-  b_.rewrite_op(sif, Op::ScopedIf(endif, done));
+SsaDef open_instance_loop(ConvertContext& ctx, std::uint32_t instances, SsaDef& counter) {
+  counter = ctx.builder().add(Op::DclTmp(ir::kU32, ctx.entry_point()));
+  ctx.emit(Op::TmpStore(counter, ctx.constant_u32(0)));
+  SsaDef loop = ctx.emit(Op::ScopedLoop(SsaDef()));
+  ctx.flow.push_back({FlowEntry::Kind::ForkLoop, false, false, loop});
+  SsaDef i = ctx.emit(Op::TmpLoad(ir::kU32, counter));
+  SsaDef done = ctx.emit(Op::UGe(i, ctx.constant_u32(instances)));
+  SsaDef sif = ctx.emit(Op::ScopedIf(SsaDef(), done));
+  ctx.emit(Op::ScopedLoopBreak(loop));
+  SsaDef endif = ctx.emit(Op::ScopedEndIf(sif));
+  ctx.builder().rewrite_op(sif, Op::ScopedIf(endif, done));
   return i;
 }
 
 // ... } of open_instance_loop(): ++i and the loop's end (the innermost flow entry).
-void Driver::close_instance_loop(SsaDef counter, SsaDef loop) {
-  SsaDef i = ctx_.emit(Op::TmpLoad(ir::kU32, counter));
-  ctx_.emit(Op::TmpStore(counter, ctx_.emit(Op::IAdd(ir::kU32, i, ctx_.constant_u32(1)))));
-  SsaDef end = ctx_.emit(Op::ScopedEndLoop(loop));
-  b_.rewrite_op(loop, Op::ScopedLoop(end));
+void close_instance_loop(ConvertContext& ctx, SsaDef counter, SsaDef loop) {
+  SsaDef i = ctx.emit(Op::TmpLoad(ir::kU32, counter));
+  ctx.emit(Op::TmpStore(counter, ctx.emit(Op::IAdd(ir::kU32, i, ctx.constant_u32(1)))));
+  SsaDef end = ctx.emit(Op::ScopedEndLoop(loop));
+  ctx.builder().rewrite_op(loop, Op::ScopedLoop(end));
 }
 
-void Driver::open_phase_body() {
-  phase_body_open_ = true;
-  phase_base_ = impl_.flow.size();
-  if (phase_functions_) {
-    impl_.fork_instance = ctx_.emit(Op::ParamLoad(ir::kU32, ctx_.function(), phase_param_));
+void open_phase_body(ConvertContext& ctx) {
+  ctx.phase_body_open = true;
+  ctx.phase_base = ctx.flow.size();
+  if (ctx.phase_functions) {
+    ctx.fork_instance = ctx.emit(Op::ParamLoad(ir::kU32, ctx.function(), ctx.phase_param));
     return;
   }
-  impl_.fork_instance = ctx_.constant_u32(0);
-  if (phase_instances_ <= 1) return;
-  impl_.fork_instance = open_instance_loop(phase_instances_, phase_counter_);
-  phase_base_ = impl_.flow.size();
+  ctx.fork_instance = ctx.constant_u32(0);
+  if (ctx.phase_instances <= 1) return;
+  ctx.fork_instance = open_instance_loop(ctx, ctx.phase_instances, ctx.phase_counter);
+  ctx.phase_base = ctx.flow.size();
 }
 
-// The patch-constant function of phase_functions_: each phase's function, once per instance.
-void Driver::call_phases() {
-  open_function();
-  patch_function_ = ctx_.function();
-  for (const ConvertContext::Impl::PhaseCall& call : impl_.phase_calls) {
+// The patch-constant function of ctx.phase_functions: each phase's function, once per instance.
+void call_phases(ConvertContext& ctx) {
+  open_function(ctx);
+  ctx.patch_function = ctx.function();
+  for (const CoreState::PhaseCall& call : ctx.phase_calls) {
     if (call.instances <= 1) {
-      ctx_.emit(Op::FunctionCall(ir::kVoid, call.function, ctx_.constant_u32(0)));
+      ctx.emit(Op::FunctionCall(ir::kVoid, call.function, ctx.constant_u32(0)));
       continue;
     }
     SsaDef counter;
-    SsaDef i = open_instance_loop(call.instances, counter);
-    ctx_.emit(Op::FunctionCall(ir::kVoid, call.function, i));
-    SsaDef loop = impl_.flow.back().op;
-    impl_.flow.pop_back();
-    close_instance_loop(counter, loop);
+    SsaDef i = open_instance_loop(ctx, call.instances, counter);
+    ctx.emit(Op::FunctionCall(ir::kVoid, call.function, i));
+    SsaDef loop = ctx.flow.back().op;
+    ctx.flow.pop_back();
+    close_instance_loop(ctx, counter, loop);
   }
-  close_function();
+  close_function(ctx);
 }
 
-void Driver::end_phase() {
-  if (phase_function_) {
+void end_phase(ConvertContext& ctx) {
+  if (ctx.phase_function) {
     // The instance count is declared inside the phase: known now.
-    impl_.phase_calls.push_back({phase_function_, phase_instances_});
-    phase_function_ = {};
+    ctx.phase_calls.push_back({ctx.phase_function, ctx.phase_instances});
+    ctx.phase_function = {};
   }
-  if (!in_patch_phase_ || !phase_body_open_) return;
-  phase_body_open_ = false;
-  if (impl_.flow.size() != phase_base_) {
-    ctx_.fail(ctx_.here(), "unterminated control flow at the end of a hull shader phase");
+  if (!ctx.in_patch_phase || !ctx.phase_body_open) return;
+  ctx.phase_body_open = false;
+  if (ctx.flow.size() != ctx.phase_base) {
+    ctx.fail(ctx.here(), "unterminated control flow at the end of a hull shader phase");
     return;
   }
-  if (!phase_functions_ && phase_instances_ > 1) {
-    FlowEntry loop = impl_.flow.back();
-    impl_.flow.pop_back();
-    close_instance_loop(phase_counter_, loop.op);
+  if (!ctx.phase_functions && ctx.phase_instances > 1) {
+    FlowEntry loop = ctx.flow.back();
+    ctx.flow.pop_back();
+    close_instance_loop(ctx, ctx.phase_counter, loop.op);
   }
-  phase_base_ = 0;
-  impl_.fork_instance = {};
+  ctx.phase_base = 0;
+  ctx.fork_instance = {};
 }
 
-void Driver::finish_declarations() {
-  declarations_done_ = true;
-  SsaDef e = ctx_.entry_point();
-  ProgramType t = p_.type;
+void finish_declarations(ConvertContext& ctx) {
+  ctx.declarations_done = true;
+  SsaDef e = ctx.entry_point();
+  ProgramType t = ctx.program().type;
   // The execution modes a Vulkan stage cannot do without come from these declarations; a
   // program without them (damaged, or hand-written) is not a shader of its stage.
   if (t == ProgramType::Geometry) {
-    if (!impl_.gs_input_primitive) {
-      ctx_.fail(ctx_.here(), "geometry shader without dcl_inputprimitive (point, line, triangle or "
-                             "their adjacency forms)");
+    if (!ctx.gs_input_primitive) {
+      ctx.fail(ctx.here(), "geometry shader without dcl_inputprimitive (point, line, triangle or "
+                           "their adjacency forms)");
       return;
     }
-    if (impl_.gs_max_vertices == 0 || impl_.gs_max_vertices > 1024) {
-      ctx_.fail(ctx_.here(), "geometry shader without a dcl_maxout of 1 to 1024 vertices");
+    if (ctx.gs_max_vertices == 0 || ctx.gs_max_vertices > 1024) {
+      ctx.fail(ctx.here(), "geometry shader without a dcl_maxout of 1 to 1024 vertices");
       return;
     }
   }
   if ((t == ProgramType::Hull || t == ProgramType::Domain) &&
-      !(impl_.tess_domain >= 1 && impl_.tess_domain <= 3)) {
-    ctx_.fail(ctx_.here(),
-              "tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
+      !(ctx.tess_domain >= 1 && ctx.tess_domain <= 3)) {
+    ctx.fail(ctx.here(), "tessellation shader without dcl_tessellator_domain (isoline, tri, quad)");
     return;
   }
   if (t == ProgramType::Hull || t == ProgramType::Domain) {
     static constexpr ir::PrimitiveType kDomain[] = {
         ir::PrimitiveType::Triangle, ir::PrimitiveType::Line, ir::PrimitiveType::Triangle,
         ir::PrimitiveType::Quad};
-    if (impl_.tess_domain >= 1 && impl_.tess_domain <= 3)
-      b_.add(Op::SetTessDomain(e, kDomain[impl_.tess_domain]));
+    if (ctx.tess_domain >= 1 && ctx.tess_domain <= 3)
+      ctx.builder().add(Op::SetTessDomain(e, kDomain[ctx.tess_domain]));
     if (t == ProgramType::Hull) {
-      b_.add(Op::SetTessControlPoints(e, impl_.input_vertices, impl_.output_control_points));
-      ir::PrimitiveType prim = impl_.tess_output == 1   ? ir::PrimitiveType::Point
-                               : impl_.tess_output == 2 ? ir::PrimitiveType::Line
-                                                        : ir::PrimitiveType::Triangle;
+      ctx.builder().add(Op::SetTessControlPoints(e, ctx.input_vertices, ctx.output_control_points));
+      ir::PrimitiveType prim = ctx.tess_output == 1   ? ir::PrimitiveType::Point
+                               : ctx.tess_output == 2 ? ir::PrimitiveType::Line
+                                                      : ir::PrimitiveType::Triangle;
       ir::TessWindingOrder winding =
-          impl_.tess_output == 4 ? ir::TessWindingOrder::Ccw : ir::TessWindingOrder::Cw;
+          ctx.tess_output == 4 ? ir::TessWindingOrder::Ccw : ir::TessWindingOrder::Cw;
       static constexpr ir::TessPartitioning kPart[] = {
           ir::TessPartitioning::Integer, ir::TessPartitioning::Integer, ir::TessPartitioning::Pow2,
           ir::TessPartitioning::FractionalOdd, ir::TessPartitioning::FractionalEven};
-      b_.add(Op::SetTessPrimitive(
-          e, prim, winding, kPart[impl_.tess_partitioning <= 4 ? impl_.tess_partitioning : 0]));
+      ctx.builder().add(Op::SetTessPrimitive(
+          e, prim, winding, kPart[ctx.tess_partitioning <= 4 ? ctx.tess_partitioning : 0]));
     }
   }
   if (t == ProgramType::Geometry) {
     // A geometry shader that only writes UAVs declares no output topology: points.
-    ir::PrimitiveType prim = impl_.gs_output_topology <= 1   ? ir::PrimitiveType::Point
-                             : impl_.gs_output_topology == 3 ? ir::PrimitiveType::Line
-                                                             : ir::PrimitiveType::Triangle;
-    b_.add(Op::SetGsOutputPrimitive(e, prim, impl_.gs_stream_mask ? impl_.gs_stream_mask : 1u));
-    if (impl_.geometry_point_size && impl_.gs_output_topology == 1)
-      impl_.point_size = b_.add(Op::DclOutputBuiltIn(ir::kF32, e, ir::BuiltIn::PointSize, 0));
+    ir::PrimitiveType prim = ctx.gs_output_topology <= 1   ? ir::PrimitiveType::Point
+                             : ctx.gs_output_topology == 3 ? ir::PrimitiveType::Line
+                                                           : ir::PrimitiveType::Triangle;
+    ctx.builder().add(
+        Op::SetGsOutputPrimitive(e, prim, ctx.gs_stream_mask ? ctx.gs_stream_mask : 1u));
+    if (ctx.geometry_point_size && ctx.gs_output_topology == 1)
+      ctx.point_size =
+          ctx.builder().add(Op::DclOutputBuiltIn(ir::kF32, e, ir::BuiltIn::PointSize, 0));
   }
 }
 
@@ -358,45 +359,46 @@ bool declaration_in_stage(Opcode opcode, ProgramType t) {
 } // namespace
 
 // A declaration: the stage check, then its handler.
-void Driver::declaration(const Instruction& inst) {
-  if (!declaration_in_stage(inst.opcode, p_.type)) {
-    ctx_.fail(inst, "declaration not allowed in this shader stage");
-    return;
-  }
-  dispatch(inst);
+bool declaration(ConvertContext& ctx, const Instruction& inst) {
+  if (!declaration_in_stage(inst.opcode, ctx.program().type))
+    return ctx.fail(inst, "declaration not allowed in this shader stage");
+  return dispatch(ctx, inst);
 }
 
 // An executable instruction: declarations end before the first one; hull-shader phase bodies
 // open at their first.
-void Driver::instruction(const Instruction& inst) {
-  if (!declarations_done_) finish_declarations();
+bool instruction(ConvertContext& ctx, const Instruction& inst) {
+  if (!ctx.declarations_done) finish_declarations(ctx);
   // Code after the top-level ret: only subroutine bodies live there (inlined where called).
-  if (returned_ || phase_done_ || past_main_) return;
-  if (in_patch_phase_ && !phase_body_open_) open_phase_body();
-  if (!convert_choosing_resources(ctx_, inst, &Driver::dispatch_once, this)) dispatch(inst);
+  if (ctx.returned || ctx.phase_done || ctx.past_main) return true;
+  if (ctx.in_patch_phase && !ctx.phase_body_open) open_phase_body(ctx);
+  // Operand helpers report into the sink and go on with null values: the sink decides.
+  if (convert_choosing_resources(ctx, inst, &dispatch)) return ctx.ok();
+  return dispatch(ctx, inst);
 }
 
 // dcl_hs_fork_phase_instance_count / dcl_hs_join_phase_instance_count: the current phase's.
-void Driver::dcl_phase_instances(ConvertContext&, const Instruction& inst) {
-  phase_instances_ = p_.declarations[inst.declaration].value;
+bool dcl_phase_instances(ConvertContext& ctx, const Instruction& inst) {
+  ctx.phase_instances = ctx.program().declarations[inst.declaration].value;
+  return true;
 }
 
-void Driver::read_array_sizes() {
+void read_array_sizes(ConvertContext& ctx) {
   // Per-vertex I/O arrays are sized by declarations that may come after the declarations of
   // the arrays: fxc writes dcl_inputprimitive after the dcl_input v[3][#] it sizes. Read those
   // counts before anything is declared (declaration() sets them again, to the same values).
-  for (const Instruction& inst : p_.instructions) {
+  for (const Instruction& inst : ctx.program().instructions) {
     if (inst.declaration == kNoOperand) continue;
-    const Declaration& d = p_.declarations[inst.declaration];
+    const Declaration& d = ctx.program().declarations[inst.declaration];
     switch (inst.opcode) {
     case Opcode::DclGsInputPrimitive:
-      impl_.input_vertices = vertices_of_primitive(d.value);
+      ctx.input_vertices = vertices_of_primitive(d.value);
       break;
     case Opcode::DclInputControlPointCount:
-      impl_.input_vertices = d.value;
+      ctx.input_vertices = d.value;
       break;
     case Opcode::DclOutputControlPointCount:
-      impl_.output_control_points = d.value;
+      ctx.output_control_points = d.value;
       break;
     default:
       break;
@@ -404,74 +406,70 @@ void Driver::read_array_sizes() {
   }
 }
 
-Status Driver::run() {
-  hull_ = p_.type == ProgramType::Hull;
-  if (p_.type > ProgramType::Compute) {
-    ctx_.fail(ctx_.here(), "DXBC: unknown program type");
-    return ctx_.take_status();
+Status convert_program(ConvertContext& ctx) {
+  ctx.hull = ctx.program().type == ProgramType::Hull;
+  if (ctx.program().type > ProgramType::Compute) {
+    ctx.fail(ctx.here(), "DXBC: unknown program type");
+    return ctx.outcome(false);
   }
-  phase_functions_ = hull_ && phases_need_functions(p_);
-  if (hull_) {
+  ctx.phase_functions = ctx.hull && phases_need_functions(ctx.program());
+  if (ctx.hull) {
     // Hull shaders: the functions are made by the phases; the entry point names them at the end.
-    ctx_.set_entry_point(b_.add(Op::EntryPoint(ShaderStage::Hull)));
+    ctx.set_entry_point(ctx.builder().add(Op::EntryPoint(ShaderStage::Hull)));
   } else {
-    open_function();
-    ctx_.set_entry_point(b_.add(Op::EntryPoint(ctx_.function(), stage_of(p_.type))));
+    open_function(ctx);
+    ctx.set_entry_point(
+        ctx.builder().add(Op::EntryPoint(ctx.function(), stage_of(ctx.program().type))));
   }
-  read_array_sizes();
-  find_labels();
-  for (const Instruction& inst : p_.instructions) {
-    ctx_.set_current(&inst);
+  read_array_sizes(ctx);
+  find_labels(ctx);
+  for (const Instruction& inst : ctx.program().instructions) {
+    ctx.set_current(&inst);
     const std::uint16_t flags = opcode_info(inst.opcode).flags;
     if (flags & opflag::Custom) continue;
-    if (!operands_indexed(p_, inst)) {
-      ctx_.fail(inst, "register operand without its register index");
-      return ctx_.take_status();
-    }
-    if (flags & opflag::Phase) {
-      if (hull_)
-        dispatch(inst); // begin_phase
-      else
-        ctx_.fail(inst, "hull shader phase marker in a non-hull shader");
-    } else if (flags & opflag::Decl) {
-      if (inst.declaration == kNoOperand)
-        ctx_.fail(inst, "declaration without payload");
-      else
-        declaration(inst);
-    } else if (!function_open_) {
-      ctx_.fail(inst, "code outside a hull shader phase");
-    } else {
-      instruction(inst);
-    }
-    if (!ctx_.ok()) return ctx_.take_status();
+    bool converted;
+    if (!operands_indexed(ctx.program(), inst))
+      converted = ctx.fail(inst, "register operand without its register index");
+    else if (flags & opflag::Phase)
+      converted = ctx.hull ? dispatch(ctx, inst) // begin_phase
+                           : ctx.fail(inst, "hull shader phase marker in a non-hull shader");
+    else if (flags & opflag::Decl)
+      converted = inst.declaration == kNoOperand ? ctx.fail(inst, "declaration without payload")
+                                                 : declaration(ctx, inst);
+    else if (!ctx.function_open)
+      converted = ctx.fail(inst, "code outside a hull shader phase");
+    else
+      converted = instruction(ctx, inst);
+    // A handler answers false after its report; operand helpers report and go on (the sink).
+    if (!converted || !ctx.ok()) return ctx.outcome(false);
   }
-  ctx_.set_current(nullptr);
-  if (!declarations_done_) finish_declarations();
-  end_phase();
-  if (!ctx_.ok()) return ctx_.take_status();
-  if (impl_.flow.size() != 0 && !returned_)
-    ctx_.fail(ctx_.here(), "DXBC: unterminated control flow");
-  if (!ctx_.ok()) return ctx_.take_status();
-  close_function();
-  if (hull_) {
-    if (phase_functions_) call_phases();
-    if (!patch_function_) {
-      open_function();
-      patch_function_ = ctx_.function();
-      close_function();
+  ctx.set_current(nullptr);
+  if (!ctx.declarations_done) finish_declarations(ctx);
+  end_phase(ctx);
+  if (!ctx.ok()) return ctx.outcome(false);
+  if (ctx.flow.size() != 0 && !ctx.returned)
+    ctx.fail(ctx.here(), "DXBC: unterminated control flow");
+  if (!ctx.ok()) return ctx.outcome(false);
+  close_function(ctx);
+  if (ctx.hull) {
+    if (ctx.phase_functions) call_phases(ctx);
+    if (!ctx.patch_function) {
+      open_function(ctx);
+      ctx.patch_function = ctx.function();
+      close_function(ctx);
     }
-    if (!cp_function_) {
+    if (!ctx.cp_function) {
       // Without a control point phase the output control points are the input ones.
-      open_function();
-      cp_function_ = ctx_.function();
-      impl_.hull_patch_phase = false;
-      io_hull_passthrough(ctx_);
-      close_function();
+      open_function(ctx);
+      ctx.cp_function = ctx.function();
+      ctx.hull_patch_phase = false;
+      io_hull_passthrough(ctx);
+      close_function(ctx);
     }
-    b_.rewrite_op(ctx_.entry_point(),
-                  Op::EntryPoint(cp_function_, patch_function_, ShaderStage::Hull));
+    ctx.builder().rewrite_op(
+        ctx.entry_point(), Op::EntryPoint(ctx.cp_function, ctx.patch_function, ShaderStage::Hull));
   }
-  return ctx_.ok() ? Status::ok() : ctx_.take_status();
+  return ctx.outcome(true);
 }
 
 Status ConverterState::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
@@ -483,13 +481,12 @@ Status ConverterState::run(std::span<const std::uint8_t> bytecode, const Convert
     return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
   if (Status st = decode_program(container.program, program); !st) return st;
   ctx.reset(builder, program, container);
-  ctx.impl().linkage.options = options.class_linkage;
-  ctx.impl().debug_names = options.debug_names;
-  ctx.impl().convention = options.convention;
-  ctx.impl().geometry_point_size = options.geometry_point_size;
+  ctx.linkage.options = options.class_linkage;
+  ctx.debug_names = options.debug_names;
+  ctx.convention = options.convention;
+  ctx.geometry_point_size = options.geometry_point_size;
   if (Status st = read_signatures(ctx); !st) return st;
-  Driver driver(ctx, program);
-  return driver.run();
+  return convert_program(ctx);
 }
 
 Status Converter::scan(SourceReflection& out) const {

@@ -11,7 +11,7 @@
 //   flags: OpFlag bits below.
 //   handler: the function of the DXBC -> IR converter that converts the instruction or
 //     declaration (convert_dispatch.h lists them all; the converter's one switch,
-//     Driver::dispatch in convert_dispatch.cpp, is generated from this column, so a row naming a
+//     dispatch in convert_dispatch.cpp, is generated from this column, so a row naming a
 //     handler that does not exist does not compile). One handler may serve a family of opcodes
 //     (every sample_* and gather4* is `sample_image`); `unsupported` rejects the instruction by
 //     name. The parse half (reader, disassembler) ignores the column.
@@ -133,7 +133,7 @@ constexpr std::uint16_t Reserved = 1 << 10; // a reserved number: not a valid in
   X(DclConstantBuffer, "dcl_constantbuffer", 89, 1, 0, N, opflag::Decl, dcl_constant_buffer, "constant buffer")                  \
   X(DclSampler, "dcl_sampler", 90, 1, 0, N, opflag::Decl, dcl_resource, "sampler and mode")                                      \
   X(DclIndexRange, "dcl_indexrange", 91, 1, 0, N, opflag::Decl, no_op, "indexable input/output range")                           \
-  X(DclGsOutputTopology, "dcl_outputtopology", 92, 0, 0, N, opflag::Decl, dcl_gs_output_topology, "gs output topology")          \
+  X(DclGsOutputTopology, "dcl_outputtopology", 92, 0, 0, N, opflag::Decl, dcl_stage_value, "gs output topology")                 \
   X(DclGsInputPrimitive, "dcl_inputprimitive", 93, 0, 0, N, opflag::Decl, dcl_gs_input_primitive, "gs input primitive")          \
   X(DclMaxOutputVertexCount, "dcl_maxout", 94, 0, 0, N, opflag::Decl, dcl_gs_max_vertices, "gs max vertices")                    \
   X(DclInput, "dcl_input", 95, 1, 0, N, opflag::Decl, dcl_io, "input register")                                                  \
@@ -188,11 +188,11 @@ constexpr std::uint16_t Reserved = 1 << 10; // a reserved number: not a valid in
   X(DclFunctionBody, "dcl_function_body", 144, 0, 0, N, opflag::Decl, dcl_function_body, "class linkage function body")          \
   X(DclFunctionTable, "dcl_function_table", 145, 0, 0, N, opflag::Decl, dcl_function_table, "class linkage function table")      \
   X(DclInterface, "dcl_interface", 146, 0, 0, N, opflag::Decl, dcl_interface, "class linkage interface")                         \
-  X(DclInputControlPointCount, "dcl_input_control_point_count", 147, 0, 0, N, opflag::Decl, dcl_input_control_points, "hs/ds")   \
-  X(DclOutputControlPointCount, "dcl_output_control_point_count", 148, 0, 0, N, opflag::Decl, dcl_output_control_points, "hs")   \
-  X(DclTessDomain, "dcl_tessellator_domain", 149, 0, 0, N, opflag::Decl, dcl_tess_domain, "tessellator domain")                  \
-  X(DclTessPartitioning, "dcl_tessellator_partitioning", 150, 0, 0, N, opflag::Decl, dcl_tess_partitioning, "partitioning")      \
-  X(DclTessOutputPrimitive, "dcl_tessellator_output_primitive", 151, 0, 0, N, opflag::Decl, dcl_tess_output_primitive, "output") \
+  X(DclInputControlPointCount, "dcl_input_control_point_count", 147, 0, 0, N, opflag::Decl, dcl_stage_value, "hs/ds")            \
+  X(DclOutputControlPointCount, "dcl_output_control_point_count", 148, 0, 0, N, opflag::Decl, dcl_stage_value, "hs")             \
+  X(DclTessDomain, "dcl_tessellator_domain", 149, 0, 0, N, opflag::Decl, dcl_stage_value, "tessellator domain")                  \
+  X(DclTessPartitioning, "dcl_tessellator_partitioning", 150, 0, 0, N, opflag::Decl, dcl_stage_value, "partitioning")            \
+  X(DclTessOutputPrimitive, "dcl_tessellator_output_primitive", 151, 0, 0, N, opflag::Decl, dcl_stage_value, "output")           \
   X(DclHsMaxTessFactor, "dcl_hs_max_tessfactor", 152, 0, 0, N, opflag::Decl, no_op, "max tess factor")                           \
   X(DclHsForkPhaseInstanceCount, "dcl_hs_fork_phase_instance_count", 153, 0, 0, N, opflag::Decl, dcl_phase_instances, "hs")      \
   X(DclHsJoinPhaseInstanceCount, "dcl_hs_join_phase_instance_count", 154, 0, 0, N, opflag::Decl, dcl_phase_instances, "hs")      \

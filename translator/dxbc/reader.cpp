@@ -14,14 +14,16 @@ class ProgramDecoder {
  public:
   explicit ProgramDecoder(Program& program) : program_(program) {}
 
-  Status run(std::uint32_t end) { return decode(end) ? Status::ok() : errors_.take(); }
+  // The stage boundary: the program's header, then its tokens; the first report is the Status.
+  Status run(std::size_t chunk_bytes) { return errors_.outcome(decode_program(chunk_bytes)); }
 
  private:
   std::uint32_t token(std::uint32_t pos) const { return program_.token(pos); }
 
   // "SHDR token N: what": the decoder's reports name no instruction (reject() puts the token
-  // value found into `what`).
+  // value found into `what`); "SHDR: what" about the chunk as a whole.
   static std::string spell_error(const Where& where, std::string_view what) {
+    if (!where.known()) return "SHDR: " + std::string(what);
     return "SHDR token " + std::to_string(where.position) + ": " + std::string(what);
   }
   // Formats the report once; the hot path never gets here.
@@ -31,6 +33,7 @@ class ProgramDecoder {
     return errors_.fail(pos, text);
   }
 
+  bool decode_program(std::size_t chunk_bytes);
   bool decode(std::uint32_t end);
 
   bool decode_operand(std::uint32_t& pos, std::uint32_t end, Operand& out, std::uint32_t depth);
@@ -459,50 +462,41 @@ bool ProgramDecoder::decode(std::uint32_t end) {
   return true;
 }
 
-} // namespace
-
-Status decode_program(std::span<const std::uint8_t> chunk, Program& program) {
-  program.clear();
-  if (chunk.size() < 8) return Status::error("SHDR: program shorter than its 2-token header");
-  program.token_bytes = chunk.data();
-  const std::uint32_t available =
-      std::uint32_t(std::min<std::size_t>(chunk.size() / 4, 0x3fffffff));
+bool ProgramDecoder::decode_program(std::size_t chunk_bytes) {
+  Program& program = program_;
+  if (chunk_bytes < 8) return errors_.fail(Where(), "program shorter than its 2-token header");
+  const std::uint32_t available = std::uint32_t(std::min<std::size_t>(chunk_bytes / 4, 0x3fffffff));
   program.token_count = available;
   const std::uint32_t version = program.token(0);
   const std::uint32_t type = version >> 16;
   program.major = std::uint8_t((version >> 4) & 0xfu);
   program.minor = std::uint8_t(version & 0xfu);
-  if (type > std::uint32_t(ProgramType::Compute)) {
-    char text[96];
-    std::snprintf(text, sizeof text, "SHDR token 0: unknown program type %u", type);
-    return Status::error(text);
-  }
-  if (program.major < 4 || program.major > 5) {
-    char text[96];
-    std::snprintf(text, sizeof text, "SHDR token 0: unsupported shader model %u.%u", program.major,
-                  program.minor);
-    return Status::error(text);
-  }
+  if (type > std::uint32_t(ProgramType::Compute))
+    return errors_.fail(0, "unknown program type " + std::to_string(type));
+  if (program.major < 4 || program.major > 5)
+    return errors_.fail(0, "unsupported shader model " + std::to_string(program.major) + "." +
+                               std::to_string(program.minor));
   program.type = ProgramType(type);
   const std::uint32_t length = program.token(1);
-  if (length < 2 || length > available) {
-    char text[112];
-    std::snprintf(text, sizeof text,
-                  "SHDR token 1: program length %u outside the chunk (%u tokens)", length,
-                  available);
-    return Status::error(text);
-  }
+  if (length < 2 || length > available)
+    return errors_.fail(1, "program length " + std::to_string(length) + " outside the chunk (" +
+                               std::to_string(available) + " tokens)");
   // Decoding reserves a record per token up front; bounding the length keeps that (about 200
   // bytes per token) far from exhausting memory. The largest known programs are ~10k tokens.
-  if (length > kMaxProgramTokens) {
-    char text[112];
-    std::snprintf(text, sizeof text, "SHDR token 1: program length %u above the limit of %u tokens",
-                  length, kMaxProgramTokens);
-    return Status::error(text);
-  }
+  if (length > kMaxProgramTokens)
+    return errors_.fail(1, "program length " + std::to_string(length) + " above the limit of " +
+                               std::to_string(kMaxProgramTokens) + " tokens");
   program.token_count = length;
+  return decode(length);
+}
+
+} // namespace
+
+Status decode_program(std::span<const std::uint8_t> chunk, Program& program) {
+  program.clear();
+  program.token_bytes = chunk.data();
   ProgramDecoder decoder(program);
-  return decoder.run(length);
+  return decoder.run(chunk.size());
 }
 
 } // namespace kiln::dxbc

@@ -1,7 +1,7 @@
 #include "translator/dxbc/signature.h"
 
-#include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace kiln::dxbc {
 namespace {
@@ -10,11 +10,23 @@ std::uint32_t u32_at(std::span<const std::uint8_t> data, std::size_t offset) {
   return detail::load_u32(data.data() + offset);
 }
 
-Status fail(const char* chunk, const char* what, std::uint64_t offset) {
-  char text[128];
-  std::snprintf(text, sizeof text, "%s chunk: %s (offset %llu)", chunk, what,
-                static_cast<unsigned long long>(offset));
-  return Status::error(text);
+// The chunk readers' reports: "<chunk> chunk: what (offset N)", the chunk named by the Where.
+std::string spell_error(const Where& where, std::string_view what) {
+  return std::string(where.name) + " chunk: " + std::string(what) + " (offset " +
+         std::to_string(where.position) + ")";
+}
+Where in_signature(std::uint64_t offset) {
+  return Where(offset, "signature");
+}
+Where in_rdef(std::uint64_t offset) {
+  return Where(offset, "RDEF");
+}
+
+// Every public call below is a stage of its own: its one report is its Status.
+Status reported(const Where& where, std::string_view what) {
+  ErrorSink errors{&spell_error};
+  errors.fail(where, what);
+  return errors.take();
 }
 
 } // namespace
@@ -33,14 +45,14 @@ Status parse_signature(const SignatureChunk& chunk, PodArray<SignatureElement>& 
   out.clear();
   if (!chunk.present()) return Status::ok();
   const auto data = chunk.data;
-  if (data.size() < 8) return fail("signature", "header truncated", 0);
+  if (data.size() < 8) return reported(in_signature(0), "header truncated");
   const std::uint32_t count = u32_at(data, 0);
   const std::uint32_t first = u32_at(data, 4);
   const std::uint32_t stride = chunk.format == SignatureFormat::Basic        ? 24
                                : chunk.format == SignatureFormat::WithStream ? 28
                                                                              : 32;
   if (first > data.size() || count > (data.size() - first) / stride)
-    return fail("signature", "element table runs past the chunk", 4);
+    return reported(in_signature(4), "element table runs past the chunk");
   out.reserve_more(count);
   for (std::uint32_t i = 0; i < count; ++i) {
     std::size_t at = first + std::size_t(i) * stride;
@@ -52,7 +64,7 @@ Status parse_signature(const SignatureChunk& chunk, PodArray<SignatureElement>& 
       at += 4;
     }
     if (!string_in_chunk(data, u32_at(data, at), e.semantic_name))
-      return fail("signature", "semantic name outside the chunk", at);
+      return reported(in_signature(at), "semantic name outside the chunk");
     e.semantic_index = u32_at(data, at + 4);
     e.system_value = u32_at(data, at + 8);
     e.component_type = u32_at(data, at + 12);
@@ -68,7 +80,7 @@ Status parse_signature(const SignatureChunk& chunk, PodArray<SignatureElement>& 
 Status ReflectionView::open(std::span<const std::uint8_t> rdef) {
   *this = ReflectionView{};
   if (rdef.empty()) return Status::ok();
-  if (rdef.size() < 28) return fail("RDEF", "header truncated", 0);
+  if (rdef.size() < 28) return reported(in_rdef(0), "header truncated");
   data_ = rdef;
   cbuffer_count_ = u32_at(rdef, 0);
   cbuffer_offset_ = u32_at(rdef, 4);
@@ -80,9 +92,9 @@ Status ReflectionView::open(std::span<const std::uint8_t> rdef) {
   variable_stride_ = (target_ & 0xffffu) >= 0x500 ? 40 : 24;
   if (binding_offset_ > rdef.size() ||
       binding_count_ > (rdef.size() - binding_offset_) / binding_stride_)
-    return fail("RDEF", "binding table runs past the chunk", 12);
+    return reported(in_rdef(12), "binding table runs past the chunk");
   if (cbuffer_offset_ > rdef.size() || cbuffer_count_ > (rdef.size() - cbuffer_offset_) / 24)
-    return fail("RDEF", "constant buffer table runs past the chunk", 4);
+    return reported(in_rdef(4), "constant buffer table runs past the chunk");
   if (!string_in_chunk(rdef, u32_at(rdef, 24), creator_)) creator_ = {};
   return Status::ok();
 }
@@ -92,9 +104,10 @@ bool ReflectionView::name_at(std::uint32_t offset, std::string_view& out) const 
 }
 
 Status ReflectionView::binding(std::uint32_t i, RdefBinding& out) const {
-  if (i >= binding_count_) return fail("RDEF", "binding index out of range", i);
+  if (i >= binding_count_) return reported(in_rdef(i), "binding index out of range");
   const std::size_t at = binding_offset_ + std::size_t(i) * binding_stride_;
-  if (!name_at(u32_at(data_, at), out.name)) return fail("RDEF", "binding name out of range", at);
+  if (!name_at(u32_at(data_, at), out.name))
+    return reported(in_rdef(at), "binding name out of range");
   out.type = u32_at(data_, at + 4);
   out.return_type = u32_at(data_, at + 8);
   out.dimension = u32_at(data_, at + 12);
@@ -108,9 +121,10 @@ Status ReflectionView::binding(std::uint32_t i, RdefBinding& out) const {
 }
 
 Status ReflectionView::constant_buffer(std::uint32_t i, ConstantBufferInfo& out) const {
-  if (i >= cbuffer_count_) return fail("RDEF", "constant buffer index out of range", i);
+  if (i >= cbuffer_count_) return reported(in_rdef(i), "constant buffer index out of range");
   const std::size_t at = cbuffer_offset_ + std::size_t(i) * 24;
-  if (!name_at(u32_at(data_, at), out.name)) return fail("RDEF", "cbuffer name out of range", at);
+  if (!name_at(u32_at(data_, at), out.name))
+    return reported(in_rdef(at), "cbuffer name out of range");
   out.variable_count = u32_at(data_, at + 4);
   out.variable_offset = u32_at(data_, at + 8);
   out.size = u32_at(data_, at + 12);
@@ -118,15 +132,16 @@ Status ReflectionView::constant_buffer(std::uint32_t i, ConstantBufferInfo& out)
   out.type = u32_at(data_, at + 20);
   if (out.variable_offset > data_.size() ||
       out.variable_count > (data_.size() - out.variable_offset) / variable_stride_)
-    return fail("RDEF", "variable table runs past the chunk", at + 8);
+    return reported(in_rdef(at + 8), "variable table runs past the chunk");
   return Status::ok();
 }
 
 Status ReflectionView::variable(const ConstantBufferInfo& cb, std::uint32_t i,
                                 VariableInfo& out) const {
-  if (i >= cb.variable_count) return fail("RDEF", "variable index out of range", i);
+  if (i >= cb.variable_count) return reported(in_rdef(i), "variable index out of range");
   const std::size_t at = cb.variable_offset + std::size_t(i) * variable_stride_;
-  if (!name_at(u32_at(data_, at), out.name)) return fail("RDEF", "variable name out of range", at);
+  if (!name_at(u32_at(data_, at), out.name))
+    return reported(in_rdef(at), "variable name out of range");
   out.start_offset = u32_at(data_, at + 4);
   out.size = u32_at(data_, at + 8);
   out.flags = u32_at(data_, at + 12);

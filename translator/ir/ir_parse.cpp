@@ -37,17 +37,18 @@ class Parser {
       pos_ = eol + 1;
       skip_ws();
       if (lp_ >= line_text_.size()) continue;
-      if (!parse_line())
-        return Status::error("ir text: line " + std::to_string(line_) + ": " + error_);
+      if (!parse_line()) return errors_.outcome(false);
     }
     return Status::ok();
   }
 
  private:
-  bool fail(std::string msg) {
-    error_ = std::move(msg);
-    return false;
+  // The parser's one way to report: "ir text: line N: what"; the first report is run()'s Status.
+  static std::string spell_error(const Where& where, std::string_view what) {
+    return "ir text: line " + std::to_string(where.position) + ": " + std::string(what);
   }
+  bool fail(const Where& where, std::string_view what) { return errors_.fail(where, what); }
+  Where here() const { return Where(line_); }
   void skip_ws() {
     while (lp_ < line_text_.size() &&
            (line_text_[lp_] == ' ' || line_text_[lp_] == '\t' || line_text_[lp_] == '\r'))
@@ -96,17 +97,17 @@ class Parser {
   bool parse_basic(Type& out) {
     std::string_view w = word();
     if (w.size() == 4 && w.substr(0, 3) == "vec" && w[3] >= '2' && w[3] <= '4') {
-      if (!eat('<')) return fail("expected '<' after " + std::string(w));
+      if (!eat('<')) return fail(here(), "expected '<' after " + std::string(w));
       ScalarType s;
       std::string_view name = word();
       if (!parse_scalar_type(name, s))
-        return fail("unknown scalar type '" + std::string(name) + "'");
-      if (!eat('>')) return fail("expected '>'");
+        return fail(here(), "unknown scalar type '" + std::string(name) + "'");
+      if (!eat('>')) return fail(here(), "expected '>'");
       out = Type(s, unsigned(w[3] - '0'));
       return true;
     }
     ScalarType s;
-    if (!parse_scalar_type(w, s)) return fail("unknown type '" + std::string(w) + "'");
+    if (!parse_scalar_type(w, s)) return fail(here(), "unknown type '" + std::string(w) + "'");
     out = Type(s);
     return true;
   }
@@ -117,10 +118,10 @@ class Parser {
     unsigned member_count = 0;
     if (eat('{')) {
       do {
-        if (member_count == TypeView::kMaxMembers) return fail("too many struct members");
+        if (member_count == TypeView::kMaxMembers) return fail(here(), "too many struct members");
         if (!parse_basic(members[member_count++])) return false;
       } while (eat(','));
-      if (!eat('}')) return fail("expected '}'");
+      if (!eat('}')) return fail(here(), "expected '}'");
     } else {
       std::size_t save = lp_;
       if (word() == "void") {
@@ -135,23 +136,23 @@ class Parser {
     unsigned dim_count = 0;
     while (lp_ < line_text_.size() && line_text_[lp_] == '[') {
       ++lp_;
-      if (dim_count == TypeView::kMaxDims) return fail("more than 3 array dimensions");
+      if (dim_count == TypeView::kMaxDims) return fail(here(), "more than 3 array dimensions");
       std::uint64_t n = 0;
       std::string_view w = word();
-      if (!w.empty() && (!to_u64(w, n) || n > 0xffffffffu)) return fail("bad array size");
-      if (!eat(']')) return fail("expected ']'");
+      if (!w.empty() && (!to_u64(w, n) || n > 0xffffffffu)) return fail(here(), "bad array size");
+      if (!eat(']')) return fail(here(), "expected ']'");
       dims[dim_count++] = std::uint32_t(n);
     }
     bool ok = true;
     out = b_.types().make({dims, dim_count}, {members, member_count}, &ok);
-    if (!ok) return fail("invalid type");
+    if (!ok) return fail(here(), "invalid type");
     return true;
   }
 
   bool parse_enum(const EnumTable& table, std::uint64_t& v) {
     std::string_view w = word();
     if (!w.empty() && ((w[0] >= '0' && w[0] <= '9') || w[0] == '-'))
-      return to_bits(w, v) || fail("bad number");
+      return to_bits(w, v) || fail(here(), "bad number");
     v = 0;
     for (;;) {
       bool found = false;
@@ -162,7 +163,8 @@ class Parser {
         }
       }
       if (!found)
-        return fail("unknown " + std::string(table.type_name) + " '" + std::string(w) + "'");
+        return fail(here(),
+                    "unknown " + std::string(table.type_name) + " '" + std::string(w) + "'");
       if (!table.is_mask || !eat('|')) return true;
       w = word();
     }
@@ -173,17 +175,17 @@ class Parser {
     ++lp_;
     str_.clear();
     for (;;) {
-      if (lp_ >= line_text_.size()) return fail("unterminated string");
+      if (lp_ >= line_text_.size()) return fail(here(), "unterminated string");
       char c = line_text_[lp_++];
       if (c == '"') break;
       if (c == '\\') {
-        if (lp_ >= line_text_.size()) return fail("bad escape");
+        if (lp_ >= line_text_.size()) return fail(here(), "bad escape");
         char e = line_text_[lp_++];
         if (e == 'x') {
           std::uint64_t v;
           if (lp_ + 2 > line_text_.size() ||
               !to_u64(std::string("0x") += line_text_.substr(lp_, 2), v))
-            return fail("bad \\x escape");
+            return fail(here(), "bad \\x escape");
           lp_ += 2;
           c = char(v);
         } else {
@@ -205,12 +207,13 @@ class Parser {
       v = w == "true";
       return true;
     }
-    if (w.size() > 2 && w[0] == '0' && w[1] == 'x') return to_u64(w, v) || fail("bad hex literal");
+    if (w.size() > 2 && w[0] == '0' && w[1] == 'x')
+      return to_u64(w, v) || fail(here(), "bad hex literal");
     if (type == ScalarType::F32 || type == ScalarType::MinF16 || type == ScalarType::MinF10) {
       float f;
       auto r = std::from_chars(w.data(), w.data() + w.size(), f);
       if (r.ec != std::errc() || r.ptr != w.data() + w.size())
-        return fail("bad float '" + std::string(w) + "'");
+        return fail(here(), "bad float '" + std::string(w) + "'");
       std::uint32_t bits;
       std::memcpy(&bits, &f, 4);
       v = bits;
@@ -220,31 +223,33 @@ class Parser {
       double d;
       auto r = std::from_chars(w.data(), w.data() + w.size(), d);
       if (r.ec != std::errc() || r.ptr != w.data() + w.size())
-        return fail("bad double '" + std::string(w) + "'");
+        return fail(here(), "bad double '" + std::string(w) + "'");
       std::memcpy(&v, &d, 8);
       return true;
     }
-    if (!to_bits(w, v)) return fail("bad number '" + std::string(w) + "'");
+    if (!to_bits(w, v)) return fail(here(), "bad number '" + std::string(w) + "'");
     if (is_signed_int(type) && !is_64bit(type) && w[0] == '-') {
       // Negative values of types up to 32 bits are stored as their 32-bit pattern.
-      if (std::int64_t(v) < INT32_MIN) return fail("'" + std::string(w) + "' does not fit 32 bits");
+      if (std::int64_t(v) < INT32_MIN)
+        return fail(here(), "'" + std::string(w) + "' does not fit 32 bits");
       v = std::uint32_t(v);
     }
     return true;
   }
 
   bool parse_line() {
-    if (!eat('%')) return fail("expected '%id ='");
+    if (!eat('%')) return fail(here(), "expected '%id ='");
     std::uint64_t id;
-    if (!to_u64(word(), id) || id == 0 || id >= (1u << 22)) return fail("bad id");
-    if (!eat('=')) return fail("expected '='");
+    if (!to_u64(word(), id) || id == 0 || id >= (1u << 22)) return fail(here(), "bad id");
+    if (!eat('=')) return fail(here(), "expected '='");
     std::string_view name = word();
     OpCode code;
-    if (!parse_op_name(name, code)) return fail("unknown opcode '" + std::string(name) + "'");
+    if (!parse_op_name(name, code))
+      return fail(here(), "unknown opcode '" + std::string(name) + "'");
     std::uint64_t flags = 0;
     if (eat('[')) {
       if (!parse_enum(kOpFlagsTable, flags)) return false;
-      if (!eat(']')) return fail("expected ']'");
+      if (!eat(']')) return fail(here(), "expected ']'");
     }
     Type type;
     if (!parse_type(type)) return false;
@@ -257,10 +262,11 @@ class Parser {
     while (!at_end()) {
       std::size_t i = operands_.size();
       if (line_text_[lp_] == '%' || line_text_.substr(lp_, 4) == "null") {
-        if (literal_seen) return fail("reference after a literal");
+        if (literal_seen) return fail(here(), "reference after a literal");
         std::uint64_t ref = 0;
         if (eat('%')) {
-          if (!to_u64(word(), ref) || ref == 0 || ref >= (1u << 22)) return fail("bad reference");
+          if (!to_u64(word(), ref) || ref == 0 || ref >= (1u << 22))
+            return fail(here(), "bad reference");
         } else {
           lp_ += 4;
         }
@@ -272,7 +278,7 @@ class Parser {
       char letter = operand_letter(code, i, refs);
       std::uint64_t v = 0;
       if (line_text_[lp_] == '"') {
-        if (letter != '$') return fail("unexpected string");
+        if (letter != '$') return fail(here(), "unexpected string");
         if (!parse_string()) return false;
         continue;
       }
@@ -283,14 +289,14 @@ class Parser {
         if (!parse_enum(*table, v)) return false;
       } else {
         std::string_view w = word();
-        if (!to_bits(w, v)) return fail("bad literal '" + std::string(w) + "'");
+        if (!to_bits(w, v)) return fail(here(), "bad literal '" + std::string(w) + "'");
       }
       operands_.push_back(Operand::literal(v));
     }
-    if (operands_.size() > 0xffff) return fail("too many operands");
+    if (operands_.size() > 0xffff) return fail(here(), "too many operands");
     Op op = Op::with_operands(code, type, operands_, refs, OpFlags(std::uint32_t(flags)));
     if (!b_.add_with_id(SsaDef(std::uint32_t(id)), op))
-      return fail("id %" + std::to_string(id) + " defined twice");
+      return fail(here(), "id %" + std::to_string(id) + " defined twice");
     return true;
   }
 
@@ -300,7 +306,7 @@ class Parser {
   std::size_t line_ = 0;
   std::string_view line_text_;
   std::size_t lp_ = 0;
-  std::string error_;
+  ErrorSink errors_{&spell_error};
   std::string str_;
   std::vector<Operand> operands_;
 };

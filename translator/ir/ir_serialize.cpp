@@ -79,7 +79,11 @@ class Reader {
  public:
   Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
-  Status run(Builder& out) {
+  // The stage boundary: the first report of read_ops() is the Status.
+  Status run(Builder& out) { return errors_.outcome(read_ops(out)); }
+
+ private:
+  bool read_ops(Builder& out) {
     out.reset();
     std::uint32_t self = 0;
     std::int64_t max_target = 0;
@@ -88,34 +92,35 @@ class Reader {
       std::size_t op_offset = offset_;
       ++self;
       std::int64_t t;
-      if (!read(t)) return error();
-      if (t < 0 || (t >> 18) != 0) return fail(op_offset, "bad opcode token");
+      if (!read(t)) return false;
+      if (t < 0 || (t >> 18) != 0) return fail(op_at(op_offset), "bad opcode token");
       auto code = OpCode(t & 0x3ff);
       if (code >= OpCode::Count)
-        return fail(op_offset, "unknown opcode " + std::to_string(t & 0x3ff));
+        return fail(op_at(op_offset), "unknown opcode " + std::to_string(t & 0x3ff));
       std::uint32_t flags = std::uint32_t(t >> 10);
-      if (!enum_value_valid(kOpFlagsTable, flags)) return fail(op_offset, "unknown op flags");
+      if (!enum_value_valid(kOpFlagsTable, flags))
+        return fail(op_at(op_offset), "unknown op flags");
       std::int64_t count;
-      if (!read(count)) return error();
+      if (!read(count)) return false;
       // Every operand takes at least one byte.
       if (count < 0 || count > 0xffff || std::uint64_t(count) > bytes_.size() - offset_)
-        return fail(op_offset, "bad operand count");
+        return fail(op_at(op_offset), "bad operand count");
       Type type;
-      if (!read_type(type)) return error();
+      if (!read_type(type)) return false;
       int refs = expected_ref_count(code, std::size_t(count));
       if (refs < 0)
-        return fail(op_offset,
+        return fail(op_at(op_offset),
                     std::to_string(count) + " operands do not fit " + std::string(op_name(code)));
       operands_.resize(std::size_t(count));
       for (std::int64_t i = 0; i < count; ++i) {
         std::int64_t v;
-        if (!read(v)) return error();
+        if (!read(v)) return false;
         if (i < refs) {
           // A reference is stored relative to the op: target = self - v, in [1, 2^31 - 1].
           // The range is checked on v itself, before any arithmetic can overflow.
           const std::int64_t here = std::int64_t(self);
           if (v != 0 && (v > here - 1 || v < here - 0x7fffffff))
-            return fail(op_offset, "reference out of range");
+            return fail(op_at(op_offset), "reference out of range");
           const std::int64_t target = v == 0 ? 0 : here - v;
           if (target > max_target) {
             max_target = target;
@@ -127,56 +132,52 @@ class Reader {
         }
       }
       Op op = Op::with_operands(code, type, operands_, std::uint32_t(refs), OpFlags(flags));
-      if (!out.add_with_id(SsaDef(self), op)) return fail(op_offset, "cannot add op");
+      if (!out.add_with_id(SsaDef(self), op)) return fail(op_at(op_offset), "cannot add op");
     }
     if (max_target > std::int64_t(self))
-      return fail(max_target_offset, "reference to %" + std::to_string(max_target) +
-                                         " beyond the last op %" + std::to_string(self));
-    return Status::ok();
+      return fail(op_at(max_target_offset), "reference to %" + std::to_string(max_target) +
+                                                " beyond the last op %" + std::to_string(self));
+    return true;
   }
 
- private:
   bool read(std::int64_t& v) {
-    if (!read_token(bytes_, offset_, v)) {
-      message_ = "truncated token at byte " + std::to_string(offset_);
-      return false;
-    }
-    return true;
+    return read_token(bytes_, offset_, v) || fail(offset_, "truncated token");
   }
   bool read_type(Type& out_type) {
     std::size_t at = offset_;
     std::int64_t header;
     if (!read(header)) return false;
-    if (header < 0 || (header >> 2) > TypeView::kMaxMembers) return bad(at, "bad type header");
+    if (header < 0 || (header >> 2) > TypeView::kMaxMembers) return fail(at, "bad type header");
     unsigned dims_n = unsigned(header & 3), members_n = unsigned(header >> 2);
     std::uint32_t dims[TypeView::kMaxDims];
     Type members[TypeView::kMaxMembers];
     for (unsigned i = 0; i < dims_n; ++i) {
       std::int64_t d;
       if (!read(d)) return false;
-      if (d < 0 || d > 0xffffffff) return bad(at, "bad array size");
+      if (d < 0 || d > 0xffffffff) return fail(at, "bad array size");
       dims[i] = std::uint32_t(d);
     }
     for (unsigned i = 0; i < members_n; ++i) {
       std::int64_t f;
       if (!read(f)) return false;
       if (f < 0 || f > 0x7f || (f & 0x1f) >= std::int64_t(ScalarType::Count))
-        return bad(at, "bad struct member type");
+        return fail(at, "bad struct member type");
       members[i] = Type::from_member_field(std::uint32_t(f));
     }
     bool ok = true;
     out_type = builder_types_->make({dims, dims_n}, {members, members_n}, &ok);
-    if (!ok) return bad(at, "invalid type");
+    if (!ok) return fail(at, "invalid type");
     return true;
   }
-  bool bad(std::size_t at, const char* what) {
-    message_ = std::string(what) + " at byte " + std::to_string(at);
-    return false;
+  // The reader's one way to report: "ir binary: op at byte N: what" about an op (op_at(N)),
+  // "ir binary: what at byte N" about a token or type.
+  static std::string spell_error(const Where& where, std::string_view what) {
+    if (where.name == "op")
+      return "ir binary: op at byte " + std::to_string(where.position) + ": " + std::string(what);
+    return "ir binary: " + std::string(what) + " at byte " + std::to_string(where.position);
   }
-  Status error() const { return Status::error("ir binary: " + message_); }
-  Status fail(std::size_t at, const std::string& what) const {
-    return Status::error("ir binary: op at byte " + std::to_string(at) + ": " + what);
-  }
+  static Where op_at(std::size_t offset) { return Where(offset, "op"); }
+  bool fail(const Where& where, std::string_view what) { return errors_.fail(where, what); }
 
  public:
   TypeTable* builder_types_ = nullptr;
@@ -184,7 +185,7 @@ class Reader {
  private:
   std::span<const std::uint8_t> bytes_;
   std::size_t offset_ = 0;
-  std::string message_;
+  ErrorSink errors_{&spell_error};
   std::vector<Operand> operands_;
 };
 

@@ -38,18 +38,18 @@ void TypeTable::grow_table() {
 
 Type TypeTable::make(std::span<const std::uint32_t> dims, std::span<const Type> members, bool* ok) {
   if (ok) *ok = true;
-  auto fail = [&] {
+  auto invalid = [&] { // not a type: *ok says so
     if (ok) *ok = false;
     return Type();
   };
-  if (dims.size() > TypeView::kMaxDims || members.size() > TypeView::kMaxMembers) return fail();
+  if (dims.size() > TypeView::kMaxDims || members.size() > TypeView::kMaxMembers) return invalid();
   for (Type m : members)
-    if (!m.is_basic()) return fail();
-  if (members.empty()) return dims.empty() ? Type() : fail();
+    if (!m.is_basic()) return invalid();
+  if (members.empty()) return dims.empty() ? Type() : invalid();
   if (dims.empty() && members.size() == 1) return members[0];
   // Only the outermost (last) dimension may be unbounded.
   for (std::size_t i = 0; i + 1 < dims.size(); ++i)
-    if (dims[i] == 0) return fail();
+    if (dims[i] == 0) return invalid();
 
   scratch_.clear();
   scratch_.push_back(std::uint32_t(dims.size()) | std::uint32_t(members.size()) << 2);

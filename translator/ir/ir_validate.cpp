@@ -127,7 +127,11 @@ class Validator {
  public:
   explicit Validator(const Builder& b) : b_(b) {}
 
-  Status run() {
+  // The stage boundary: the first report of check() is the Status.
+  Status run() { return errors_.outcome(check()); }
+
+ private:
+  bool check() {
     position_.assign(b_.id_limit(), 0);
     std::uint32_t n = 0;
     for (OpView op : b_.ops()) position_[op.def().id()] = ++n;
@@ -140,74 +144,83 @@ class Validator {
       case OpCategory::Declaration:
       case OpCategory::Constant:
       case OpCategory::Debug:
-        if (in_code) return fail(op, "declaration after code: declarations must come first");
+        if (in_code) return fail(at(op), "declaration after code: declarations must come first");
         if (op.code() == OpCode::EntryPoint && ++entry_points > 1)
-          return fail(op, "more than one EntryPoint");
+          return fail(at(op), "more than one EntryPoint");
         break;
       case OpCategory::Anywhere:
-        if (in_code && !in_block) return fail(op, "op outside a block");
+        if (in_code && !in_block) return fail(at(op), "op outside a block");
         break;
       case OpCategory::Function:
         in_code = true;
-        if (in_function) return fail(op, "Function inside a function (missing FunctionEnd)");
+        if (in_function) return fail(at(op), "Function inside a function (missing FunctionEnd)");
         in_function = true;
         break;
       case OpCategory::FunctionEnd:
-        if (!in_function) return fail(op, "FunctionEnd outside a function");
-        if (in_block) return fail(op, "FunctionEnd inside a block (missing terminator)");
+        if (!in_function) return fail(at(op), "FunctionEnd outside a function");
+        if (in_block) return fail(at(op), "FunctionEnd inside a block (missing terminator)");
         in_function = false;
         break;
       case OpCategory::Label:
         in_code = true;
-        if (!in_function) return fail(op, "Label outside a function");
+        if (!in_function) return fail(at(op), "Label outside a function");
         if (in_block)
-          return fail(op, "Label inside a block (the previous block has no terminator)");
+          return fail(at(op), "Label inside a block (the previous block has no terminator)");
         in_block = true;
         block_has_non_phi = false;
         break;
       case OpCategory::Terminator:
       case OpCategory::Code:
         in_code = true;
-        if (!in_block) return fail(op, "op outside a block (blocks start with Label)");
+        if (!in_block) return fail(at(op), "op outside a block (blocks start with Label)");
         if (op.code() == OpCode::Phi) {
-          if (block_has_non_phi) return fail(op, "Phi after a non-Phi op in its block");
+          if (block_has_non_phi) return fail(at(op), "Phi after a non-Phi op in its block");
         } else {
           block_has_non_phi = true;
         }
         if (cat == OpCategory::Terminator) in_block = false;
         break;
       }
-      if (Status s = check_operands(op); !s) return s;
+      if (!check_operands(op)) return false;
     }
-    if (in_block) return Status::error("ir: the last block has no terminator");
-    if (in_function) return Status::error("ir: the last function has no FunctionEnd");
-    if (entry_points == 0) return Status::error("ir: no EntryPoint");
-    return Status::ok();
+    if (in_block) return fail(Where(), "the last block has no terminator");
+    if (in_function) return fail(Where(), "the last function has no FunctionEnd");
+    if (entry_points == 0) return fail(Where(), "no EntryPoint");
+    return true;
   }
 
- private:
-  Status fail(OpView op, const std::string& what) const {
-    return Status::error("ir: " + what + ": " + print_op(b_, op.def()));
+  // The validator's one way to report: "ir: what: <the op, printed>", or "ir: what" for the
+  // module as a whole.
+  static std::string spell_error(const Where& where, std::string_view what) {
+    std::string message = "ir: " + std::string(what);
+    if (where.known()) message.append(": ").append(where.name);
+    return message;
+  }
+  bool fail(const Where& where, std::string_view what) { return errors_.fail(where, what); }
+  // Where a report about `op` points: the op printed (only on the way to a report).
+  Where at(OpView op) {
+    printed_op_ = print_op(b_, op.def());
+    return Where(op.def().id(), printed_op_);
   }
 
-  Status check_operands(OpView op) {
+  bool check_operands(OpView op) {
     OpCode code = op.code();
     const OpInfo& info = op.info();
     if (!enum_value_valid(kOpFlagsTable, std::uint32_t(op.flags())))
-      return fail(op, "unknown op flags");
+      return fail(at(op), "unknown op flags");
     if (!return_type_ok(b_.types(), info.return_class, op.type()))
-      return fail(op,
+      return fail(at(op),
                   std::string(info.name) + " must return " + return_class_text(info.return_class));
 
     std::uint32_t count = op.operand_count();
     int expected = expected_ref_count(code, count);
     if (expected < 0)
-      return fail(op, std::to_string(count) + " operands do not fit the shape of " +
-                          std::string(info.name));
+      return fail(at(op), std::to_string(count) + " operands do not fit the shape of " +
+                              std::string(info.name));
     if (std::uint32_t(expected) != op.ref_count()) {
       std::uint32_t i = std::min<std::uint32_t>(std::uint32_t(expected), op.ref_count());
-      return fail(op, "literals must be last: operand " + std::to_string(i) + " must be a " +
-                          (op.ref_count() < std::uint32_t(expected) ? "reference" : "literal"));
+      return fail(at(op), "literals must be last: operand " + std::to_string(i) + " must be a " +
+                              (op.ref_count() < std::uint32_t(expected) ? "reference" : "literal"));
     }
 
     bool any_forward = info.category == OpCategory::Debug || code == OpCode::Phi;
@@ -218,16 +231,16 @@ class Validator {
       std::string which = "operand " + std::to_string(i);
       if (!target) {
         if (letter == 'n') continue;
-        return fail(op, which + " must not be null");
+        return fail(at(op), which + " must not be null");
       }
       if (!b_.is_live(target))
-        return fail(op, which + " references %" + std::to_string(target.id()) +
-                            ", which does not exist");
+        return fail(at(op), which + " references %" + std::to_string(target.id()) +
+                                ", which does not exist");
       bool forward_ok = any_forward || letter == 'l' || letter == 'f' || letter == 'k';
       if (position_[target.id()] >= self_pos && !forward_ok)
-        return fail(op, which + " is a forward reference to %" + std::to_string(target.id()));
+        return fail(at(op), which + " is a forward reference to %" + std::to_string(target.id()));
       if (const char* need = ref_kind_error(letter, b_, b_.op(target)))
-        return fail(op, which + " must reference " + need);
+        return fail(at(op), which + " must reference " + need);
     }
 
     OpShape shape = op_shape(code);
@@ -237,31 +250,33 @@ class Validator {
       std::uint64_t v = op.operand(i).bits();
       if (const EnumTable* table = enum_table_for_letter(letter)) {
         if (!enum_value_valid(*table, v))
-          return fail(op, "operand " + std::to_string(i) + " is not a valid " +
-                              std::string(table->type_name));
+          return fail(at(op), "operand " + std::to_string(i) + " is not a valid " +
+                                  std::string(table->type_name));
       }
     }
     if (shape.variadic_literals()) {
       std::size_t tail = count - op.ref_count() - fixed_lits;
       if (shape.literals.back() == '#') {
         std::uint64_t want = b_.types().flattened_scalar_count(op.type());
-        if (want == 0) return fail(op, "constant of a type with no fixed size");
+        if (want == 0) return fail(at(op), "constant of a type with no fixed size");
         if (tail != want)
-          return fail(op, "constant needs " + std::to_string(want) + " literals, has " +
-                              std::to_string(tail));
+          return fail(at(op), "constant needs " + std::to_string(want) + " literals, has " +
+                                  std::to_string(tail));
       } else {
         auto lits = op.operands().subspan(count - tail);
         bool terminated = false;
         for (Operand o : lits)
           for (int j = 0; j < 8; ++j) terminated |= ((o.bits() >> (8 * j)) & 0xff) == 0;
-        if (!terminated) return fail(op, "string literal without terminator");
+        if (!terminated) return fail(at(op), "string literal without terminator");
       }
     }
-    return Status::ok();
+    return true;
   }
 
   const Builder& b_;
   std::vector<std::uint32_t> position_;
+  ErrorSink errors_{&spell_error};
+  std::string printed_op_; // the op a report points at (at())
 };
 
 } // namespace

@@ -119,14 +119,26 @@ class Disassembler {
  public:
   Disassembler(std::span<const std::uint32_t> words, std::string& out) : words_(words), out_(out) {}
 
-  Status run();
+  // The stage boundary: the first report of the walk is the Status.
+  Status run() { return errors_.outcome(walk()); }
 
  private:
-  Status fail(std::size_t word, const std::string& what) const {
-    std::string message = "SPIR-V: word " + std::to_string(word) + ": ";
-    if (current_ != nullptr) message += std::string(current_->name) + ": ";
-    return Status::error(message + what);
+  // The disassembler's one way to report: "SPIR-V: word N: OpName: what", or "SPIR-V: what"
+  // about the module as a whole.
+  static std::string spell_error(const Where& where, std::string_view what) {
+    std::string message = "SPIR-V: ";
+    if (where.known()) {
+      message += "word " + std::to_string(where.position) + ": ";
+      if (!where.name.empty()) message.append(where.name).append(": ");
+    }
+    return message.append(what);
   }
+  bool fail(const Where& where, std::string_view what) { return errors_.fail(where, what); }
+  // Where a report about word `word` of the instruction being read points.
+  Where at(std::size_t word) const {
+    return Where(word, current_ != nullptr ? std::string_view(current_->name) : std::string_view());
+  }
+  bool walk();
 
   IdInfo* info(std::uint32_t id) {
     if (id == 0 || id >= kMaxTrackedId) return nullptr;
@@ -136,13 +148,13 @@ class Disassembler {
   const IdInfo* lookup(std::uint32_t id) const { return id < ids_.size() ? &ids_[id] : nullptr; }
 
   void header();
-  Status instruction(std::size_t start, std::uint32_t count);
+  bool instruction(std::size_t start, std::uint32_t count);
   // Operand printers: advance pos_ within [pos_, end_).
-  Status operand_list(std::span<const OperandSpec> specs);
-  Status operand(OperandKind kind);
-  Status enum_operand(OperandKind kind);
-  Status typed_literal(std::uint32_t type_id);
-  Status string_operand();
+  bool operand_list(std::span<const OperandSpec> specs);
+  bool operand(OperandKind kind);
+  bool enum_operand(OperandKind kind);
+  bool typed_literal(std::uint32_t type_id);
+  bool string_operand();
   void id(std::uint32_t value) {
     out_ += " %";
     append_uint(out_, value);
@@ -160,6 +172,7 @@ class Disassembler {
   std::uint32_t ext_set_ = 0;
   std::uint32_t selector_type_ = 0;
   std::string_view last_string_;
+  ErrorSink errors_{&spell_error};
 };
 
 void Disassembler::header() {
@@ -191,35 +204,34 @@ void Disassembler::header() {
   out_ += '\n';
 }
 
-Status Disassembler::run() {
+bool Disassembler::walk() {
   if (words_.size() < kHeaderWords)
-    return Status::error("SPIR-V: truncated header (" + std::to_string(words_.size()) +
-                         " words, need 5)");
+    return fail(Where(), "truncated header (" + std::to_string(words_.size()) + " words, need 5)");
   if (words_[0] != kMagic) {
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "SPIR-V: word 0: bad magic number 0x%08x", words_[0]);
-    return Status::error(buf);
+    std::snprintf(buf, sizeof(buf), "bad magic number 0x%08x", words_[0]);
+    return fail(Where(0), buf);
   }
   header();
-  std::size_t at = kHeaderWords;
-  while (at < words_.size()) {
-    const std::uint32_t count = words_[at] >> spv::WordCountShift;
+  std::size_t word = kHeaderWords;
+  while (word < words_.size()) {
+    const std::uint32_t count = words_[word] >> spv::WordCountShift;
     current_ = nullptr;
-    if (count == 0) return fail(at, "instruction word count is 0");
-    if (count > words_.size() - at)
-      return fail(at, "instruction of " + std::to_string(count) + " words runs past the end (" +
-                          std::to_string(words_.size() - at) + " left)");
-    Status s = instruction(at, count);
-    if (!s) return s;
-    at += count;
+    if (count == 0) return fail(at(word), "instruction word count is 0");
+    if (count > words_.size() - word)
+      return fail(at(word), "instruction of " + std::to_string(count) +
+                                " words runs past the end (" +
+                                std::to_string(words_.size() - word) + " left)");
+    if (!instruction(word, count)) return false;
+    word += count;
   }
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
+bool Disassembler::instruction(std::size_t start, std::uint32_t count) {
   const std::uint32_t opcode = words_[start] & spv::OpCodeMask;
   current_ = grammar::find_instruction(opcode);
-  if (current_ == nullptr) return fail(start, "unknown opcode " + std::to_string(opcode));
+  if (current_ == nullptr) return fail(at(start), "unknown opcode " + std::to_string(opcode));
   std::span<const OperandSpec> specs = grammar::operands(*current_);
   pos_ = start + 1;
   end_ = start + count;
@@ -233,7 +245,7 @@ Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
   std::size_t spec_index = 0;
   const bool has_result_type = !specs.empty() && specs[0].kind == OperandKind::IdResultType;
   if (has_result_type) {
-    if (pos_ >= end_) return fail(pos_, "missing result type");
+    if (pos_ >= end_) return fail(at(pos_), "missing result type");
     result_type_ = words_[pos_++];
     ++spec_index;
   }
@@ -241,7 +253,7 @@ Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
   char prefix[32];
   std::size_t prefix_length = 0;
   if (spec_index < specs.size() && specs[spec_index].kind == OperandKind::IdResult) {
-    if (pos_ >= end_) return fail(pos_, "missing result id");
+    if (pos_ >= end_) return fail(at(pos_), "missing result id");
     result_id_ = words_[pos_++];
     ++spec_index;
     prefix[0] = '%';
@@ -254,9 +266,9 @@ Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
   out_ += current_->name;
   if (has_result_type) id(result_type_);
 
-  Status s = operand_list(specs.subspan(spec_index));
-  if (!s) return s;
-  if (pos_ != end_) return fail(pos_, std::to_string(end_ - pos_) + " words left after operands");
+  if (!operand_list(specs.subspan(spec_index))) return false;
+  if (pos_ != end_)
+    return fail(at(pos_), std::to_string(end_ - pos_) + " words left after operands");
   out_ += '\n';
 
   // Remember what later instructions need to type their literals.
@@ -274,39 +286,36 @@ Status Disassembler::instruction(std::size_t start, std::uint32_t count) {
       def->cls = last_string_ == "GLSL.std.450" ? IdClass::GlslImport : IdClass::OtherImport;
     }
   }
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::operand_list(std::span<const OperandSpec> specs) {
+bool Disassembler::operand_list(std::span<const OperandSpec> specs) {
   for (const OperandSpec& spec : specs) {
     switch (spec.quantifier) {
     case Quantifier::One: {
-      Status s = operand(spec.kind);
-      if (!s) return s;
+      if (!operand(spec.kind)) return false;
       break;
     }
     case Quantifier::Optional:
       if (pos_ < end_) {
-        Status s = operand(spec.kind);
-        if (!s) return s;
+        if (!operand(spec.kind)) return false;
       }
       break;
     case Quantifier::Variadic:
       while (pos_ < end_) {
-        Status s = operand(spec.kind);
-        if (!s) return s;
+        if (!operand(spec.kind)) return false;
       }
       break;
     }
   }
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::string_operand() {
+bool Disassembler::string_operand() {
   const auto* bytes = reinterpret_cast<const char*>(words_.data() + pos_);
   const std::size_t max_bytes = (end_ - pos_) * 4;
   const void* nul = std::memchr(bytes, '\0', max_bytes);
-  if (nul == nullptr) return fail(pos_, "literal string is not NUL-terminated");
+  if (nul == nullptr) return fail(at(pos_), "literal string is not NUL-terminated");
   const std::size_t length = static_cast<const char*>(nul) - bytes;
   last_string_ = std::string_view(bytes, length);
   out_ += " \"";
@@ -316,18 +325,18 @@ Status Disassembler::string_operand() {
   }
   out_ += '"';
   pos_ += length / 4 + 1;
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::typed_literal(std::uint32_t type_id) {
+bool Disassembler::typed_literal(std::uint32_t type_id) {
   const IdInfo* type = lookup(type_id);
   if (type == nullptr || (type->cls != IdClass::IntType && type->cls != IdClass::FloatType))
-    return fail(pos_, "type %" + std::to_string(type_id) + " is not a scalar numeric type");
+    return fail(at(pos_), "type %" + std::to_string(type_id) + " is not a scalar numeric type");
   const std::uint32_t width = type->width;
   if (width == 0 || width > 64)
-    return fail(pos_, "unsupported literal width " + std::to_string(width));
+    return fail(at(pos_), "unsupported literal width " + std::to_string(width));
   const std::size_t needed = width > 32 ? 2 : 1;
-  if (end_ - pos_ < needed) return fail(pos_, "literal number runs past the instruction");
+  if (end_ - pos_ < needed) return fail(at(pos_), "literal number runs past the instruction");
   std::uint64_t bits = words_[pos_];
   if (needed == 2) bits |= std::uint64_t{words_[pos_ + 1]} << 32;
   pos_ += needed;
@@ -348,16 +357,16 @@ Status Disassembler::typed_literal(std::uint32_t type_id) {
   } else {
     append_uint(out_, bits);
   }
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::enum_operand(OperandKind kind) {
+bool Disassembler::enum_operand(OperandKind kind) {
   const std::uint32_t value = words_[pos_];
   const grammar::OperandKindInfo& kind_info = grammar::kind_info(kind);
   if (kind_info.category == OperandCategory::ValueEnum) {
     const grammar::EnumerantInfo* e = grammar::find_enumerant(kind, value);
     if (e == nullptr)
-      return fail(pos_, "invalid " + std::string(kind_info.name) + " " + std::to_string(value));
+      return fail(at(pos_), "invalid " + std::string(kind_info.name) + " " + std::to_string(value));
     ++pos_;
     out_ += ' ';
     out_ += e->name;
@@ -372,30 +381,29 @@ Status Disassembler::enum_operand(OperandKind kind) {
       out_ += e->name;
     else
       out_ += '0';
-    return Status::ok();
+    return true;
   }
   bool first = true;
   for (std::uint32_t rest = value; rest != 0; rest &= rest - 1) {
     const std::uint32_t bit = rest & (~rest + 1);
     const grammar::EnumerantInfo* e = grammar::find_enumerant(kind, bit);
     if (e == nullptr)
-      return fail(pos_ - 1, "invalid " + std::string(kind_info.name) + " bit 0x" +
-                                std::to_string(std::countr_zero(bit)));
+      return fail(at(pos_ - 1), "invalid " + std::string(kind_info.name) + " bit 0x" +
+                                    std::to_string(std::countr_zero(bit)));
     if (!first) out_ += '|';
     out_ += e->name;
     first = false;
   }
   for (std::uint32_t rest = value; rest != 0; rest &= rest - 1) {
     const std::uint32_t bit = rest & (~rest + 1);
-    Status s = operand_list(grammar::parameters(*grammar::find_enumerant(kind, bit)));
-    if (!s) return s;
+    if (!operand_list(grammar::parameters(*grammar::find_enumerant(kind, bit)))) return false;
   }
-  return Status::ok();
+  return true;
 }
 
-Status Disassembler::operand(OperandKind kind) {
+bool Disassembler::operand(OperandKind kind) {
   if (pos_ >= end_)
-    return fail(pos_, std::string("missing operand (") + grammar::kind_info(kind).name + ")");
+    return fail(at(pos_), std::string("missing operand (") + grammar::kind_info(kind).name + ")");
   const std::uint32_t value = words_[pos_];
   switch (kind) {
   case OperandKind::LiteralString:
@@ -412,12 +420,12 @@ Status Disassembler::operand(OperandKind kind) {
       out_ += name;
     else
       append_uint(out_, value);
-    return Status::ok();
+    return true;
   }
   case OperandKind::LiteralSpecConstantOpInteger: {
     const grammar::InstructionInfo* inner = grammar::find_instruction(value);
     if (inner == nullptr)
-      return fail(pos_, "unknown OpSpecConstantOp opcode " + std::to_string(value));
+      return fail(at(pos_), "unknown OpSpecConstantOp opcode " + std::to_string(value));
     ++pos_;
     out_ += ' ';
     out_ += inner->name + 2; // without "Op"
@@ -444,32 +452,30 @@ Status Disassembler::operand(OperandKind kind) {
       selector_type_ = selector != nullptr ? selector->type : 0;
     }
     id(value);
-    return Status::ok();
+    return true;
   case OperandCategory::Literal:
     ++pos_;
     out_ += ' ';
     append_uint(out_, value);
-    return Status::ok();
+    return true;
   case OperandCategory::ValueEnum:
   case OperandCategory::BitEnum:
     return enum_operand(kind);
   case OperandCategory::Composite: {
     std::span<const OperandKind> bases = grammar::composite_bases(kind);
     for (std::size_t i = 0; i < bases.size(); ++i) {
-      if (pos_ >= end_) return fail(pos_, "truncated operand pair");
+      if (pos_ >= end_) return fail(at(pos_), "truncated operand pair");
       // OpSwitch's case literals are as wide as the selector's type.
       if (current_->opcode == spv::OpSwitch && bases[i] == OperandKind::LiteralInteger) {
-        Status s = typed_literal(selector_type_);
-        if (!s) return s;
+        if (!typed_literal(selector_type_)) return false;
         continue;
       }
-      Status s = operand(bases[i]);
-      if (!s) return s;
+      if (!operand(bases[i])) return false;
     }
-    return Status::ok();
+    return true;
   }
   }
-  return fail(pos_, "unhandled operand kind");
+  return fail(at(pos_), "unhandled operand kind");
 }
 
 } // namespace

@@ -50,9 +50,9 @@ namespace {
 // per op, where a switch over ~230 opcodes compiled to a jump table plus bit-test chains. The
 // table holds plain functions that jump to the member: State has several bases (its parts,
 // lower_state_parts.h), and a call through a member pointer would adjust `this` on every op.
-using Handler = Status (*)(Lowering::State&, ir::OpView);
-template <Status (Lowering::State::*Member)(ir::OpView)>
-Status call_handler(Lowering::State& s, ir::OpView o) {
+using Handler = bool (*)(Lowering::State&, ir::OpView);
+template <bool (Lowering::State::*Member)(ir::OpView)>
+bool call_handler(Lowering::State& s, ir::OpView o) {
   return (s.*Member)(o);
 }
 constexpr Handler kHandlers[] = {
@@ -65,10 +65,10 @@ static_assert(std::size(kHandlers) == std::size_t(ir::OpCode::Count));
 
 // The one dispatch: KILN_SPIRV_LOWERINGS (lower_table.h) names each opcode's handler. Inline:
 // it runs once per op, from the walk below.
-inline Status Lowering::State::lower_op(ir::OpView o) {
+inline bool Lowering::State::lower_op(ir::OpView o) {
   const auto code = std::size_t(o.code());
   if (code >= std::size(kHandlers)) [[unlikely]]
-    return fail(o.def(), "opcode out of range");
+    return fail(at(o.def()), "opcode out of range");
   return kHandlers[code](*this, o);
 }
 
@@ -98,17 +98,28 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.OutputState::clear();
   s.render_io.clear();
   s.error.clear();
+  s.errors.reset();
   s.collect_output_semantics(); // after OutputState::clear: stream output's names, ahead
-  if (Status st = s.check_parameters(); !st) return st;
+  // The stage boundary: every handler reports into s.errors; its first report is the Status.
+  const bool lowered = s.lower_module(builder);
+  if (lowered) {
+    reflection.stage = s.stage;
+    s.mb.finish(words);
+  }
+  return s.errors.outcome(lowered);
+}
 
-  s.mb.require_capability(spv::CapabilityShader);
-  s.mb.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
-  s.glsl = s.mb.glsl_std_450();
+bool Lowering::State::lower_module(const ir::Builder& builder) {
+  if (!check_parameters()) return false;
+
+  mb.require_capability(spv::CapabilityShader);
+  mb.set_memory_model(spv::AddressingModelLogical, spv::MemoryModelGLSL450);
+  glsl = mb.glsl_std_450();
 
   // The stage first: declarations (interface lookups) may precede the EntryPoint.
   for (ir::OpView op : builder.ops()) {
     if (op.code() != ir::OpCode::EntryPoint || op.ref_count() >= op.operand_count()) continue;
-    s.stage = ir::ops::EntryPoint(op).stage().literal_enum<ShaderStage>();
+    stage = ir::ops::EntryPoint(op).stage().literal_enum<ShaderStage>();
     break;
   }
 
@@ -120,21 +131,19 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
           category == ir::OpCategory::Label || category == ir::OpCategory::Terminator ||
           category == ir::OpCategory::Code) {
         in_code = true;
-        if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
-        s.build_push_block();
+        if (!ir_entry) return fail(Where(), "no EntryPoint");
+        build_push_block();
       }
     }
-    if (!State::has_final_type(op)) [[unlikely]]
-      return s.fail(op.def(), "value of Unknown type (not final form)");
-    if (Status st = s.lower_op(op); !st) [[unlikely]]
-      return st;
+    if (!has_final_type(op)) [[unlikely]]
+      return fail(at(op.def()), "value of Unknown type (not final form)");
+    if (!lower_op(op)) [[unlikely]]
+      return false;
   }
-  if (!s.ir_entry) return s.fail(ir::SsaDef(), "no EntryPoint");
-  if (Status st = s.finish_entry_point(); !st) return st;
-  s.emit_discard_function();
-  reflection.stage = s.stage;
-  s.mb.finish(words);
-  return Status::ok();
+  if (!ir_entry) return fail(Where(), "no EntryPoint");
+  if (!finish_entry_point()) return false;
+  emit_discard_function();
+  return true;
 }
 
 void Lowering::State::add_interface(Id var, spv::StorageClass storage) {
@@ -154,8 +163,8 @@ Id Lowering::State::load_invocation_id() {
   return mb.op(spv::OpLoad, i32, {invocation_id_var});
 }
 
-Status Lowering::State::finish_entry_point() {
-  if (Status st = check_stream_output(); !st) return st;
+bool Lowering::State::finish_entry_point() {
+  if (!check_stream_output()) return false;
   if (stage == ShaderStage::Hull) {
     // One SPIR-V entry: the control-point function in every invocation, a barrier, then the
     // patch-constant function (which reads control-point outputs) in invocation 0 only.
@@ -207,7 +216,7 @@ Status Lowering::State::finish_entry_point() {
     break;
   }
   mb.add_entry_point(execution_model(stage), entry_function, "main", interface);
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

@@ -19,9 +19,9 @@ void Lowering::State::emit_merge(bool selection_allowed) {
   block_construct = ir::Construct::None;
 }
 
-Status Lowering::State::lower_function(ir::OpView o) {
+bool Lowering::State::lower_function(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  if (o.ref_count() > kMaxParams) return fail(def, "too many function parameters");
+  if (o.ref_count() > kMaxParams) return fail(at(def), "too many function parameters");
   Id ret = type(o.type());
   Id param_types[kMaxParams];
   for (std::uint32_t i = 0; i < o.ref_count(); ++i)
@@ -33,49 +33,49 @@ Status Lowering::State::lower_function(ir::OpView o) {
     params.emplace_back(o.operand(i).def().id(), mb.function_parameter(param_types[i]));
   current_function = def;
   block_is_first = true;
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_function_end(ir::OpView) {
+bool Lowering::State::lower_function_end(ir::OpView) {
   mb.end_function();
   current_function = ir::SsaDef();
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_param_load(ir::OpView o) {
+bool Lowering::State::lower_param_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
   std::uint32_t param = ir::ops::ParamLoad(o).param().def().id();
   for (const auto& [dcl, id] : params)
     if (dcl == param) {
       bind(def, id, o.type());
-      return Status::ok();
+      return true;
     }
-  return fail(def, "parameter of another function");
+  return fail(at(def), "parameter of another function");
 }
 
-Status Lowering::State::lower_function_call(ir::OpView o) {
+bool Lowering::State::lower_function_call(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::FunctionCall call(o);
   ir::SsaDef callee = call.function().def();
   ir::OpView fn = op(callee);
   if (fn.code() != ir::OpCode::Function || fn.ref_count() + 1 != o.ref_count())
-    return fail(def, "call does not match the function's parameters");
+    return fail(at(def), "call does not match the function's parameters");
   scratch_words.clear();
   scratch_words.push_back(id_for(callee));
   const ir::RepeatedOperand args = call.args(), params = ir::ops::Function(fn).params();
   for (std::size_t i = 0; i < args.size(); ++i)
     scratch_words.push_back(value_as(args[i].def(), type_of(params[i].def())));
   mb.op(spv::OpFunctionCall, type(fn.type()), scratch_words, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_label(ir::OpView o) {
+bool Lowering::State::lower_label(ir::OpView o) {
   const ir::SsaDef def = o.def();
   mb.label(id_for(def));
   if (block_is_first && rov && id_for(current_function) == entry_function)
     mb.op_void(spv::OpBeginInvocationInterlockEXT, {});
   if (block_is_first && options.interface && id_for(current_function) == entry_function)
-    if (Status st = render_state_prologue(); !st) return fail(def, st.message());
+    if (!render_state_prologue()) return false;
   block_is_first = false;
   const ir::ops::Label label(o);
   block_construct =
@@ -86,32 +86,32 @@ Status Lowering::State::lower_label(ir::OpView o) {
   block_continue = blocks.size() > 1 ? blocks[1].def() : ir::SsaDef();
   if ((block_construct != ir::Construct::None && !block_merge) ||
       (block_construct == ir::Construct::StructuredLoop && !block_continue))
-    return fail(def, "construct without merge/continue block");
-  return Status::ok();
+    return fail(at(def), "construct without merge/continue block");
+  return true;
 }
 
-Status Lowering::State::lower_branch(ir::OpView o) {
+bool Lowering::State::lower_branch(ir::OpView o) {
   emit_merge(false);
   mb.op_void(spv::OpBranch, {id_for(ir::ops::Branch(o).target().def())});
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_branch_conditional(ir::OpView o) {
+bool Lowering::State::lower_branch_conditional(ir::OpView o) {
   emit_merge(true);
   const ir::ops::BranchConditional branch(o);
   mb.op_void(spv::OpBranchConditional,
              {id_for(branch.condition().def()), id_for(branch.true_block().def()),
               id_for(branch.false_block().def())});
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_switch(ir::OpView o) {
+bool Lowering::State::lower_switch(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::Switch sw(o);
   ir::Type selector = type_of(sw.selector().def());
   if (!selector.is_scalar() || !ir::is_integer(selector.scalar_type()) ||
       scalar_size(selector.scalar_type()) != 4)
-    return fail(def, "switch selector is not a 32-bit integer");
+    return fail(at(def), "switch selector is not a 32-bit integer");
   emit_merge(true);
   scratch_words.clear();
   scratch_words.push_back(id_for(sw.selector().def()));
@@ -120,25 +120,25 @@ Status Lowering::State::lower_switch(ir::OpView o) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     ir::OpView value = op(values[i].def());
     if (value.code() != ir::OpCode::Constant || value.operand_count() != 1)
-      return fail(def, "switch case value is not a constant");
+      return fail(at(def), "switch case value is not a constant");
     scratch_words.push_back(ir::ops::Constant(value).values()[0].literal_u32());
     scratch_words.push_back(id_for(blocks[i].def()));
   }
   mb.op_void(spv::OpSwitch, scratch_words);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_unreachable(ir::OpView) {
+bool Lowering::State::lower_unreachable(ir::OpView) {
   emit_merge(false);
   mb.op_void(spv::OpUnreachable, {});
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_return(ir::OpView o) {
+bool Lowering::State::lower_return(ir::OpView o) {
   const ir::SsaDef def = o.def();
   // Render state first (alpha test and fog read the shader's own outputs), then the copies
   // of swizzled and split outputs to the variables the pipeline sees.
-  if (Status st = render_state_before_return(); !st) return fail(def, st.message());
+  if (!render_state_before_return(def)) return false;
   if (id_for(current_function) == entry_function) {
     if (!swizzled_outputs.empty()) emit_output_epilogue();
     if (stage != ShaderStage::Geometry) emit_split_outputs();
@@ -153,22 +153,22 @@ Status Lowering::State::lower_return(ir::OpView o) {
     ir::Type ret = current_function ? type_of(current_function) : o.type();
     mb.op_void(spv::OpReturnValue, {value_as(value, ret)});
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_phi(ir::OpView o) {
+bool Lowering::State::lower_phi(ir::OpView o) {
   const ir::SsaDef def = o.def();
   scratch_words.clear();
   const ir::ops::Phi phi(o);
   const ir::RepeatedOperand blocks = phi.block(), values = phi.value();
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     ir::SsaDef value = values[i].def();
-    if (!value) return fail(def, "Phi with a null value");
+    if (!value) return fail(at(def), "Phi with a null value");
     scratch_words.push_back(id_for(value));
     scratch_words.push_back(id_for(blocks[i].def()));
   }
   mb.op(spv::OpPhi, type(o.type()), scratch_words, id_for(def));
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

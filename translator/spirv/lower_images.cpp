@@ -82,13 +82,13 @@ Id Lowering::State::sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_
   return mb.op(spv::OpCompositeConstruct, basic(want, ct.vector_size() + 1), {c, l});
 }
 
-Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAccess& a) {
+bool Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAccess& a) {
   const ir::SsaDef def = o.def();
   // Every image op, and the buffer ops on typed buffers, name the descriptor first; the ones
   // that sample name the sampler second, as ImageComputeLod does.
   const ir::ops::ImageComputeLod access(o);
   DeclInfo* d = descriptor(access.descriptor().def(), a.index, a.nonuniform);
-  if (!d || !d->is_image) return fail(def, "image op on a non-image descriptor");
+  if (!d || !d->is_image) return fail(at(def), "image op on a non-image descriptor");
   a.d = d;
   a.uav = d->kind == DeclInfo::Kind::Uav;
   a.sparse = ir::has(o.flags(), ir::OpFlags::SparseFeedback);
@@ -97,11 +97,9 @@ Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAcces
   // A combined SRV (the interface's combined_samplers) is its pair's sampled image; the image
   // alone, for reads without a sampler, comes out of the entry with no sampler.
   if (d->combined) {
-    if (Status st =
-            combined_image(def, access.descriptor().def(),
-                           with_sampler ? access.sampler().def() : ir::SsaDef(), a.combined);
-        !st)
-      return st;
+    if (!combined_image(def, access.descriptor().def(),
+                        with_sampler ? access.sampler().def() : ir::SsaDef(), a.combined))
+      return false;
     if (!with_sampler) a.image = mb.op(spv::OpImage, d->image_type, {a.combined});
   } else {
     if (with_sampler) {
@@ -109,12 +107,12 @@ Status Lowering::State::image_access(ir::OpView o, bool with_sampler, ImageAcces
       bool sampler_nonuniform = false;
       const DeclInfo* s = descriptor(access.sampler().def(), unused, sampler_nonuniform);
       if (s && s->combined)
-        return fail(def, "a sampler the interface only combines, used with an SRV it does not");
+        return fail(at(def), "a sampler the interface only combines, used with an SRV it does not");
     }
     a.image = value(access.descriptor().def());
   }
   if (a.sparse) mb.require_capability(spv::CapabilitySparseResidency);
-  return Status::ok();
+  return true;
 }
 
 // Sparse results: {u32 code, T texel}; SPIR-V's struct matches the IR's type.
@@ -140,12 +138,12 @@ Id Lowering::State::sampled_image(const ImageAccess& a, ir::SsaDef sampler) {
 }
 
 // ImageLoad, and BufferLoad on a typed buffer.
-Status Lowering::State::lower_image_load(ir::OpView o) {
+bool Lowering::State::lower_image_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   std::vector<std::uint32_t>& w = scratch_words;
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
+  if (!image_access(o, false, a)) return false;
   bool buffer = o.code() == ir::OpCode::BufferLoad;
   const ir::ops::ImageLoad load(o);
   ir::SsaDef coord = buffer ? ir::ops::BufferLoad(o).address().def() : load.coord().def();
@@ -162,7 +160,7 @@ Status Lowering::State::lower_image_load(ir::OpView o) {
     }
     if (offset && !a.uav) {
       if (op(offset).code() != ir::OpCode::Constant)
-        return fail(def, "non-constant texel fetch offset");
+        return fail(at(def), "non-constant texel fetch offset");
       ops.mask |= spv::ImageOperandsConstOffsetMask;
       ops.const_offset = value_as(offset, type_of(offset).with_scalar_type(ir::ScalarType::I32));
     }
@@ -181,15 +179,15 @@ Status Lowering::State::lower_image_load(ir::OpView o) {
                          : (a.sparse ? spv::OpImageSparseFetch : spv::OpImageFetch);
   Id result = mb.op(opcode, a.sparse ? type(rt) : a.texel, w);
   bind_image_result(o, a, result, a.texel_ir);
-  return Status::ok();
+  return true;
 }
 
 // ImageStore, and BufferStore on a typed buffer.
-Status Lowering::State::lower_image_store(ir::OpView o) {
+bool Lowering::State::lower_image_store(ir::OpView o) {
   const ir::SsaDef def = o.def();
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
-  if (!a.uav) return fail(def, "store to an SRV");
+  if (!image_access(o, false, a)) return false;
+  if (!a.uav) return fail(at(def), "store to an SRV");
   bool buffer = o.code() == ir::OpCode::BufferStore;
   const ir::ops::ImageStore image_store(o);
   const ir::ops::BufferStore buffer_store(o);
@@ -197,7 +195,7 @@ Status Lowering::State::lower_image_store(ir::OpView o) {
   ir::SsaDef layer = buffer ? ir::SsaDef() : image_store.layer().def();
   ir::SsaDef stored = buffer ? buffer_store.value().def() : image_store.value().def();
   ir::Type vt = type_of(stored);
-  if (!vt.is_basic()) return fail(def, "image store of an aggregate");
+  if (!vt.is_basic()) return fail(at(def), "image store of an aggregate");
   Id v = convert_basic(value(stored), vt, vt.with_scalar_type(a.d->ir_type.scalar_type()));
   if (vt.vector_size() < 4) {
     // Pad to the vec4 texel (the format ignores the extra components).
@@ -211,24 +209,24 @@ Status Lowering::State::lower_image_store(ir::OpView o) {
   }
   Id c = sampled_coord(coord, layer, false);
   mb.op_void(spv::OpImageWrite, {a.image, c, v});
-  return Status::ok();
+  return true;
 }
 
 // BufferQuerySize on a typed buffer.
-Status Lowering::State::typed_buffer_query_size(ir::OpView o) {
+bool Lowering::State::typed_buffer_query_size(ir::OpView o) {
   const ir::SsaDef def = o.def();
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
+  if (!image_access(o, false, a)) return false;
   mb.require_capability(spv::CapabilityImageQuery);
   mb.op(spv::OpImageQuerySize, basic(ir::ScalarType::U32, 1), {a.image}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_image_atomic(ir::OpView o) {
+bool Lowering::State::lower_image_atomic(ir::OpView o) {
   const ir::SsaDef def = o.def();
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
-  if (!a.uav) return fail(def, "atomic on an SRV");
+  if (!image_access(o, false, a)) return false;
+  if (!a.uav) return fail(at(def), "atomic on an SRV");
   Id ptr = a.d->var;
   if (a.d->is_array)
     ptr = emit_chain(a.d->var, a.d->storage, a.d->image_type, std::span<const Id>(&a.index, 1),
@@ -244,15 +242,15 @@ Status Lowering::State::lower_image_atomic(ir::OpView o) {
                 image_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
-Status Lowering::State::lower_image_query_size(ir::OpView o) {
+bool Lowering::State::lower_image_query_size(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
+  if (!image_access(o, false, a)) return false;
   mb.require_capability(spv::CapabilityImageQuery);
-  if (rt.is_basic()) return fail(def, "image size query must return a struct");
+  if (rt.is_basic()) return fail(at(def), "image size query must return a struct");
   ir::TypeView view = ir->types().view(rt);
-  if (view.member_count() != 2 || view.dim_count) return fail(def, "malformed size query type");
+  if (view.member_count() != 2 || view.dim_count) return fail(at(def), "malformed size query type");
   ir::Type size_t_ir = view.member(0);
   bool arrayed = is_arrayed(a.d->resource);
   unsigned n = coord_components(a.d->resource);
@@ -283,44 +281,44 @@ Status Lowering::State::lower_image_query_size(ir::OpView o) {
   Id layers = arrayed ? mb.op(spv::OpCompositeExtract, u32, {q, n}) : const_u32(1);
   layers = convert_basic(layers, ir::kU32, view.member(1));
   mb.op(spv::OpCompositeConstruct, type(rt), {size, layers}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
 // ImageQueryMips, ImageQuerySamples.
-Status Lowering::State::lower_image_query_count(ir::OpView o) {
+bool Lowering::State::lower_image_query_count(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   ImageAccess a;
-  if (Status st = image_access(o, false, a); !st) return st;
+  if (!image_access(o, false, a)) return false;
   mb.require_capability(spv::CapabilityImageQuery);
   bool mips = o.code() == ir::OpCode::ImageQueryMips;
   Id r = mb.op(mips ? spv::OpImageQueryLevels : spv::OpImageQuerySamples,
                basic(ir::ScalarType::U32, 1), {a.image});
   bind(def, convert_basic(r, ir::kU32, rt), rt);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_image_compute_lod(ir::OpView o) {
+bool Lowering::State::lower_image_compute_lod(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   ImageAccess a;
-  if (Status st = image_access(o, true, a); !st) return st;
-  if (stage != ShaderStage::Pixel) return fail(def, "LOD query outside pixel shaders");
+  if (!image_access(o, true, a)) return false;
+  if (stage != ShaderStage::Pixel) return fail(at(def), "LOD query outside pixel shaders");
   mb.require_capability(spv::CapabilityImageQuery);
   const ir::ops::ImageComputeLod query(o);
   Id si = sampled_image(a, query.sampler().def());
   Id c = sampled_coord(query.coord().def(), ir::SsaDef(), true);
   mb.op(spv::OpImageQueryLod, type(rt), {si, c}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_image_sample(ir::OpView o) {
+bool Lowering::State::lower_image_sample(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   std::vector<std::uint32_t>& w = scratch_words;
   ImageAccess a;
-  if (Status st = image_access(o, true, a); !st) return st;
-  if (a.uav) return fail(def, "sampling a UAV");
+  if (!image_access(o, true, a)) return false;
+  if (a.uav) return fail(at(def), "sampling a UAV");
   const ir::ops::ImageSample sample(o);
   ir::SsaDef layer = sample.layer().def(), coord = sample.coord().def(),
              offset = sample.offset().def(), lod = sample.lod_index().def(),
@@ -376,21 +374,21 @@ Status Lowering::State::lower_image_sample(ir::OpView o) {
     result_type = a.texel;
   }
   if (explicit_lod && !(ops.mask & (spv::ImageOperandsLodMask | spv::ImageOperandsGradMask)))
-    return fail(def, "explicit-LOD sample without LOD or gradients");
+    return fail(at(def), "explicit-LOD sample without LOD or gradients");
   ops.append(w);
   Id result = mb.op(opcode, a.sparse ? type(rt) : result_type, w);
   if (a.nonuniform) mb.decorate(result, spv::DecorationNonUniform);
   bind_image_result(o, a, result, from);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_image_gather(ir::OpView o) {
+bool Lowering::State::lower_image_gather(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   std::vector<std::uint32_t>& w = scratch_words;
   ImageAccess a;
-  if (Status st = image_access(o, true, a); !st) return st;
-  if (a.uav) return fail(def, "gathering from a UAV");
+  if (!image_access(o, true, a)) return false;
+  if (a.uav) return fail(at(def), "gathering from a UAV");
   const ir::ops::ImageGather gather(o);
   ir::SsaDef layer = gather.layer().def(), coord = gather.coord().def(),
              offset = gather.offset().def(), dref = gather.depth_compare().def();
@@ -408,7 +406,7 @@ Status Lowering::State::lower_image_gather(ir::OpView o) {
                         : (a.sparse ? spv::OpImageSparseGather : spv::OpImageGather);
   Id result = mb.op(opcode, a.sparse ? type(rt) : a.texel, w);
   bind_image_result(o, a, result, a.texel_ir);
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

@@ -147,7 +147,7 @@ bool Lowering::State::reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type) {
 // feedback, by Offset. So the rasterized stream's outputs keep location = register, and an
 // output of another stream whose components are taken at its location moves to the lowest
 // location where they are free.
-Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element) {
+bool Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element) {
   const ShaderInterface* si = options.interface;
   const std::uint32_t rasterized = si ? si->stream_output.rasterized_stream : 0;
   auto components = [](std::uint32_t component, ir::Type e) {
@@ -161,33 +161,34 @@ Status Lowering::State::place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type el
       if (o.code() != ir::OpCode::DclOutput) continue;
       const ir::ops::DclOutput output(o);
       if (output.stream().literal_u32() != rasterized) continue;
-      const std::uint32_t at = output.location().literal_u32();
+      const std::uint32_t taken = output.location().literal_u32();
       ir::TypeView view = ir->types().view(o.type());
-      if (at < kMaxGsLocations && view.member_count() == 1)
-        gs_locations_taken[at] |= components(output.component().literal_u32(), view.member(0));
+      if (taken < kMaxGsLocations && view.member_count() == 1)
+        gs_locations_taken[taken] |= components(output.component().literal_u32(), view.member(0));
     }
   }
-  if (d.stream == rasterized) return Status::ok(); // taken up front
+  if (d.stream == rasterized) return true; // taken up front
   const std::uint32_t want = components(d.component, element);
   if (d.location < kMaxGsLocations && !(gs_locations_taken[d.location] & want)) {
     gs_locations_taken[d.location] |= want;
-    return Status::ok();
+    return true;
   }
-  for (std::uint32_t at = 0; at < kMaxGsLocations; ++at) {
-    if (gs_locations_taken[at] & want) continue;
-    gs_locations_taken[at] |= want;
-    d.location = at;
-    return Status::ok();
+  for (std::uint32_t location = 0; location < kMaxGsLocations; ++location) {
+    if (gs_locations_taken[location] & want) continue;
+    gs_locations_taken[location] |= want;
+    d.location = location;
+    return true;
   }
-  return fail(def, "geometry shader output of stream " + std::to_string(d.stream) +
-                       ": no free output location");
+  return fail(at(def), "geometry shader output of stream " + std::to_string(d.stream) +
+                           ": no free output location");
 }
 
-Status Lowering::State::lower_xfb_decl(ir::OpView o) {
+bool Lowering::State::lower_xfb_decl(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::DclXfb xfb_decl(o);
   DeclInfo* target = decl(xfb_decl.output().def());
-  if (!target || target->kind != DeclInfo::Kind::Output) return fail(def, "Xfb on a non-output");
+  if (!target || target->kind != DeclInfo::Kind::Output)
+    return fail(at(def), "Xfb on a non-output");
   if (!extension_enabled(Extension::TransformFeedback))
     return missing_extension(def, "stream output", Extension::TransformFeedback);
   mb.require_capability(spv::CapabilityTransformFeedback);
@@ -196,25 +197,25 @@ Status Lowering::State::lower_xfb_decl(ir::OpView o) {
   mb.decorate(target->var, spv::DecorationXfbBuffer, {xfb_decl.buffer().literal_u32()});
   mb.decorate(target->var, spv::DecorationXfbStride, {xfb_decl.stride().literal_u32()});
   mb.decorate(target->var, spv::DecorationOffset, {xfb_decl.offset().literal_u32()});
-  return Status::ok();
+  return true;
 }
 
 // DclInput, DclInputBuiltIn, DclOutput, DclOutputBuiltIn.
-Status Lowering::State::lower_io_decl(ir::OpView o) {
+bool Lowering::State::lower_io_decl(ir::OpView o) {
   using ir::OpCode;
   const ir::SsaDef def = o.def();
   const bool input = o.code() == OpCode::DclInput || o.code() == OpCode::DclInputBuiltIn;
   const bool is_builtin =
       o.code() == OpCode::DclInputBuiltIn || o.code() == OpCode::DclOutputBuiltIn;
   const ir::Type t = o.type();
-  if (t.is_void()) return fail(def, "I/O of void type");
+  if (t.is_void()) return fail(at(def), "I/O of void type");
   DeclInfo& d = new_decl(def);
   d.kind = input ? DeclInfo::Kind::Input : DeclInfo::Kind::Output;
   d.storage = input ? spv::StorageClassInput : spv::StorageClassOutput;
   d.ir_type = t;
   d.is_builtin = is_builtin;
   ir::TypeView view = ir->types().view(t);
-  if (view.member_count() != 1) return fail(def, "I/O of struct type");
+  if (view.member_count() != 1) return fail(at(def), "I/O of struct type");
   ir::Type element = view.member(0);
 
   SignatureElement sig;
@@ -224,18 +225,18 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     const ir::ops::DclInput user_io(o);
     std::uint32_t location = user_io.location().literal_u32();
     std::uint32_t component = user_io.component().literal_u32();
-    if (component + element.vector_size() > 4) return fail(def, "component out of range");
+    if (component + element.vector_size() > 4) return fail(at(def), "component out of range");
     d.location = location;
     d.component = component;
     if (!input && stage == ShaderStage::Geometry) {
       d.stream = ir::ops::DclOutput(o).stream().literal_u32();
-      if (Status st = place_gs_output(def, d, element); !st) return st;
+      if (!place_gs_output(def, d, element)) return false;
       location = d.location;
     }
-    if (reuse_io(d, def, type(t))) return Status::ok();
+    if (reuse_io(d, def, type(t))) return true;
     d.var_type = type(t);
     sig.stream = d.stream;
-    if (Status st = declare_user_io(def, d, element, view.dim_count > 0); !st) return st;
+    if (!declare_user_io(def, d, element, view.dim_count > 0)) return false;
     sig.location = location;
     sig.component_mask <<= component;
     if (input && stage == ShaderStage::Pixel) {
@@ -269,7 +270,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
   } else {
     // DclInputBuiltIn and DclOutputBuiltIn name the built-in alike.
     auto b = ir::ops::DclInputBuiltIn(o).builtin().literal_enum<ir::BuiltIn>();
-    if (std::uint32_t(b) >= std::size(kBuiltIns.entries)) return fail(def, "unknown built-in");
+    if (std::uint32_t(b) >= std::size(kBuiltIns.entries)) return fail(at(def), "unknown built-in");
     const BuiltInInfo& info = kBuiltIns.entries[std::size_t(b)];
     if (!((input ? info.input_stages : info.output_stages) & stage_bit(stage))) {
       std::string what = "built-in ";
@@ -277,23 +278,23 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       what += input ? " is not an input of " : " is not an output of ";
       what += shader_stage_name(stage);
       what += " shaders";
-      return fail(def, what);
+      return fail(at(def), what);
     }
     if (info.builtin == kUnsupported) {
       std::string what = "built-in ";
       what += builtin_name(b);
       what += " has no SPIR-V equivalent";
-      return fail(def, what);
+      return fail(at(def), what);
     }
     if (info.builtin == kVertexCount) {
       if (!input || stage != ShaderStage::Geometry)
-        return fail(def, "GsVertexCountIn outside geometry shader inputs");
+        return fail(at(def), "GsVertexCountIn outside geometry shader inputs");
       d.gs_vertex_count = true;
       d.builtin_scalar = info.scalar;
-      return Status::ok();
+      return true;
     }
     if (info.builtin == kSpecConstant) {
-      if (!input) return fail(def, "output of an input-only built-in");
+      if (!input) return fail(at(def), "output of an input-only built-in");
       std::uint32_t one = 1;
       d.constant_value = parameter_of(ParameterName::RASTERIZER_SAMPLE_COUNT)
                              ? parameter(ParameterName::RASTERIZER_SAMPLE_COUNT)
@@ -303,7 +304,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
       d.builtin_scalar = info.scalar;
       d.builtin_components = 1;
       ids[def.id()] = 0;
-      return Status::ok();
+      return true;
     }
     spv::BuiltIn builtin = info.builtin;
     if (b == ir::BuiltIn::Position && input && stage == ShaderStage::Pixel)
@@ -329,15 +330,15 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     }
     if (info.fixed_array && dim_count > 0) dims[0] = info.fixed_array;
     if (per_vertex) dims[dim_count++] = view.dims[view.dim_count - 1];
-    if (dim_count > 3) return fail(def, "built-in array too deep");
+    if (dim_count > 3) return fail(at(def), "built-in array too deep");
     Id current = basic(info.scalar, info.components);
     d.spv_types[0] = current;
     for (unsigned i = 0; i < dim_count; ++i) {
-      if (dims[i] == 0) return fail(def, "unbounded built-in array");
+      if (dims[i] == 0) return fail(at(def), "unbounded built-in array");
       current = mb.type_array(current, const_u32(dims[i]));
       d.spv_types[i + 1] = current;
     }
-    if (reuse_io(d, def, current)) return Status::ok();
+    if (reuse_io(d, def, current)) return true;
     d.var_type = current;
     d.var = mb.global_variable(mb.type_pointer(d.storage, current), d.storage);
     mb.decorate(d.var, spv::DecorationBuiltIn, {std::uint32_t(builtin)});
@@ -434,7 +435,7 @@ Status Lowering::State::lower_io_decl(ir::OpView o) {
     list.push_back(std::move(sig));
   }
   ids[def.id()] = d.var;
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

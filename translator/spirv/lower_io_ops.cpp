@@ -8,13 +8,13 @@
 namespace kiln::spirv {
 
 // EmitVertex, EmitPrimitive: the instruction follows the op and whether streams are in use.
-Status Lowering::State::lower_emit(ir::OpView o) {
+bool Lowering::State::lower_emit(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  if (stage != ShaderStage::Geometry) return fail(def, "emit outside geometry shaders");
+  if (stage != ShaderStage::Geometry) return fail(at(def), "emit outside geometry shaders");
   std::uint32_t stream = ir::ops::EmitVertex(o).stream().literal_u32();
   bool vertex = o.code() == ir::OpCode::EmitVertex;
   if (vertex) {
-    if (Status st = render_state_before_emit(); !st) return fail(def, st.message());
+    if (!render_state_before_emit(def)) return false;
     emit_split_outputs();
   }
   if (stream == 0 && !(gs_streams & ~1u)) {
@@ -23,28 +23,28 @@ Status Lowering::State::lower_emit(ir::OpView o) {
     mb.require_capability(spv::CapabilityGeometryStreams);
     mb.op_void(vertex ? spv::OpEmitStreamVertex : spv::OpEndStreamPrimitive, {const_u32(stream)});
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::io_access(ir::OpView o, IoAccess& a) {
+bool Lowering::State::io_access(ir::OpView o, IoAccess& a) {
   const ir::SsaDef def = o.def();
   // Every I/O op (loads, stores, interpolation) names the variable first, the address second.
   const ir::ops::InputLoad access(o);
   DeclInfo* d = decl(access.variable().def());
   if (!d || (d->kind != DeclInfo::Kind::Input && d->kind != DeclInfo::Kind::Output))
-    return fail(def, "I/O op on a non-I/O declaration");
+    return fail(at(def), "I/O op on a non-I/O declaration");
   a.d = d;
   if (d->gs_vertex_count) {
-    if (!gs_input_vertices) return fail(def, "vertex count without an input primitive");
+    if (!gs_input_vertices) return fail(at(def), "vertex count without an input primitive");
     d->constant_value = const_u32(gs_input_vertices);
   }
   if (d->constant_value) {
     if (o.code() != ir::OpCode::InputLoad || access.address().def() || !o.type().is_scalar())
-      return fail(def, "unsupported access to a constant built-in");
-    return Status::ok();
+      return fail(at(def), "unsupported access to a constant built-in");
+    return true;
   }
   chain.clear();
-  if (!walk_address(d->ir_type, access.address().def(), chain, a.p)) return fail(def, error);
+  if (!walk_address(d->ir_type, access.address().def(), chain, a.p)) return fail(at(def), error);
   if (d->is_builtin) {
     if (d->insert_index && a.p.dims_left == 0) chain.push_back(const_u32(0));
     if (a.p.is_basic) {
@@ -57,25 +57,25 @@ Status Lowering::State::io_access(ir::OpView o, IoAccess& a) {
     a.pointee = pointee_type(a.p, false);
     if (a.p.is_basic) a.spv_basic = a.p.basic;
   }
-  return Status::ok();
+  return true;
 }
 
 // InputLoad, OutputLoad.
-Status Lowering::State::lower_io_load(ir::OpView o) {
+bool Lowering::State::lower_io_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
   IoAccess a;
-  if (Status st = io_access(o, a); !st) return st;
+  if (!io_access(o, a)) return false;
   DeclInfo* d = a.d;
   if (d->constant_value) {
     bind(def, convert_basic(d->constant_value, ir::Type(d->builtin_scalar), o.type()), o.type());
-    return Status::ok();
+    return true;
   }
   Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
   if (!a.p.is_basic) {
     if (d->is_builtin && d->spv_types[0] != basic(ir::Type(ir->types().view(d->ir_type).member(0))))
-      return fail(def, "whole built-in array load needing conversion");
+      return fail(at(def), "whole built-in array load needing conversion");
     mb.op(spv::OpLoad, a.pointee, {ptr}, id_for(def));
-    return Status::ok();
+    return true;
   }
   Id loaded = mb.op(spv::OpLoad, a.pointee, {ptr});
   if (d->base_var) {
@@ -84,15 +84,15 @@ Status Lowering::State::lower_io_load(ir::OpView o) {
   }
   Id result = convert_basic(loaded, a.spv_basic, o.type());
   bind(def, result, o.type());
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_output_store(ir::OpView o) {
+bool Lowering::State::lower_output_store(ir::OpView o) {
   const ir::SsaDef def = o.def();
   IoAccess a;
-  if (Status st = io_access(o, a); !st) return st;
+  if (!io_access(o, a)) return false;
   DeclInfo* d = a.d;
-  if (d->kind != DeclInfo::Kind::Output) return fail(def, "store to an input");
+  if (d->kind != DeclInfo::Kind::Output) return fail(at(def), "store to an input");
   d->written = true;
   Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
   ir::SsaDef stored = ir::ops::OutputStore(o).value().def();
@@ -100,22 +100,22 @@ Status Lowering::State::lower_output_store(ir::OpView o) {
   if (a.p.is_basic) {
     ir::Type vt = type_of(stored);
     if (vt.is_basic() && vt.vector_size() != a.spv_basic.vector_size())
-      return fail(def, "stored vector size does not match the output");
+      return fail(at(def), "stored vector size does not match the output");
     v = convert_basic(v, vt, a.spv_basic);
   }
   mb.op_void(spv::OpStore, {ptr, v});
-  return Status::ok();
+  return true;
 }
 
 // InterpolateAtCentroid, InterpolateAtSample, InterpolateAtOffset: one GLSL.std.450
 // instruction each.
-Status Lowering::State::lower_interpolate(ir::OpView o) {
+bool Lowering::State::lower_interpolate(ir::OpView o) {
   const ir::SsaDef def = o.def();
   IoAccess a;
-  if (Status st = io_access(o, a); !st) return st;
+  if (!io_access(o, a)) return false;
   DeclInfo* d = a.d;
   if (stage != ShaderStage::Pixel || d->is_builtin || !a.p.is_basic)
-    return fail(def, "interpolation of this input not supported");
+    return fail(at(def), "interpolation of this input not supported");
   mb.require_capability(spv::CapabilityInterpolationFunction);
   Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
   Id result;
@@ -131,7 +131,7 @@ Status Lowering::State::lower_interpolate(ir::OpView o) {
                     value(ir::ops::InterpolateAtOffset(o).offset().def())});
   }
   bind(def, convert_basic(result, a.spv_basic, o.type()), o.type());
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

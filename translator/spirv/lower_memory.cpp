@@ -48,16 +48,16 @@ Id Lowering::State::descriptor_index(const DeclInfo& d, ir::SsaDef index) {
   return mb.op(spv::OpIAdd, basic(ir::ScalarType::U32, 1), {i, const_u32(d.array_base)});
 }
 
-Status Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass storage,
-                                     bool explicit_layout, const Pointee& p, bool nonuniform) {
+bool Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass storage,
+                                   bool explicit_layout, const Pointee& p, bool nonuniform) {
   const ir::Type rt = o.type();
-  if (!p.is_basic || !rt.is_basic()) return fail(o.def(), "aggregate load not supported");
+  if (!p.is_basic || !rt.is_basic()) return fail(at(o.def()), "aggregate load not supported");
   const ir::Type target = p.basic;
   const Id target_type = basic(target);
   (void)explicit_layout;
   if (rt.vector_size() > target.vector_size()) {
     if (target.vector_size() != 1 || chain.empty())
-      return fail(o.def(), "vector load wider than its element");
+      return fail(at(o.def()), "vector load wider than its element");
     Id parts[4];
     const Id last = chain.back();
     for (unsigned k = 0; k < rt.vector_size(); ++k) {
@@ -69,27 +69,27 @@ Status Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass st
     chain.back() = last;
     mb.op(spv::OpCompositeConstruct, type(rt),
           std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(o.def()));
-    return Status::ok();
+    return true;
   }
   Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
   Id loaded = mb.op(spv::OpLoad, target_type, {ptr});
   bind(o.def(), convert_basic(loaded, target, rt), rt);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
-                                      spv::StorageClass storage, bool explicit_layout,
-                                      const Pointee& p, bool nonuniform) {
+bool Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
+                                    spv::StorageClass storage, bool explicit_layout,
+                                    const Pointee& p, bool nonuniform) {
   (void)explicit_layout;
-  if (!p.is_basic) return fail(o.def(), "aggregate store not supported");
+  if (!p.is_basic) return fail(at(o.def()), "aggregate store not supported");
   const ir::Type target = p.basic;
   const Id target_type = basic(target);
   const ir::Type vt = type_of(stored);
-  if (!vt.is_basic()) return fail(o.def(), "aggregate store not supported");
+  if (!vt.is_basic()) return fail(at(o.def()), "aggregate store not supported");
   Id v = value(stored);
   if (vt.vector_size() > target.vector_size()) {
     if (target.vector_size() != 1 || chain.empty())
-      return fail(o.def(), "vector store wider than its element");
+      return fail(at(o.def()), "vector store wider than its element");
     const Id last = chain.back();
     for (unsigned k = 0; k < vt.vector_size(); ++k) {
       chain.back() = offset_index(last, k);
@@ -98,18 +98,18 @@ Status Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
       mb.op_void(spv::OpStore, {ptr, convert_basic(part, vt.with_vector_size(1), target)});
     }
     chain.back() = last;
-    return Status::ok();
+    return true;
   }
   if (vt.vector_size() != target.vector_size())
-    return fail(o.def(), "store narrower than its element");
+    return fail(at(o.def()), "store narrower than its element");
   Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
   mb.op_void(spv::OpStore, {ptr, convert_basic(v, vt, target)});
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scope scope,
-                               ir::SsaDef operand, ir::AtomicOp atomic_op) {
-  if (!pointee.is_scalar()) return fail(o.def(), "atomic on a non-scalar");
+bool Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scope scope,
+                             ir::SsaDef operand, ir::AtomicOp atomic_op) {
+  if (!pointee.is_scalar()) return fail(at(o.def()), "atomic on a non-scalar");
   const bool is_float = ir::is_float(pointee.scalar_type());
   const Id t = basic(pointee);
   const Id sc = const_u32(scope);
@@ -122,18 +122,18 @@ Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scop
     result = mb.op(spv::OpAtomicLoad, t, {ptr, sc, sem});
     break;
   case ir::AtomicOp::Store:
-    if (!operand) return fail(o.def(), "atomic store without a value");
+    if (!operand) return fail(at(o.def()), "atomic store without a value");
     mb.op_void(spv::OpAtomicStore, {ptr, sc, sem, operand_value()});
     break;
   case ir::AtomicOp::Exchange:
-    if (!operand) return fail(o.def(), "atomic exchange without a value");
+    if (!operand) return fail(at(o.def()), "atomic exchange without a value");
     result = mb.op(spv::OpAtomicExchange, t, {ptr, sc, sem, operand_value()});
     break;
   case ir::AtomicOp::CompareExchange: {
-    if (!operand || is_float) return fail(o.def(), "malformed atomic compare-exchange");
+    if (!operand || is_float) return fail(at(o.def()), "malformed atomic compare-exchange");
     ir::Type ot = type_of(operand);
     if (!ot.is_basic() || ot.vector_size() != 2)
-      return fail(o.def(), "compare-exchange operand is not a vec2");
+      return fail(at(o.def()), "compare-exchange operand is not a vec2");
     Id pair = value(operand);
     Id compare =
         convert_basic(mb.op(spv::OpCompositeExtract, basic(ot.with_vector_size(1)), {pair, 0}),
@@ -146,7 +146,7 @@ Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scop
   }
   case ir::AtomicOp::Inc:
   case ir::AtomicOp::Dec:
-    if (is_float) return fail(o.def(), "float atomic increment");
+    if (is_float) return fail(at(o.def()), "float atomic increment");
     result =
         mb.op(atomic_op == ir::AtomicOp::Inc ? spv::OpAtomicIIncrement : spv::OpAtomicIDecrement, t,
               {ptr, sc, sem});
@@ -179,27 +179,27 @@ Status Lowering::State::atomic(ir::OpView o, Id ptr, ir::Type pointee, spv::Scop
     opcode = spv::OpAtomicXor;
     break;
   default:
-    return fail(o.def(), "unknown atomic op");
+    return fail(at(o.def()), "unknown atomic op");
   }
   if (opcode != spv::OpNop) {
-    if (is_float || !operand) return fail(o.def(), "atomic op needs an integer operand");
+    if (is_float || !operand) return fail(at(o.def()), "atomic op needs an integer operand");
     result = mb.op(opcode, t, {ptr, sc, sem, operand_value()});
   }
   if (!o.type().is_void()) {
-    if (!result) return fail(o.def(), "atomic store has no result");
+    if (!result) return fail(at(o.def()), "atomic store has no result");
     bind(o.def(), convert_basic(result, pointee, o.type()), o.type());
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_descriptor_load(ir::OpView o) {
+bool Lowering::State::lower_descriptor_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::DescriptorLoad load_op(o);
   DeclInfo* d = decl(load_op.variable().def());
   if (!d || (d->kind != DeclInfo::Kind::Cbv && d->kind != DeclInfo::Kind::Srv &&
              d->kind != DeclInfo::Kind::Uav && d->kind != DeclInfo::Kind::Sampler &&
              d->kind != DeclInfo::Kind::UavCounter))
-    return fail(def, "descriptor load of a non-descriptor");
+    return fail(at(def), "descriptor load of a non-descriptor");
   bool nonuniform = ir::has(o.flags(), ir::OpFlags::NonUniform) && d->is_array &&
                     extension_enabled(Extension::DescriptorIndexing);
   if (nonuniform) {
@@ -207,8 +207,8 @@ Status Lowering::State::lower_descriptor_load(ir::OpView o) {
     require_nonuniform(mb, *d);
   }
   if (!d->is_image && !d->texel_words && d->kind != DeclInfo::Kind::Sampler)
-    return Status::ok();                // by reference
-  if (d->combined) return Status::ok(); // loaded per use with its pair (combined_image())
+    return true;                // by reference
+  if (d->combined) return true; // loaded per use with its pair (combined_image())
   Id ptr = d->var;
   if (d->is_array) {
     Id index = descriptor_index(*d, load_op.index().def());
@@ -216,7 +216,7 @@ Status Lowering::State::lower_descriptor_load(ir::OpView o) {
   }
   Id loaded = mb.op(spv::OpLoad, d->image_type, {ptr}, id_for(def));
   if (nonuniform) mb.decorate(loaded, spv::DecorationNonUniform);
-  return Status::ok();
+  return true;
 }
 
 DeclInfo* Lowering::State::buffer_descriptor(ir::OpView o, Id& index, bool& nonuniform) {
@@ -227,90 +227,90 @@ DeclInfo* Lowering::State::buffer_descriptor(ir::OpView o, Id& index, bool& nonu
   return d;
 }
 
-Status Lowering::State::buffer_chain(ir::OpView o, const DeclInfo& d, Id index, Pointee& p) {
+bool Lowering::State::buffer_chain(ir::OpView o, const DeclInfo& d, Id index, Pointee& p) {
   const ir::SsaDef def = o.def();
   const bool load = o.code() == ir::OpCode::BufferLoad;
   // BufferLoad, BufferStore and BufferAtomic name the address second.
   const ir::SsaDef address = ir::ops::BufferLoad(o).address().def();
   if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
-    return fail(def, "sparse feedback on raw/structured buffers not supported");
-  if (!load && d.kind != DeclInfo::Kind::Uav) return fail(def, "write to a read-only buffer");
+    return fail(at(def), "sparse feedback on raw/structured buffers not supported");
+  if (!load && d.kind != DeclInfo::Kind::Uav) return fail(at(def), "write to a read-only buffer");
   chain.clear();
   if (d.push_constant) {
     // A constant buffer in the push-constant block: member `member` of push_var.
     chain.push_back(const_u32(d.member));
-    if (!walk_address(d.ir_type, address, chain, p)) return fail(def, error);
-    if (!load) return fail(def, "write to a constant buffer");
-    return Status::ok();
+    if (!walk_address(d.ir_type, address, chain, p)) return fail(at(def), error);
+    if (!load) return fail(at(def), "write to a constant buffer");
+    return true;
   }
   if (index) chain.push_back(index);
   chain.push_back(const_u32(0));
-  if (!walk_address(d.ir_type, address, chain, p)) return fail(def, error);
-  return Status::ok();
+  if (!walk_address(d.ir_type, address, chain, p)) return fail(at(def), error);
+  return true;
 }
 
 // Buffers in three forms: a typed buffer is an image (lower_images.cpp); a raw or structured
 // buffer is a storage buffer, a member of the push-constant block or, in the interface's
 // texel-buffer form, a texel buffer of dwords (lower_texel_buffers.cpp).
-Status Lowering::State::lower_buffer_load(ir::OpView o) {
+bool Lowering::State::lower_buffer_load(ir::OpView o) {
   Id index = 0;
   bool nonuniform = false;
   DeclInfo* d = buffer_descriptor(o, index, nonuniform);
-  if (!d) return fail(o.def(), "buffer op on a non-buffer descriptor");
+  if (!d) return fail(at(o.def()), "buffer op on a non-buffer descriptor");
   if (d->is_image) return lower_image_load(o);
   if (d->texel_words) return texel_words_load(o, *d);
   Pointee p;
-  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
+  if (!buffer_chain(o, *d, index, p)) return false;
   if (d->push_constant) return load_through(o, push_var, d->storage, true, p, false);
   return load_through(o, d->var, d->storage, true, p, nonuniform);
 }
 
-Status Lowering::State::lower_buffer_store(ir::OpView o) {
+bool Lowering::State::lower_buffer_store(ir::OpView o) {
   Id index = 0;
   bool nonuniform = false;
   DeclInfo* d = buffer_descriptor(o, index, nonuniform);
-  if (!d) return fail(o.def(), "buffer op on a non-buffer descriptor");
+  if (!d) return fail(at(o.def()), "buffer op on a non-buffer descriptor");
   if (d->is_image) return lower_image_store(o);
   if (d->texel_words) return texel_words_store(o, *d);
   Pointee p;
-  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
+  if (!buffer_chain(o, *d, index, p)) return false;
   return store_through(o, ir::ops::BufferStore(o).value().def(), d->var, d->storage, true, p,
                        nonuniform);
 }
 
-Status Lowering::State::lower_buffer_atomic(ir::OpView o) {
+bool Lowering::State::lower_buffer_atomic(ir::OpView o) {
   const ir::SsaDef def = o.def();
   Id index = 0;
   bool nonuniform = false;
   DeclInfo* d = buffer_descriptor(o, index, nonuniform);
-  if (!d) return fail(def, "buffer op on a non-buffer descriptor");
+  if (!d) return fail(at(def), "buffer op on a non-buffer descriptor");
   // The front ends give typed buffers ImageAtomic.
-  if (d->is_image) return fail(def, "BufferAtomic on a typed buffer");
+  if (d->is_image) return fail(at(def), "BufferAtomic on a typed buffer");
   if (d->texel_words) return texel_words_atomic(o, *d, index, nonuniform);
   Pointee p;
-  if (Status st = buffer_chain(o, *d, index, p); !st) return st;
-  if (!p.is_basic) return fail(def, "atomic on an aggregate");
+  if (!buffer_chain(o, *d, index, p)) return false;
+  if (!p.is_basic) return fail(at(def), "atomic on an aggregate");
   Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain, nonuniform);
   const ir::ops::BufferAtomic buffer_atomic(o);
   return atomic(o, ptr, p.basic, spv::ScopeDevice, buffer_atomic.arguments().def(),
                 buffer_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
-Status Lowering::State::lower_buffer_query_size(ir::OpView o) {
+bool Lowering::State::lower_buffer_query_size(ir::OpView o) {
   const ir::SsaDef def = o.def();
   Id index = 0;
   bool nonuniform = false;
   DeclInfo* d = buffer_descriptor(o, index, nonuniform);
-  if (!d) return fail(def, "buffer op on a non-buffer descriptor");
+  if (!d) return fail(at(def), "buffer op on a non-buffer descriptor");
   if (d->is_image) return typed_buffer_query_size(o);
   if (d->texel_words) return texel_words_query_size(o, *d);
   Id ptr = d->var;
   if (d->is_array)
     ptr = emit_chain(d->var, d->storage, d->image_type, std::span<const Id>(&index, 1), nonuniform);
   if (d->ir_type.is_basic() || !ir->types().view(d->ir_type).is_unbounded())
-    return fail(def, "size query of a sized buffer");
+    return fail(at(def), "size query of a sized buffer");
   mb.op(spv::OpArrayLength, basic(ir::ScalarType::U32, 1), {ptr, 0}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
 namespace {
@@ -328,49 +328,49 @@ DeclInfo::Kind variable_kind(ir::OpCode code) {
 }
 } // namespace
 
-Status Lowering::State::variable_chain(ir::OpView o, DeclInfo*& out, Pointee& p) {
+bool Lowering::State::variable_chain(ir::OpView o, DeclInfo*& out, Pointee& p) {
   const ir::SsaDef def = o.def();
   const DeclInfo::Kind want = variable_kind(o.code());
   // Every variable op names the variable first and the address second.
   const ir::ops::LdsLoad access(o);
   DeclInfo* d = decl(access.variable().def());
-  if (!d || d->kind != want) return fail(def, "memory op on the wrong declaration");
+  if (!d || d->kind != want) return fail(at(def), "memory op on the wrong declaration");
   chain.clear();
   if (want == DeclInfo::Kind::PushData) chain.push_back(const_u32(d->member));
-  if (!walk_address(d->ir_type, access.address().def(), chain, p)) return fail(def, error);
+  if (!walk_address(d->ir_type, access.address().def(), chain, p)) return fail(at(def), error);
   out = d;
-  return Status::ok();
+  return true;
 }
 
 // LdsLoad, ScratchLoad, PushDataLoad.
-Status Lowering::State::lower_variable_load(ir::OpView o) {
+bool Lowering::State::lower_variable_load(ir::OpView o) {
   DeclInfo* d = nullptr;
   Pointee p;
-  if (Status st = variable_chain(o, d, p); !st) return st;
+  if (!variable_chain(o, d, p)) return false;
   const bool push = d->kind == DeclInfo::Kind::PushData;
   return load_through(o, push ? push_var : d->var, d->storage, push, p, false);
 }
 
 // LdsStore, ScratchStore.
-Status Lowering::State::lower_variable_store(ir::OpView o) {
+bool Lowering::State::lower_variable_store(ir::OpView o) {
   DeclInfo* d = nullptr;
   Pointee p;
-  if (Status st = variable_chain(o, d, p); !st) return st;
+  if (!variable_chain(o, d, p)) return false;
   return store_through(o, ir::ops::LdsStore(o).value().def(), d->var, d->storage, false, p, false);
 }
 
-Status Lowering::State::lower_lds_atomic(ir::OpView o) {
+bool Lowering::State::lower_lds_atomic(ir::OpView o) {
   DeclInfo* d = nullptr;
   Pointee p;
-  if (Status st = variable_chain(o, d, p); !st) return st;
-  if (!p.is_basic) return fail(o.def(), "atomic on an aggregate");
+  if (!variable_chain(o, d, p)) return false;
+  if (!p.is_basic) return fail(at(o.def()), "atomic on an aggregate");
   Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain);
   const ir::ops::LdsAtomic lds_atomic(o);
   return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, lds_atomic.arguments().def(),
                 lds_atomic.atomic_op().literal_enum<ir::AtomicOp>());
 }
 
-Status Lowering::State::lower_constant_load(ir::OpView o) {
+bool Lowering::State::lower_constant_load(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::ConstantLoad load(o);
   ir::SsaDef c = load.constant().def();
@@ -386,11 +386,11 @@ Status Lowering::State::lower_constant_load(ir::OpView o) {
   }
   chain.clear();
   Pointee p;
-  if (!walk_address(type_of(c), load.address().def(), chain, p)) return fail(def, error);
+  if (!walk_address(type_of(c), load.address().def(), chain, p)) return fail(at(def), error);
   return load_through(o, var, spv::StorageClassPrivate, false, p, false);
 }
 
-Status Lowering::State::lower_counter_atomic(ir::OpView o) {
+bool Lowering::State::lower_counter_atomic(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::CounterAtomic counter_atomic(o);
   const ir::SsaDef counter = counter_atomic.counter().def();
@@ -400,7 +400,7 @@ Status Lowering::State::lower_counter_atomic(ir::OpView o) {
   bool nonuniform = false;
   if (!d) d = descriptor(counter, index, nonuniform);
   if (!d || d->kind != DeclInfo::Kind::UavCounter)
-    return fail(def, "counter atomic on a non-counter");
+    return fail(at(def), "counter atomic on a non-counter");
   if (d->is_array && !index) index = descriptor_index(*d, ir::SsaDef());
   if (d->texel_counter) {
     // Texel 0 of an R32_UINT storage texel buffer.

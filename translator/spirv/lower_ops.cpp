@@ -10,12 +10,12 @@ namespace kiln::spirv {
 // The rows of KILN_SPIRV_LOWERINGS with an instruction column: that one instruction. Ids are
 // taken in a fixed order (operands, the result, its type) so that a module's numbering does
 // not depend on how the compiler orders a call's arguments.
-Status Lowering::State::lower_direct(ir::OpView o) {
+bool Lowering::State::lower_direct(ir::OpView o) {
   const DirectOp& direct = kDirect.ops[std::size_t(o.code())];
   const ir::Type rt = o.type();
   const std::uint32_t n = o.ref_count();
   if (n > 4) [[unlikely]]
-    return fail(o.def(), "too many operands");
+    return fail(at(o.def()), "too many operands");
   const auto refs = o.operands();
   // OpExtInst's operands are the set and the instruction, then these.
   std::uint32_t words[6];
@@ -50,10 +50,10 @@ Status Lowering::State::lower_direct(ir::OpView o) {
     break;
   }
   decorate_result(o, result);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_frcp(ir::OpView o) {
+bool Lowering::State::lower_frcp(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   Id r = mb.op(spv::OpFDiv, type(rt),
@@ -63,10 +63,10 @@ Status Lowering::State::lower_frcp(ir::OpView o) {
                 value_as(ir::ops::FRcp(o).a().def(), rt)},
                id_for(def));
   decorate_result(o, r);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_fmad(ir::OpView o) {
+bool Lowering::State::lower_fmad(ir::OpView o) {
   const ir::Type rt = o.type();
   const ir::ops::FMad mad(o);
   // D3D mad is not fused; Precise keeps the pair from being contracted.
@@ -78,10 +78,10 @@ Status Lowering::State::lower_fmad(ir::OpView o) {
   const Id c = value_as(mad.c().def(), rt);
   mb.op(spv::OpFAdd, result_type, {product, c}, result);
   decorate_result(o, result);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_fround(ir::OpView o) {
+bool Lowering::State::lower_fround(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   std::uint32_t inst;
@@ -102,10 +102,10 @@ Status Lowering::State::lower_fround(ir::OpView o) {
   }
   Id r = mb.op(spv::OpExtInst, type(rt), {glsl, inst, value_as(round.a().def(), rt)}, id_for(def));
   decorate_result(o, r);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_select(ir::OpView o) {
+bool Lowering::State::lower_select(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   const ir::ops::Select select(o);
@@ -121,12 +121,12 @@ Status Lowering::State::lower_select(ir::OpView o) {
   const Id if_true = value_as(select.if_true().def(), rt),
            if_false = value_as(select.if_false().def(), rt);
   mb.op(spv::OpSelect, type(rt), {cond, if_true, if_false}, result);
-  return Status::ok();
+  return true;
 }
 
 // ConvertFtoF, ConvertFtoI, ConvertItoF: the instruction follows the op and the signedness of
 // its integer side.
-Status Lowering::State::lower_convert(ir::OpView o) {
+bool Lowering::State::lower_convert(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   // Every conversion names its value alike.
@@ -138,10 +138,10 @@ Status Lowering::State::lower_convert(ir::OpView o) {
           : (ir::is_signed_int(type_of(from).scalar_type()) ? spv::OpConvertSToF
                                                             : spv::OpConvertUToF);
   mb.op(opcode, type(rt), {value(from)}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_convert_itoi(ir::OpView o) {
+bool Lowering::State::lower_convert_itoi(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   const ir::SsaDef converted = ir::ops::ConvertItoI(o).value().def();
@@ -154,10 +154,10 @@ Status Lowering::State::lower_convert_itoi(ir::OpView o) {
     // OpSConvert/OpUConvert: the result's signedness is free; narrowing truncates either way.
     mb.op(sign ? spv::OpSConvert : spv::OpUConvert, type(rt), {value(converted)}, id_for(def));
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_cast(ir::OpView o) {
+bool Lowering::State::lower_cast(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   const ir::SsaDef cast = ir::ops::Cast(o).value().def();
@@ -166,30 +166,30 @@ Status Lowering::State::lower_cast(ir::OpView o) {
     bind(def, value(cast), rt);
   else
     mb.op(spv::OpBitcast, type(rt), {value(cast)}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_pack_half(ir::OpView o) {
+bool Lowering::State::lower_pack_half(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   mb.op(spv::OpExtInst, type(rt),
         {glsl, GLSLstd450PackHalf2x16, value(ir::ops::ConvertF32toPackedF16(o).value().def())},
         id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_unpack_half(ir::OpView o) {
+bool Lowering::State::lower_unpack_half(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   mb.op(spv::OpExtInst, type(rt),
         {glsl, GLSLstd450UnpackHalf2x16,
          value_as(ir::ops::ConvertPackedF16toF32(o).value().def(), ir::kU32)},
         id_for(def));
-  return Status::ok();
+  return true;
 }
 
 // IAddCarry, ISubBorrow, UMulExtended, SMulExtended.
-Status Lowering::State::lower_extended_arith(ir::OpView o) {
+bool Lowering::State::lower_extended_arith(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   // SPIR-V returns a two-member struct; the IR wants vec2 (low, high).
@@ -207,10 +207,10 @@ Status Lowering::State::lower_extended_arith(ir::OpView o) {
   Id lo = mb.op(spv::OpCompositeExtract, half_type, {r, 0});
   Id hi = mb.op(spv::OpCompositeExtract, half_type, {r, 1});
   mb.op(spv::OpCompositeConstruct, type(rt), {lo, hi}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_composite_construct(ir::OpView o) {
+bool Lowering::State::lower_composite_construct(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   const auto refs = o.operands();
@@ -222,7 +222,7 @@ Status Lowering::State::lower_composite_construct(ir::OpView o) {
     for (std::uint32_t i = 0; i < n; ++i) parts[i] = value_as(refs[i].def(), want);
     const Id result = id_for(def);
     mb.op(spv::OpCompositeConstruct, type(rt), std::span<const std::uint32_t>(parts, n), result);
-    return Status::ok();
+    return true;
   }
   scratch_words.clear();
   ir::TypeView view;
@@ -237,11 +237,11 @@ Status Lowering::State::lower_composite_construct(ir::OpView o) {
   }
   const Id result = id_for(def);
   mb.op(spv::OpCompositeConstruct, type(rt), scratch_words, result);
-  return Status::ok();
+  return true;
 }
 
 // CompositeExtract, CompositeInsert.
-Status Lowering::State::lower_composite_access(ir::OpView o) {
+bool Lowering::State::lower_composite_access(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   const bool insert = o.code() == ir::OpCode::CompositeInsert;
@@ -250,7 +250,7 @@ Status Lowering::State::lower_composite_access(ir::OpView o) {
   const ir::SsaDef composite_def = access.composite().def();
   const ir::SsaDef inserted_def = insert ? ir::ops::CompositeInsert(o).value().def() : ir::SsaDef();
   const ir::OpView address = op(access.address().def());
-  if (address.code() != ir::OpCode::Constant) return fail(def, "dynamic composite address");
+  if (address.code() != ir::OpCode::Constant) return fail(at(def), "dynamic composite address");
   const auto indices = address.operands();
   if (indices.size() == 1) {
     // One level (a vector component, mostly): straight-line.
@@ -262,7 +262,7 @@ Status Lowering::State::lower_composite_access(ir::OpView o) {
             result);
     else
       mb.op(spv::OpCompositeExtract, type(rt), {composite, indices[0].literal_u32()}, result);
-    return Status::ok();
+    return true;
   }
   // [inserted value,] composite, literal indices. The inserted value takes the type of the
   // element it replaces.
@@ -272,14 +272,14 @@ Status Lowering::State::lower_composite_access(ir::OpView o) {
   for (const ir::Operand& index : indices) scratch_words.push_back(index.literal_u32());
   const Id result = id_for(def);
   mb.op(insert ? spv::OpCompositeInsert : spv::OpCompositeExtract, type(rt), scratch_words, result);
-  return Status::ok();
+  return true;
 }
 
 // DerivX, DerivY.
-Status Lowering::State::lower_derivative(ir::OpView o) {
+bool Lowering::State::lower_derivative(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
-  if (stage != ShaderStage::Pixel) return fail(def, "derivatives outside pixel shaders");
+  if (stage != ShaderStage::Pixel) return fail(at(def), "derivatives outside pixel shaders");
   bool x = o.code() == ir::OpCode::DerivX;
   const ir::ops::DerivX derivative(o); // DerivY's roles are DerivX's
   auto mode = derivative.mode().literal_enum<ir::DerivativeMode>();
@@ -288,10 +288,10 @@ Status Lowering::State::lower_derivative(ir::OpView o) {
   if (mode == ir::DerivativeMode::Fine) opcode = x ? spv::OpDPdxFine : spv::OpDPdyFine;
   if (mode != ir::DerivativeMode::Default) mb.require_capability(spv::CapabilityDerivativeControl);
   mb.op(opcode, type(rt), {value_as(derivative.value().def(), rt)}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_barrier(ir::OpView o) {
+bool Lowering::State::lower_barrier(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::ops::Barrier barrier(o);
   auto exec = barrier.exec_scope().literal_enum<ir::Scope>();
@@ -309,37 +309,37 @@ Status Lowering::State::lower_barrier(ir::OpView o) {
       mb.op_void(spv::OpMemoryBarrier, {const_u32(spirv_scope(mem)), const_u32(semantics)});
   } else {
     if (stage != ShaderStage::Compute && stage != ShaderStage::Hull)
-      return fail(def, "execution barrier outside compute and hull shaders");
+      return fail(at(def), "execution barrier outside compute and hull shaders");
     mb.op_void(spv::OpControlBarrier,
                {const_u32(spirv_scope(exec)), const_u32(spirv_scope(mem)), const_u32(semantics)});
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_demote(ir::OpView o) {
+bool Lowering::State::lower_demote(ir::OpView o) {
   const ir::SsaDef def = o.def();
-  if (stage != ShaderStage::Pixel) return fail(def, "Demote outside pixel shaders");
+  if (stage != ShaderStage::Pixel) return fail(at(def), "Demote outside pixel shaders");
   emit_demote();
-  return Status::ok();
+  return true;
 }
 
 // RovScopedLockBegin, RovScopedLockEnd.
-Status Lowering::State::lower_rov_lock(ir::OpView o) {
+bool Lowering::State::lower_rov_lock(ir::OpView o) {
   const ir::SsaDef def = o.def();
   // The interlock spans the whole entry function (see State::rov); accesses inside it are
   // ordered by the interlock itself.
   if (!rov && !rov_unordered)
-    return fail(def, "rasterizer-ordered lock without a rasterizer-ordered UAV");
-  return Status::ok();
+    return fail(at(def), "rasterizer-ordered lock without a rasterizer-ordered UAV");
+  return true;
 }
 
-Status Lowering::State::lower_check_sparse_access(ir::OpView o) {
+bool Lowering::State::lower_check_sparse_access(ir::OpView o) {
   const ir::SsaDef def = o.def();
   const ir::Type rt = o.type();
   mb.require_capability(spv::CapabilitySparseResidency);
   mb.op(spv::OpImageSparseTexelsResident, type(rt),
         {value_as(ir::ops::CheckSparseAccess(o).feedback().def(), ir::kU32)}, id_for(def));
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

@@ -36,11 +36,11 @@ Lowering::State::OutputPiece capture_piece(Lowering::State& s, const DeclInfo& d
 
 } // namespace
 
-Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element,
-                                        bool arrayed) {
+bool Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed) {
   const ShaderInterface* si = options.interface;
   bool split = false;
-  if (Status st = split_for_stream_output(def, d, element, arrayed, split); !st || split) return st;
+  if (!split_for_stream_output(def, d, element, arrayed, split)) return false;
+  if (split) return true;
   const bool pixel_output = stage == ShaderStage::Pixel && d.kind == DeclInfo::Kind::Output;
   std::uint32_t location = d.location;
   std::uint32_t swizzle = kIdentitySwizzle;
@@ -48,19 +48,19 @@ Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type el
   if (pixel_output && si) {
     if (si->dual_source_blending) {
       if (d.location > 1)
-        return fail(def, "dual-source blending: a pixel shader output other than o0 and o1 (o" +
-                             std::to_string(d.location) + ")");
+        return fail(at(def), "dual-source blending: a pixel shader output other than o0 and o1 (o" +
+                                 std::to_string(d.location) + ")");
       dual_source = true;
       location = 0;
     }
     if (d.location < si->output_swizzles.size()) swizzle = si->output_swizzles[d.location];
     for (unsigned c = 0; c < 4; ++c)
       if (((swizzle >> (8 * c)) & 0xff) > 3)
-        return fail(def, "output swizzle of render target " + std::to_string(d.location) +
-                             " names a component other than 0-3");
+        return fail(at(def), "output swizzle of render target " + std::to_string(d.location) +
+                                 " names a component other than 0-3");
     if (swizzle != kIdentitySwizzle && (d.component != 0 || arrayed))
-      return fail(def, "output swizzle of render target " + std::to_string(d.location) +
-                           ": the target's output is declared in parts");
+      return fail(at(def), "output swizzle of render target " + std::to_string(d.location) +
+                               ": the target's output is declared in parts");
   }
   const Id real = mb.global_variable(mb.type_pointer(d.storage, d.var_type), d.storage);
   mb.decorate(real, spv::DecorationLocation, {location});
@@ -70,14 +70,14 @@ Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type el
     // Two declarations of one render target cannot both be its swizzled whole.
     const std::uint32_t bit = d.location < 32 ? 1u << d.location : 0;
     if (bit & swizzled_targets || (swizzle != kIdentitySwizzle && (bit & declared_targets)))
-      return fail(def, "output swizzle of render target " + std::to_string(d.location) +
-                           ": the target's output is declared in parts");
+      return fail(at(def), "output swizzle of render target " + std::to_string(d.location) +
+                               ": the target's output is declared in parts");
     declared_targets |= bit;
     if (swizzle != kIdentitySwizzle) swizzled_targets |= bit;
   }
   if (swizzle == kIdentitySwizzle) {
     d.var = real;
-    return Status::ok();
+    return true;
   }
   add_interface(real, d.storage);
   d.storage = spv::StorageClassPrivate;
@@ -85,7 +85,7 @@ Status Lowering::State::declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type el
                              mb.constant_null(d.var_type));
   swizzled_outputs.push_back({real, d.var, d.var_type, basic(element.scalar_type(), 1),
                               std::uint8_t(element.vector_size()), swizzle});
-  return Status::ok();
+  return true;
 }
 
 void Lowering::State::emit_output_epilogue() {
@@ -158,30 +158,30 @@ void Lowering::State::decorate_xfb(Id var, std::size_t i) {
   xfb_captured.push_back(std::uint32_t(i));
 }
 
-Status Lowering::State::check_stream_slots(ir::SsaDef def) {
+bool Lowering::State::check_stream_slots(ir::SsaDef def) {
   for (const StreamOutputElement& e : options.interface->stream_output.elements)
     if (e.output_slot >= 4 || e.component_count == 0 || e.component_index + e.component_count > 4)
-      return fail(def, "stream output element out of range");
-  return Status::ok();
+      return fail(at(def), "stream output element out of range");
+  return true;
 }
 
-Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element,
-                                                bool arrayed, bool& split) {
+bool Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element,
+                                              bool arrayed, bool& split) {
   split = false;
-  if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output) return Status::ok();
+  if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output) return true;
   // Every semantic of the declaration: a variable over several signature elements of its
   // register (vkd3d-shader's widened register) has one Semantic per element, and a stream
   // output element naming any of them captures its components (register components, the
   // request's) where they sit in this variable.
   bool named = false;
   for (const OutputSemantic& s : output_semantics) named |= s.decl == def.id();
-  if (!named) return Status::ok();
+  if (!named) return true;
   const auto captured_here = [&](const StreamOutputElement& e) {
     for (const OutputSemantic& s : output_semantics)
       if (s.decl == def.id() && captures(e, d, s.name, s.index)) return true;
     return false;
   };
-  if (Status st = check_stream_slots(def); !st) return st;
+  if (!check_stream_slots(def)) return false;
   const auto& elements = options.interface->stream_output.elements;
   const std::uint32_t first = d.component, end = d.component + element.vector_size();
   std::uint32_t cuts = 1u << first | 1u << end; // component boundaries of the pieces
@@ -189,13 +189,14 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
   for (const StreamOutputElement& e : elements) {
     if (!captured_here(e)) continue;
     if (e.component_index < first || e.component_index + e.component_count > end)
-      return fail(def, "stream output element " + e.semantic + std::to_string(e.semantic_index) +
-                           " captures components the output does not have");
+      return fail(at(def), "stream output element " + e.semantic +
+                               std::to_string(e.semantic_index) +
+                               " captures components the output does not have");
     partial |= e.component_index != first || e.component_index + e.component_count != end;
     cuts |= 1u << e.component_index | 1u << (e.component_index + e.component_count);
   }
-  if (!partial) return Status::ok(); // whole outputs: decorated when their Semantic is lowered
-  if (arrayed) return fail(def, "stream output of part of an arrayed output");
+  if (!partial) return true; // whole outputs: decorated when their Semantic is lowered
+  if (arrayed) return fail(at(def), "stream output of part of an arrayed output");
   if (!extension_enabled(Extension::TransformFeedback))
     return missing_extension(def, "stream output", Extension::TransformFeedback);
   SplitOutput out;
@@ -221,8 +222,8 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
       if (e.component_index == a && e.component_index + e.component_count == b)
         decorate_xfb(piece.var, i);
       else if (e.component_index < b && e.component_index + e.component_count > a)
-        return fail(def, "stream output elements capturing overlapping parts of " + e.semantic +
-                             std::to_string(e.semantic_index));
+        return fail(at(def), "stream output elements capturing overlapping parts of " + e.semantic +
+                                 std::to_string(e.semantic_index));
     }
     out.pieces.push_back(piece);
     a = b;
@@ -234,7 +235,7 @@ Status Lowering::State::split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir:
   out.shadow = d.var;
   split_outputs.push_back(std::move(out));
   split = true;
-  return Status::ok();
+  return true;
 }
 
 void Lowering::State::emit_split_outputs() {
@@ -261,11 +262,10 @@ void Lowering::State::emit_split_outputs() {
   }
 }
 
-Status Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::string_view semantic,
-                                            std::uint32_t semantic_index) {
-  if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output || d.xfb_split)
-    return Status::ok();
-  if (Status st = check_stream_slots(def); !st) return st;
+bool Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::string_view semantic,
+                                          std::uint32_t semantic_index) {
+  if (!stream_output_applies() || d.kind != DeclInfo::Kind::Output || d.xfb_split) return true;
+  if (!check_stream_slots(def)) return false;
   if (options.source_outputs &&
       (d.builtin == spv::BuiltInClipDistance || d.builtin == spv::BuiltInCullDistance))
     return capture_distances(def, d);
@@ -276,30 +276,30 @@ Status Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::st
     const StreamOutputElement& e = so.elements[i];
     if (!captures(e, d, semantic, semantic_index)) continue;
     if (e.component_index != d.component || e.component_count != width) {
-      if (Status st = mirror_builtin_part(def, d, i); !st) return st;
+      if (!mirror_builtin_part(def, d, i)) return false;
       continue;
     }
     if (d.xfb_element >= 0)
-      return fail(def, "stream output captures " + e.semantic + std::to_string(e.semantic_index) +
-                           " twice");
+      return fail(at(def), "stream output captures " + e.semantic +
+                               std::to_string(e.semantic_index) + " twice");
     if (!extension_enabled(Extension::TransformFeedback))
       return missing_extension(def, "stream output", Extension::TransformFeedback);
     d.xfb_element = std::int32_t(i);
     decorate_xfb(d.var, i);
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t i) {
+bool Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t i) {
   const StreamOutputElement& e = options.interface->stream_output.elements[i];
   const ir::TypeView view = ir->types().view(d.ir_type);
   const ir::Type element = view.member_count() == 1 ? view.member(0) : ir::Type();
   if (view.dim_count != 0 || view.member_count() != 1 || !element.is_basic() || d.insert_index ||
       e.component_index < d.component ||
       e.component_index + e.component_count > d.component + element.vector_size())
-    return fail(def, "stream output element " + std::to_string(i) + " (" + e.semantic +
-                         std::to_string(e.semantic_index) +
-                         ") captures components the built-in output does not have");
+    return fail(at(def), "stream output element " + std::to_string(i) + " (" + e.semantic +
+                             std::to_string(e.semantic_index) +
+                             ") captures components the built-in output does not have");
   if (!extension_enabled(Extension::TransformFeedback))
     return missing_extension(def, "stream output", Extension::TransformFeedback);
   SplitOutput out;
@@ -310,7 +310,7 @@ Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::si
   out.pieces.push_back(capture_piece(*this, d, i, e.component_index - d.component,
                                      e.component_count, element.scalar_type()));
   split_outputs.push_back(std::move(out));
-  return Status::ok();
+  return true;
 }
 
 // Stream output of SV_ClipDistance/SV_CullDistance elements. The front end makes one array of
@@ -320,12 +320,12 @@ Status Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::si
 // each component. The whole array is captured from the built-in itself; a part (an element
 // beside others, `o1.w` after `o1.xyz`) through an Output variable of its own, as a part of
 // any built-in (mirror_builtin_part).
-Status Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
+bool Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
   const std::uint32_t system_value = d.builtin == spv::BuiltInClipDistance ? 2 : 3; // D3D_NAME
   const std::vector<SignatureElement>& signature = *options.source_outputs;
   const ir::TypeView view = ir->types().view(d.ir_type);
   if (!d.insert_index && view.dim_count != 1)
-    return fail(def, "stream output of a clip or cull distance array of another shape");
+    return fail(at(def), "stream output of a clip or cull distance array of another shape");
   const std::uint32_t length = d.insert_index ? 1 : view.dims[0];
   const auto& elements = options.interface->stream_output.elements;
   for (std::size_t i = 0; i < elements.size(); ++i) {
@@ -347,15 +347,15 @@ Status Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
         first += std::uint32_t(__builtin_popcount(s.mask & ((1u << e.component_index) - 1)));
     }
     if ((element->mask & wanted) != wanted || first + e.component_count > length)
-      return fail(def, "stream output element " + std::to_string(i) + " (" + e.semantic +
-                           std::to_string(e.semantic_index) +
-                           ") captures components the built-in output does not have");
+      return fail(at(def), "stream output element " + std::to_string(i) + " (" + e.semantic +
+                               std::to_string(e.semantic_index) +
+                               ") captures components the built-in output does not have");
     if (!extension_enabled(Extension::TransformFeedback))
       return missing_extension(def, "stream output", Extension::TransformFeedback);
     if (first == 0 && e.component_count == length) {
       if (d.xfb_element >= 0)
-        return fail(def, "stream output captures " + e.semantic + std::to_string(e.semantic_index) +
-                             " twice");
+        return fail(at(def), "stream output captures " + e.semantic +
+                                 std::to_string(e.semantic_index) + " twice");
       d.xfb_element = std::int32_t(i);
       decorate_xfb(d.var, i);
       continue;
@@ -369,7 +369,7 @@ Status Lowering::State::capture_distances(ir::SsaDef def, DeclInfo& d) {
     out.pieces.push_back(capture_piece(*this, d, i, first, e.component_count, ir::ScalarType::F32));
     split_outputs.push_back(std::move(out));
   }
-  return Status::ok();
+  return true;
 }
 
 std::uint32_t Lowering::State::stream_output_size(std::uint32_t slot) const {
@@ -379,13 +379,13 @@ std::uint32_t Lowering::State::stream_output_size(std::uint32_t slot) const {
   return size;
 }
 
-Status Lowering::State::check_stream_output() {
+bool Lowering::State::check_stream_output() {
   const ShaderInterface* si = options.interface;
-  if (!si || !si->stream_output.enabled()) return Status::ok();
+  if (!si || !si->stream_output.enabled()) return true;
   if (stage != ShaderStage::Vertex && stage != ShaderStage::Domain &&
       stage != ShaderStage::Geometry)
-    return fail(ir_entry, "stream output for a shader that is not a vertex, domain or geometry "
-                          "shader");
+    return fail(at(ir_entry), "stream output for a shader that is not a vertex, domain or geometry "
+                              "shader");
   // Mirrors of built-in parts sit past every location the shader's outputs use, where the
   // next stage reads nothing.
   std::uint32_t next_location = 0;
@@ -403,12 +403,12 @@ Status Lowering::State::check_stream_output() {
     if (elements[i].semantic.empty()) continue;
     if (std::find(xfb_captured.begin(), xfb_captured.end(), std::uint32_t(i)) != xfb_captured.end())
       continue;
-    return fail(ir_entry, "stream output element " + std::to_string(i) + " (" +
-                              elements[i].semantic + std::to_string(elements[i].semantic_index) +
-                              ", stream " + std::to_string(elements[i].stream) +
-                              ") matches no output of the shader");
+    return fail(at(ir_entry),
+                "stream output element " + std::to_string(i) + " (" + elements[i].semantic +
+                    std::to_string(elements[i].semantic_index) + ", stream " +
+                    std::to_string(elements[i].stream) + ") matches no output of the shader");
   }
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

@@ -65,47 +65,49 @@ Id Lowering::State::parameter_vec4(ParameterName name) {
   return mb.constant_composite(v4, parts);
 }
 
-Status Lowering::State::check_parameters() {
-  if (!options.interface) return Status::ok();
+bool Lowering::State::check_parameters() {
+  if (!options.interface) return true;
   for (const ShaderParameter& p : options.interface->parameters) {
     if (p.data_type != parameter_data_type(p.name))
-      return Status::error("render-state parameter " + std::to_string(unsigned(p.name)) +
-                           ": data type does not match the parameter");
+      return fail(Where::beside_input(), "render-state parameter " +
+                                             std::to_string(unsigned(p.name)) +
+                                             ": data type does not match the parameter");
     // A decoration or a declared image type cannot depend on a specialization constant.
     if (p.type == ShaderParameter::Type::SpecializationConstant &&
         (p.name == ParameterName::FLAT_INTERPOLATION ||
          p.name == ParameterName::D3D9_TEXTURE_TYPES ||
          p.name == ParameterName::D3D9_PROJECTED_TEXTURES))
-      return Status::error("render-state parameter " + std::to_string(unsigned(p.name)) +
-                           " can only be immediate");
+      return fail(Where::beside_input(), "render-state parameter " +
+                                             std::to_string(unsigned(p.name)) +
+                                             " can only be immediate");
   }
-  return Status::ok();
+  return true;
 }
 
 // ---- Declarations ---------------------------------------------------------------------------
 
-Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view name,
-                                              std::uint32_t index) {
+bool Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view name,
+                                            std::uint32_t index) {
   const std::uint32_t decl_index = decl_of[def.id()] - 1;
   DeclInfo& d = decls[decl_index];
   const bool input = d.kind == DeclInfo::Kind::Input;
-  if (d.is_builtin) return Status::ok();
+  if (d.is_builtin) return true;
   if (!input && semantic_is(name, "Fog") && index == 0) render_io.fog_out = decl_index;
   if (!input && semantic_is(name, "PSize") && index == 0) render_io.psize_out = decl_index;
   if (!input && semantic_is(name, "Color") && index == 1) render_io.color1_out = decl_index;
-  if (!input || stage != ShaderStage::Pixel) return Status::ok();
+  if (!input || stage != ShaderStage::Pixel) return true;
   if (semantic_is(name, "Fog") && index == 0) render_io.fog_in = decl_index;
   std::array<std::uint32_t, 4> bits{};
   if (semantic_is(name, "Color") && parameter_known(ParameterName::FLAT_INTERPOLATION, bits) &&
       bits[0] != 0)
     mb.decorate(d.var, spv::DecorationFlat);
   if (semantic_is(name, "TexCoord")) {
-    if (parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0) return Status::ok();
+    if (parameter_known(ParameterName::POINT_SPRITE, bits) && bits[0] == 0) return true;
     // One to four floats (an input array is not a coordinate).
     const ir::Type t = d.ir_type;
     if (!t.is_basic() || t.scalar_type() != ir::ScalarType::F32 ||
         d.var_type != basic(ir::ScalarType::F32, t.vector_size()))
-      return Status::ok();
+      return true;
     const unsigned components = t.vector_size();
     // Point sprites: the shader reads a Private copy, filled at the top of the entry function
     // with the point coordinate or the interpolated value (render_state_prologue).
@@ -117,11 +119,11 @@ Status Lowering::State::render_state_semantic(ir::SsaDef def, std::string_view n
     d.storage = spv::StorageClassPrivate;
     ids[def.id()] = copy;
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::render_state_prologue() {
-  if (stage != ShaderStage::Pixel || render_io.sprite_inputs.empty()) return Status::ok();
+bool Lowering::State::render_state_prologue() {
+  if (stage != ShaderStage::Pixel || render_io.sprite_inputs.empty()) return true;
   const Id f32 = basic(ir::ScalarType::F32, 1), v2 = basic(ir::ScalarType::F32, 2);
   if (!render_io.point_coord) {
     render_io.point_coord =
@@ -161,7 +163,7 @@ Status Lowering::State::render_state_prologue() {
     }
     mb.op_void(spv::OpStore, {in.copy, value});
   }
-  return Status::ok();
+  return true;
 }
 
 // ---- Helpers for the epilogue ---------------------------------------------------------------
@@ -190,7 +192,7 @@ bool Lowering::State::is_vec4_f32(std::uint32_t decl_index) {
 
 // ---- Pixel shader: fog, alpha test -----------------------------------------------------------
 
-Status Lowering::State::pixel_epilogue() {
+bool Lowering::State::pixel_epilogue() {
   std::array<std::uint32_t, 4> bits{}; // left as is where a parameter is not known
   const bool fog_known = parameter_known(ParameterName::FOG_FRAGMENT_MODE, bits);
   const std::uint32_t fog_mode = bits[0];
@@ -198,9 +200,9 @@ Status Lowering::State::pixel_epilogue() {
   const bool func_known = parameter_known(ParameterName::ALPHA_TEST_FUNC, bits);
   const std::uint32_t func = bits[0];
   const bool alpha_test = !func_known || (func >= KILN_COMPARE_NEVER && func < KILN_COMPARE_ALWAYS);
-  if (!fog && !alpha_test) return Status::ok(); // nothing to emit: not even a type
+  if (!fog && !alpha_test) return true; // nothing to emit: not even a type
   const std::uint32_t target0 = find_output(false, 0);
-  if (!is_vec4_f32(target0)) return Status::ok(); // no float colour output: nothing applies
+  if (!is_vec4_f32(target0)) return true; // no float colour output: nothing applies
   const Id f32 = basic(ir::ScalarType::F32, 1), v3 = basic(ir::ScalarType::F32, 3),
            v4 = basic(ir::ScalarType::F32, 4), u32 = basic(ir::ScalarType::U32, 1),
            boolean = mb.type_bool();
@@ -272,7 +274,7 @@ Status Lowering::State::pixel_epilogue() {
   }
 
   // Alpha test: render target 0's alpha against the reference; a failing pixel is demoted.
-  if (!alpha_test) return Status::ok();
+  if (!alpha_test) return true;
   Id fails = 0; // null: always fails
   if (!func_known || func != KILN_COMPARE_NEVER) {
     const Id alpha = mb.op(spv::OpCompositeExtract, f32, {load_vec4(target0), 3});
@@ -319,7 +321,7 @@ Status Lowering::State::pixel_epilogue() {
   }
   if (!fails) {
     emit_demote();
-    return Status::ok();
+    return true;
   }
   const Id demote = mb.allocate_id(), merge = mb.allocate_id();
   mb.op_void(spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
@@ -328,20 +330,20 @@ Status Lowering::State::pixel_epilogue() {
   emit_demote();
   mb.op_void(spv::OpBranch, {merge});
   mb.label(merge);
-  return Status::ok();
+  return true;
 }
 
 // ---- Last pre-rasterization stage: fog coordinate, point size, clip planes -------------------
 
-Status Lowering::State::vertex_epilogue() {
+bool Lowering::State::vertex_epilogue(ir::SsaDef at_op) {
   if (!parameter_of(ParameterName::FOG_SOURCE) && !parameter_of(ParameterName::POINT_SIZE) &&
       !parameter_of(ParameterName::POINT_SIZE_MIN) &&
       !parameter_of(ParameterName::POINT_SIZE_MAX) && !parameter_of(ParameterName::CLIP_PLANE_MASK))
-    return Status::ok(); // nothing to emit: not even a type
+    return true; // nothing to emit: not even a type
   const Id f32 = basic(ir::ScalarType::F32, 1), v4 = basic(ir::ScalarType::F32, 4),
            u32 = basic(ir::ScalarType::U32, 1), boolean = mb.type_bool();
   const std::uint32_t position = find_output(true, spv::BuiltInPosition);
-  if (!is_vec4_f32(position)) return Status::ok(); // no position: nothing to derive
+  if (!is_vec4_f32(position)) return true; // no position: nothing to derive
   std::array<std::uint32_t, 4> bits{};
   Id pos = 0;
   const auto position_value = [&] {
@@ -418,7 +420,7 @@ Status Lowering::State::vertex_epilogue() {
     const unsigned count = unsigned(std::popcount(mask));
     if (count) {
       if (find_output(true, spv::BuiltInClipDistance) != kNone)
-        return Status::error("user clip planes with a shader that writes SV_ClipDistance");
+        return fail(at(at_op), "user clip planes with a shader that writes SV_ClipDistance");
       mb.require_capability(spv::CapabilityClipDistance);
       if (!render_io.clip_distance) {
         const Id array = mb.type_array(f32, const_u32(count));
@@ -446,27 +448,27 @@ Status Lowering::State::vertex_epilogue() {
       }
     }
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::render_state_before_return() {
-  if (!options.interface || id_for(current_function) != entry_function) return Status::ok();
+bool Lowering::State::render_state_before_return(ir::SsaDef at_op) {
+  if (!options.interface || id_for(current_function) != entry_function) return true;
   if (block_construct != ir::Construct::None)
-    return Status::error("render state: a return in a construct header block");
+    return fail(at(at_op), "render state: a return in a construct header block");
   switch (stage) {
   case ShaderStage::Pixel:
     return pixel_epilogue();
   case ShaderStage::Vertex:
   case ShaderStage::Domain:
-    return vertex_epilogue();
+    return vertex_epilogue(at_op);
   default:
-    return Status::ok();
+    return true;
   }
 }
 
-Status Lowering::State::render_state_before_emit() {
-  if (!options.interface || stage != ShaderStage::Geometry) return Status::ok();
-  return vertex_epilogue();
+bool Lowering::State::render_state_before_emit(ir::SsaDef at_op) {
+  if (!options.interface || stage != ShaderStage::Geometry) return true;
+  return vertex_epilogue(at_op);
 }
 
 } // namespace kiln::spirv

@@ -59,24 +59,24 @@ void describe_resource(ir::ResourceKind kind, ir::Type type, ResourceBinding& rb
 } // namespace
 
 // DclLds, DclScratch: a Workgroup or Private variable.
-Status Lowering::State::lower_variable_decl(ir::OpView o) {
+bool Lowering::State::lower_variable_decl(ir::OpView o) {
   const ir::SsaDef def = o.def();
   DeclInfo& d = new_decl(def);
   d.ir_type = o.type();
   bool lds = o.code() == ir::OpCode::DclLds;
-  if (lds && stage != ShaderStage::Compute) return fail(def, "LDS outside compute shaders");
+  if (lds && stage != ShaderStage::Compute) return fail(at(def), "LDS outside compute shaders");
   d.kind = lds ? DeclInfo::Kind::Lds : DeclInfo::Kind::Scratch;
   d.storage = lds ? spv::StorageClassWorkgroup : spv::StorageClassPrivate;
   if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
-    return fail(def, "unbounded LDS or scratch array");
+    return fail(at(def), "unbounded LDS or scratch array");
   d.var = mb.global_variable(mb.type_pointer(d.storage, type(d.ir_type)), d.storage);
   add_interface(d.var, d.storage);
   ids[def.id()] = d.var;
-  return Status::ok();
+  return true;
 }
 
 // A member of the push-constant block, built at the first code (build_push_block).
-Status Lowering::State::lower_push_data_decl(ir::OpView o) {
+bool Lowering::State::lower_push_data_decl(ir::OpView o) {
   const ir::SsaDef def = o.def();
   DeclInfo& d = new_decl(def);
   d.ir_type = o.type();
@@ -90,10 +90,10 @@ Status Lowering::State::lower_push_data_decl(ir::OpView o) {
   rb.binding = rb.register_index;
   rb.array_size = layout_size(d.ir_type);
   reflection->resources.push_back(rb);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::lower_uav_counter_decl(ir::OpView o) {
+bool Lowering::State::lower_uav_counter_decl(ir::OpView o) {
   DeclInfo& d = new_decl(o.def());
   d.ir_type = o.type();
   return declare_uav_counter(o, d);
@@ -101,7 +101,7 @@ Status Lowering::State::lower_uav_counter_decl(ir::OpView o) {
 
 // DclCbv, DclSrv, DclUav, DclSampler: the interface's slot, else kiln's own model (set = space,
 // binding = register * 5 + class).
-Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
+bool Lowering::State::lower_descriptor_decl(ir::OpView o) {
   using ir::OpCode;
   const ir::SsaDef def = o.def();
   DeclInfo& d = new_decl(def);
@@ -117,15 +117,15 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
   std::uint32_t count = binding.count().literal_u32();
   const ShaderInterface* interface = binding_map();
   if (!interface && reg >= kMaxBinding / kBindingClasses)
-    return fail(def, "register number too large (binding would be >= 65536)");
+    return fail(at(def), "register number too large (binding would be >= 65536)");
   DescriptorSlot slot;
   if (interface) {
     if (cls == DescriptorClass::Cbv) {
       if (const PushConstantBuffer* push =
               find_push_constant_buffer(*interface, space, reg, stage)) {
         if (count != 1)
-          return fail(def, register_name(cls, space, reg, count) +
-                               ": a constant buffer array cannot be push constants");
+          return fail(at(def), register_name(cls, space, reg, count) +
+                                   ": a constant buffer array cannot be push constants");
         return declare_push_cbv(o, d, *push);
       }
     }
@@ -141,7 +141,7 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
          (cls == DescriptorClass::Sampler && combines_sampler(*interface, space, reg, stage)));
     if (!d.combined) {
       if (Status st = map_descriptor(*interface, cls, space, reg, count, stage, buffer, slot); !st)
-        return st;
+        return fail(Where::beside_input(), st.message());
     }
   } else {
     slot.set = space;
@@ -171,7 +171,7 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
     rb.dimension = ResourceDimension::Buffer;
     d.storage = spv::StorageClassUniform;
     if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
-      return fail(def, "unbounded constant buffer");
+      return fail(at(def), "unbounded constant buffer");
     Id members[1] = {type_layout(d.ir_type, true)};
     element = mb.type_struct(members);
     mb.decorate(element, spv::DecorationBlock);
@@ -188,7 +188,7 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
     if (uav) uav_flags = ir::ops::DclUav(o).uav_flags().literal_enum<ir::UavFlags>();
     if (ir::has(uav_flags, ir::UavFlags::RasterizerOrdered)) {
       if (stage != ShaderStage::Pixel)
-        return fail(def, "rasterizer-ordered UAV outside pixel shaders");
+        return fail(at(def), "rasterizer-ordered UAV outside pixel shaders");
       if (!extension_enabled(Extension::FragmentShaderInterlock)) {
         // Fallback: an ordinary UAV, accesses unordered between overlapping pixels.
         rov_unordered = true;
@@ -226,10 +226,10 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
     } else {
       d.is_image = true;
       d.storage = spv::StorageClassUniformConstant;
-      if (!d.ir_type.is_scalar()) return fail(def, "typed resource of non-scalar type");
+      if (!d.ir_type.is_scalar()) return fail(at(def), "typed resource of non-scalar type");
       ir::ScalarType st = d.ir_type.scalar_type();
       if (scalar_size(st) != 4 || st == ir::ScalarType::Bool)
-        return fail(def, "typed resource of a non-32-bit type");
+        return fail(at(def), "typed resource of a non-32-bit type");
       spv::Dim dim = spv::Dim2D;
       bool arrayed = false, ms = false;
       switch (d.resource) {
@@ -297,7 +297,7 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
   d.register_index = reg;
   if (d.combined) {
     d.is_array = false;
-    return Status::ok();
+    return true;
   }
   rb.binding = interface ? slot.binding : binding_of(rb.register_class, reg);
   Id var_type = element;
@@ -323,7 +323,7 @@ Status Lowering::State::lower_descriptor_decl(ir::OpView o) {
   reflection->resources.push_back(rb);
   add_interface(d.var, d.storage);
   ids[def.id()] = d.var;
-  return Status::ok();
+  return true;
 }
 
 void Lowering::State::build_push_block() {
@@ -350,12 +350,11 @@ void Lowering::State::build_push_block() {
   add_interface(push_var, spv::StorageClassPushConstant);
 }
 
-Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
-                                         const PushConstantBuffer& push) {
+bool Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d, const PushConstantBuffer& push) {
   const ir::SsaDef def = o.def();
   if (!d.ir_type.is_basic() && ir->types().view(d.ir_type).is_unbounded())
-    return fail(def, "unbounded constant buffer");
-  if (push.offset % 4 != 0) return fail(def, "push-constant offset not a multiple of 4");
+    return fail(at(def), "unbounded constant buffer");
+  if (push.offset % 4 != 0) return fail(at(def), "push-constant offset not a multiple of 4");
   d.kind = DeclInfo::Kind::Cbv;
   d.push_constant = true;
   d.storage = spv::StorageClassPushConstant;
@@ -385,18 +384,18 @@ Status Lowering::State::declare_push_cbv(ir::OpView o, DeclInfo& d,
   rb.size = push.size;
   rb.descriptor_type = ~0u;
   reflection->resources.push_back(rb);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
-                                       ir::SsaDef sampler_load, Id& out) {
+bool Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load, ir::SsaDef sampler_load,
+                                     Id& out) {
   Id unused = 0;
   bool nonuniform = false;
   const DeclInfo* image = descriptor(image_load, unused, nonuniform);
   const DeclInfo* sampler = sampler_load ? descriptor(sampler_load, unused, nonuniform) : nullptr;
   const ShaderInterface* interface = binding_map();
   if (!image || !interface || (sampler_load && !sampler))
-    return fail(def, "combined sampler of a non-descriptor");
+    return fail(at(def), "combined sampler of a non-descriptor");
   const std::uint32_t image_decl =
       decl_of[ir::ops::DescriptorLoad(op(image_load)).variable().def().id()] - 1;
   const std::uint32_t sampler_decl =
@@ -410,13 +409,14 @@ Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
         *interface, image->space, image->register_index, sampler ? sampler->space : 0,
         sampler ? sampler->register_index : kNoSampler, stage);
     if (!entry)
-      return Status::error(
+      return fail(
+          Where::beside_input(),
           register_name(DescriptorClass::Srv, image->space, image->register_index) +
-          (sampler ? " sampled with " + register_name(DescriptorClass::Sampler, sampler->space,
-                                                      sampler->register_index)
-                   : std::string(" read without a sampler")) +
-          " by the " + std::string(shader_stage_name(stage)) +
-          " shader is not in the interface's combined samplers");
+              (sampler ? " sampled with " + register_name(DescriptorClass::Sampler, sampler->space,
+                                                          sampler->register_index)
+                       : std::string(" read without a sampler")) +
+              " by the " + std::string(shader_stage_name(stage)) +
+              " shader is not in the interface's combined samplers");
     var = mb.global_variable(mb.type_pointer(spv::StorageClassUniformConstant, type),
                              spv::StorageClassUniformConstant);
     mb.decorate(var, spv::DecorationDescriptorSet, {entry->set});
@@ -434,13 +434,13 @@ Status Lowering::State::combined_image(ir::SsaDef def, ir::SsaDef image_load,
     reflection->resources.push_back(rb);
   }
   out = mb.op(spv::OpLoad, type, {var});
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
+bool Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   const ir::SsaDef def = o.def();
   DeclInfo* uav = decl(ir::ops::DclUavCounter(o).uav().def());
-  if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(def, "counter of a non-UAV");
+  if (!uav || uav->kind != DeclInfo::Kind::Uav) return fail(at(def), "counter of a non-UAV");
   const ResourceBinding of = reflection->resources[std::size_t(uav->signature)];
   d.kind = DeclInfo::Kind::UavCounter;
   d.storage = storage_buffer_class();
@@ -456,10 +456,11 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
     const UavCounterBinding* counter =
         find_uav_counter(*interface, of.space, of.register_index, stage);
     if (!counter)
-      return Status::error("the counter of " +
-                           register_name(DescriptorClass::Uav, of.space, of.register_index) +
-                           " used by the " + std::string(shader_stage_name(stage)) +
-                           " shader is not in the interface's UAV counters");
+      return fail(Where::beside_input(),
+                  "the counter of " +
+                      register_name(DescriptorClass::Uav, of.space, of.register_index) +
+                      " used by the " + std::string(shader_stage_name(stage)) +
+                      " shader is not in the interface's UAV counters");
     rb.set = counter->set;
     rb.binding = counter->binding;
     if (counter->form == UavCounterBinding::Form::StorageTexelBuffer) {
@@ -467,7 +468,7 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
       d.storage = spv::StorageClassUniformConstant;
       rb.descriptor_type = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
     } else {
-      if (counter->offset % 4 != 0) return fail(def, "UAV counter offset not a multiple of 4");
+      if (counter->offset % 4 != 0) return fail(at(def), "UAV counter offset not a multiple of 4");
       offset = counter->offset;
     }
   }
@@ -495,7 +496,7 @@ Status Lowering::State::declare_uav_counter(ir::OpView o, DeclInfo& d) {
   reflection->resources.push_back(rb);
   add_interface(d.var, d.storage);
   ids[def.id()] = d.var;
-  return Status::ok();
+  return true;
 }
 
 } // namespace kiln::spirv

@@ -51,10 +51,19 @@ struct Lowering::State : ValueMaps,
   std::vector<std::uint32_t> scratch_words;
   std::vector<Id> constant_stack; // constant arrays being built (lower_types.cpp)
 
-  std::string error;
+  std::string error; // why walk_address() answered false
+  // The backend's reports: "SPIR-V lowering: what (op %N Name)"; Lowering::lower takes the
+  // first as its Status.
+  ErrorSink errors{&spell_error};
 
   // ---- helpers shared by the lower_* files ----
-  Status fail(ir::SsaDef def, std::string_view what);
+  // The backend's one way to report: every handler and helper returns false right after.
+  bool fail(const Where& where, std::string_view what) { return errors.fail(where, what); }
+  // Where a report about the op `def` points: its id and opcode name (nowhere for a null def).
+  Where at(ir::SsaDef def) const {
+    return def ? Where(def.id(), ir::op_name(op(def).code())) : Where();
+  }
+  static std::string spell_error(const Where& where, std::string_view what);
   Id id_for(ir::SsaDef def) {
     Id& id = ids[def.id()];
     if (!id) id = mb.allocate_id();
@@ -148,9 +157,11 @@ struct Lowering::State : ValueMaps,
   Id offset_index(Id index, std::uint32_t k);
   std::vector<Id> chain;
 
+  // The walk over the module (lower.cpp); false after a report into `errors`.
+  bool lower_module(const ir::Builder& builder);
   // The dispatch (lower.cpp): the handler table generated from KILN_SPIRV_LOWERINGS
   // (lower_table.h).
-  Status lower_op(ir::OpView op);
+  bool lower_op(ir::OpView op);
   // Final form has no Unknown left; a value of that type cannot be expressed. Every live op's
   // result is checked as it is lowered, so an operand of Unknown type fails the translation
   // when its own op comes by (before or after its use): operands need no check of their own.
@@ -162,86 +173,86 @@ struct Lowering::State : ValueMaps,
   // The handlers KILN_SPIRV_LOWERINGS names, one per op or per group of ops that differ only in
   // the instruction emitted. Declarations (lower_declarations.cpp, lower_io.cpp,
   // lower_resources.cpp):
-  Status lower_entry_point(ir::OpView op);
-  Status lower_constant(ir::OpView op);
-  Status lower_undef(ir::OpView op);
-  Status lower_spec_constant(ir::OpView op);
-  Status lower_cs_workgroup_size(ir::OpView op);
-  Status lower_gs_instances(ir::OpView op);
-  Status lower_gs_input_primitive(ir::OpView op);
-  Status lower_gs_output_vertices(ir::OpView op);
-  Status lower_gs_output_primitive(ir::OpView op);
-  Status lower_fragment_mode(ir::OpView op);
-  Status lower_tess_primitive(ir::OpView op);
-  Status lower_tess_domain(ir::OpView op);
-  Status lower_tess_control_points(ir::OpView op);
-  Status lower_debug_name(ir::OpView op);
-  Status lower_semantic(ir::OpView op);
-  Status lower_nothing(ir::OpView op);
-  Status lower_not_final_form(ir::OpView op);
-  Status lower_unsupported(ir::OpView op);
-  Status lower_io_decl(ir::OpView op);
-  Status lower_xfb_decl(ir::OpView op);
-  Status lower_variable_decl(ir::OpView op);
-  Status lower_push_data_decl(ir::OpView op);
-  Status lower_uav_counter_decl(ir::OpView op);
-  Status lower_descriptor_decl(ir::OpView op);
+  bool lower_entry_point(ir::OpView op);
+  bool lower_constant(ir::OpView op);
+  bool lower_undef(ir::OpView op);
+  bool lower_spec_constant(ir::OpView op);
+  bool lower_cs_workgroup_size(ir::OpView op);
+  bool lower_gs_instances(ir::OpView op);
+  bool lower_gs_input_primitive(ir::OpView op);
+  bool lower_gs_output_vertices(ir::OpView op);
+  bool lower_gs_output_primitive(ir::OpView op);
+  bool lower_fragment_mode(ir::OpView op);
+  bool lower_tess_primitive(ir::OpView op);
+  bool lower_tess_domain(ir::OpView op);
+  bool lower_tess_control_points(ir::OpView op);
+  bool lower_debug_name(ir::OpView op);
+  bool lower_semantic(ir::OpView op);
+  bool lower_nothing(ir::OpView op);
+  bool lower_not_final_form(ir::OpView op);
+  bool lower_unsupported(ir::OpView op);
+  bool lower_io_decl(ir::OpView op);
+  bool lower_xfb_decl(ir::OpView op);
+  bool lower_variable_decl(ir::OpView op);
+  bool lower_push_data_decl(ir::OpView op);
+  bool lower_uav_counter_decl(ir::OpView op);
+  bool lower_descriptor_decl(ir::OpView op);
   // Functions and control flow (lower_cf.cpp).
-  Status lower_function(ir::OpView op);
-  Status lower_function_end(ir::OpView op);
-  Status lower_param_load(ir::OpView op);
-  Status lower_function_call(ir::OpView op);
-  Status lower_label(ir::OpView op);
-  Status lower_branch(ir::OpView op);
-  Status lower_branch_conditional(ir::OpView op);
-  Status lower_switch(ir::OpView op);
-  Status lower_unreachable(ir::OpView op);
-  Status lower_return(ir::OpView op);
-  Status lower_phi(ir::OpView op);
+  bool lower_function(ir::OpView op);
+  bool lower_function_end(ir::OpView op);
+  bool lower_param_load(ir::OpView op);
+  bool lower_function_call(ir::OpView op);
+  bool lower_label(ir::OpView op);
+  bool lower_branch(ir::OpView op);
+  bool lower_branch_conditional(ir::OpView op);
+  bool lower_switch(ir::OpView op);
+  bool lower_unreachable(ir::OpView op);
+  bool lower_return(ir::OpView op);
+  bool lower_phi(ir::OpView op);
   // Arithmetic, conversions, composites, derivatives, barriers (lower_ops.cpp).
-  Status lower_direct(ir::OpView op);
-  Status lower_frcp(ir::OpView op);
-  Status lower_fmad(ir::OpView op);
-  Status lower_fround(ir::OpView op);
-  Status lower_select(ir::OpView op);
-  Status lower_convert(ir::OpView op);
-  Status lower_convert_itoi(ir::OpView op);
-  Status lower_cast(ir::OpView op);
-  Status lower_pack_half(ir::OpView op);
-  Status lower_unpack_half(ir::OpView op);
-  Status lower_extended_arith(ir::OpView op);
-  Status lower_composite_construct(ir::OpView op);
-  Status lower_composite_access(ir::OpView op);
-  Status lower_derivative(ir::OpView op);
-  Status lower_barrier(ir::OpView op);
-  Status lower_demote(ir::OpView op);
-  Status lower_rov_lock(ir::OpView op);
-  Status lower_check_sparse_access(ir::OpView op);
+  bool lower_direct(ir::OpView op);
+  bool lower_frcp(ir::OpView op);
+  bool lower_fmad(ir::OpView op);
+  bool lower_fround(ir::OpView op);
+  bool lower_select(ir::OpView op);
+  bool lower_convert(ir::OpView op);
+  bool lower_convert_itoi(ir::OpView op);
+  bool lower_cast(ir::OpView op);
+  bool lower_pack_half(ir::OpView op);
+  bool lower_unpack_half(ir::OpView op);
+  bool lower_extended_arith(ir::OpView op);
+  bool lower_composite_construct(ir::OpView op);
+  bool lower_composite_access(ir::OpView op);
+  bool lower_derivative(ir::OpView op);
+  bool lower_barrier(ir::OpView op);
+  bool lower_demote(ir::OpView op);
+  bool lower_rov_lock(ir::OpView op);
+  bool lower_check_sparse_access(ir::OpView op);
   // Inputs and outputs (lower_io_ops.cpp).
-  Status lower_io_load(ir::OpView op);
-  Status lower_output_store(ir::OpView op);
-  Status lower_interpolate(ir::OpView op);
-  Status lower_emit(ir::OpView op);
+  bool lower_io_load(ir::OpView op);
+  bool lower_output_store(ir::OpView op);
+  bool lower_interpolate(ir::OpView op);
+  bool lower_emit(ir::OpView op);
   // Memory and descriptors (lower_memory.cpp).
-  Status lower_descriptor_load(ir::OpView op);
-  Status lower_buffer_load(ir::OpView op);
-  Status lower_buffer_store(ir::OpView op);
-  Status lower_buffer_atomic(ir::OpView op);
-  Status lower_buffer_query_size(ir::OpView op);
-  Status lower_variable_load(ir::OpView op);
-  Status lower_variable_store(ir::OpView op);
-  Status lower_lds_atomic(ir::OpView op);
-  Status lower_constant_load(ir::OpView op);
-  Status lower_counter_atomic(ir::OpView op);
+  bool lower_descriptor_load(ir::OpView op);
+  bool lower_buffer_load(ir::OpView op);
+  bool lower_buffer_store(ir::OpView op);
+  bool lower_buffer_atomic(ir::OpView op);
+  bool lower_buffer_query_size(ir::OpView op);
+  bool lower_variable_load(ir::OpView op);
+  bool lower_variable_store(ir::OpView op);
+  bool lower_lds_atomic(ir::OpView op);
+  bool lower_constant_load(ir::OpView op);
+  bool lower_counter_atomic(ir::OpView op);
   // Images and typed buffers (lower_images.cpp).
-  Status lower_image_load(ir::OpView op);
-  Status lower_image_store(ir::OpView op);
-  Status lower_image_atomic(ir::OpView op);
-  Status lower_image_query_size(ir::OpView op);
-  Status lower_image_query_count(ir::OpView op);
-  Status lower_image_compute_lod(ir::OpView op);
-  Status lower_image_sample(ir::OpView op);
-  Status lower_image_gather(ir::OpView op);
+  bool lower_image_load(ir::OpView op);
+  bool lower_image_store(ir::OpView op);
+  bool lower_image_atomic(ir::OpView op);
+  bool lower_image_query_size(ir::OpView op);
+  bool lower_image_query_count(ir::OpView op);
+  bool lower_image_compute_lod(ir::OpView op);
+  bool lower_image_sample(ir::OpView op);
+  bool lower_image_gather(ir::OpView op);
 
   // Parts the handlers share.
   // Merge instruction of the current block's construct, before its terminator (lower_cf.cpp).
@@ -254,15 +265,15 @@ struct Lowering::State : ValueMaps,
     Id pointee = 0;
     ir::Type spv_basic; // the basic type SPIR-V loads, IR-shaped
   };
-  Status io_access(ir::OpView op, IoAccess& out);
+  bool io_access(ir::OpView op, IoAccess& out);
   // The declaration of a raw, structured or typed buffer op's descriptor (null: not a buffer).
   DeclInfo* buffer_descriptor(ir::OpView op, Id& index, bool& nonuniform);
   // The access chain (into `chain`) of a raw or structured buffer op in kiln's own form: into
   // the storage or uniform buffer, or the push-constant block's member.
-  Status buffer_chain(ir::OpView op, const DeclInfo& d, Id index, Pointee& p);
+  bool buffer_chain(ir::OpView op, const DeclInfo& d, Id index, Pointee& p);
   // The declaration (of the kind the op names) and the access chain of an LDS, scratch or
   // push-data op.
-  Status variable_chain(ir::OpView op, DeclInfo*& d, Pointee& p);
+  bool variable_chain(ir::OpView op, DeclInfo*& d, Pointee& p);
   // What every image op starts from: the descriptor, the image (or combined sampled image),
   // the texel type; with_sampler: operand 1 is a sampler.
   struct ImageAccess {
@@ -275,18 +286,18 @@ struct Lowering::State : ValueMaps,
     Id texel = 0;
     Id image = 0, combined = 0;
   };
-  Status image_access(ir::OpView op, bool with_sampler, ImageAccess& out);
+  bool image_access(ir::OpView op, bool with_sampler, ImageAccess& out);
   Id sampled_image(const ImageAccess& a, ir::SsaDef sampler);
   void bind_image_result(ir::OpView op, const ImageAccess& a, Id result, ir::Type from);
-  Status typed_buffer_query_size(ir::OpView op);
+  bool typed_buffer_query_size(ir::OpView op);
   // Memory access through `chain` (already holding the prefix and address indices) from
   // `base`; loads of more scalars than the pointee has read consecutive elements.
-  Status load_through(ir::OpView op, Id base, spv::StorageClass storage, bool explicit_layout,
-                      const Pointee& p, bool nonuniform);
-  Status store_through(ir::OpView op, ir::SsaDef value, Id base, spv::StorageClass storage,
-                       bool explicit_layout, const Pointee& p, bool nonuniform);
-  Status atomic(ir::OpView op, Id pointer, ir::Type pointee, spv::Scope scope, ir::SsaDef operand,
-                ir::AtomicOp atomic_op);
+  bool load_through(ir::OpView op, Id base, spv::StorageClass storage, bool explicit_layout,
+                    const Pointee& p, bool nonuniform);
+  bool store_through(ir::OpView op, ir::SsaDef value, Id base, spv::StorageClass storage,
+                     bool explicit_layout, const Pointee& p, bool nonuniform);
+  bool atomic(ir::OpView op, Id pointer, ir::Type pointee, spv::Scope scope, ir::SsaDef operand,
+              ir::AtomicOp atomic_op);
   // The descriptor behind a DescriptorLoad: its declaration and (arrays) index id.
   DeclInfo* descriptor(ir::SsaDef load, Id& index, bool& nonuniform);
   // The array index of a descriptor: the shader's index (null: 0) plus the declaration's base.
@@ -300,21 +311,21 @@ struct Lowering::State : ValueMaps,
     std::uint32_t element_words = 0; // dwords per element of the outermost array
     Id image = 0, texel = 0;
   };
-  Status texel_words_access(ir::OpView op, const DeclInfo& d, bool address, TexelWords& t);
+  bool texel_words_access(ir::OpView op, const DeclInfo& d, bool address, TexelWords& t);
   Id texel_at(const TexelWords& t, unsigned k); // the texel of dword k after the address
-  Status texel_words_load(ir::OpView op, const DeclInfo& d);
-  Status texel_words_store(ir::OpView op, const DeclInfo& d);
-  Status texel_words_atomic(ir::OpView op, const DeclInfo& d, Id index, bool nonuniform);
-  Status texel_words_query_size(ir::OpView op, const DeclInfo& d);
+  bool texel_words_load(ir::OpView op, const DeclInfo& d);
+  bool texel_words_store(ir::OpView op, const DeclInfo& d);
+  bool texel_words_atomic(ir::OpView op, const DeclInfo& d, Id index, bool nonuniform);
+  bool texel_words_query_size(ir::OpView op, const DeclInfo& d);
   // Declaration parts (lower_resources.cpp).
-  Status declare_uav_counter(ir::OpView op, DeclInfo& d);
-  Status declare_push_cbv(ir::OpView op, DeclInfo& d, const PushConstantBuffer& push);
+  bool declare_uav_counter(ir::OpView op, DeclInfo& d);
+  bool declare_push_cbv(ir::OpView op, DeclInfo& d, const PushConstantBuffer& push);
   Id sampled_coord(ir::SsaDef coord, ir::SsaDef layer, bool want_float);
   // The loaded sampled image of a combined SRV's DescriptorLoad with a sampler's (null: the
   // interface's entry for reads without a sampler).
-  Status combined_image(ir::SsaDef def, ir::SsaDef image_load, ir::SsaDef sampler_load, Id& out);
+  bool combined_image(ir::SsaDef def, ir::SsaDef image_load, ir::SsaDef sampler_load, Id& out);
 
-  Status finish_entry_point();
+  bool finish_entry_point();
   void build_push_block();
   void add_interface(Id var, spv::StorageClass storage);
   Id load_invocation_id();
@@ -326,14 +337,14 @@ struct Lowering::State : ValueMaps,
   Id convert_basic_types(Id id, ir::Type from, ir::Type to); // convert_basic when they differ
   // An I/O declaration equal to an earlier one (front ends declare per phase): reuse it.
   bool reuse_io(DeclInfo& d, ir::SsaDef def, Id var_type);
-  Status place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element);
+  bool place_gs_output(ir::SsaDef def, DeclInfo& d, ir::Type element);
 
   // Target and extensions (lower_target.cpp).
   // Whether an optional feature may be used: no interface, enabled, or core and required in
   // the target.
   bool extension_enabled(Extension e) const;
   // The one-line error for `what` needing `e`.
-  Status missing_extension(ir::SsaDef def, std::string_view what, Extension e);
+  bool missing_extension(ir::SsaDef def, std::string_view what, Extension e);
   // OpExtension for `e` where the target's SPIR-V version lacks the feature.
   void use_spirv_extension(Extension e);
   // The interface when it carries a binding map (ShaderInterface::has_binding_map), else null:
@@ -352,25 +363,25 @@ struct Lowering::State : ValueMaps,
   // Outputs meeting the layer's pipeline (lower_outputs.cpp).
   // Creates the variable of user I/O `d` (location, component and var_type set): dual-source
   // Index, a Private shadow for a swizzled render target.
-  Status declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed);
+  bool declare_user_io(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed);
   // Before each return of the entry function: swizzled shadows to their outputs.
   void emit_output_epilogue();
   // Xfb decorations for output `d` named `semantic` by the stream output it matches.
-  Status apply_stream_output(ir::SsaDef def, DeclInfo& d, std::string_view semantic,
-                             std::uint32_t semantic_index);
+  bool apply_stream_output(ir::SsaDef def, DeclInfo& d, std::string_view semantic,
+                           std::uint32_t semantic_index);
   std::uint32_t stream_output_size(std::uint32_t slot) const;
   // Every named stream output element found its output.
-  Status check_stream_output();
-  Status mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element);
-  Status capture_distances(ir::SsaDef def, DeclInfo& d);
+  bool check_stream_output();
+  bool mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element);
+  bool capture_distances(ir::SsaDef def, DeclInfo& d);
   void collect_output_semantics();
-  Status split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,
-                                 bool& split);
+  bool split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,
+                               bool& split);
   void emit_split_outputs();
   bool stream_output_applies() const;
   bool captures(const StreamOutputElement& e, const DeclInfo& d, std::string_view semantic,
                 std::uint32_t semantic_index) const;
-  Status check_stream_slots(ir::SsaDef def);
+  bool check_stream_slots(ir::SsaDef def);
   // Xfb decorations of stream output element `i` on `var`.
   void decorate_xfb(Id var, std::size_t i);
   // Bytes of the elements before `element` in its buffer.
@@ -383,13 +394,15 @@ struct Lowering::State : ValueMaps,
   // OpSpecConstant decorated with the layer's SpecId (+ component for F32_VEC4).
   Id parameter(ParameterName name, unsigned component = 0);
   Id parameter_vec4(ParameterName name);
-  Status check_parameters();
-  Status render_state_semantic(ir::SsaDef def, std::string_view name, std::uint32_t index);
-  Status render_state_prologue();      // first block of the entry function
-  Status render_state_before_return(); // before each return of the entry function
-  Status render_state_before_emit();   // geometry shaders: before each EmitVertex
-  Status pixel_epilogue();
-  Status vertex_epilogue();
+  bool check_parameters();
+  bool render_state_semantic(ir::SsaDef def, std::string_view name, std::uint32_t index);
+  bool render_state_prologue(); // first block of the entry function
+  // Before each return of the entry function / (geometry shaders) each EmitVertex: `at_op`, the
+  // Return or EmitVertex, is where a report points.
+  bool render_state_before_return(ir::SsaDef at_op);
+  bool render_state_before_emit(ir::SsaDef at_op);
+  bool pixel_epilogue();
+  bool vertex_epilogue(ir::SsaDef at_op);
   std::uint32_t find_output(bool builtin, std::uint32_t location_or_builtin) const;
   Id load_vec4(std::uint32_t decl_index);
   bool is_vec4_f32(std::uint32_t decl_index);

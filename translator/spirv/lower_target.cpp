@@ -12,7 +12,7 @@ bool Lowering::State::extension_enabled(Extension e) const {
   return core != kNeverCore && vulkan_minor_version(options.target) >= core;
 }
 
-Status Lowering::State::missing_extension(ir::SsaDef def, std::string_view what, Extension e) {
+bool Lowering::State::missing_extension(ir::SsaDef def, std::string_view what, Extension e) {
   const ExtensionInfo info = extension_info(e);
   std::string message(what);
   message += " needs ";
@@ -20,7 +20,7 @@ Status Lowering::State::missing_extension(ir::SsaDef def, std::string_view what,
   message += " (kiln extension '";
   message += info.cli_name;
   message += "'), which the interface does not enable";
-  return fail(def, message);
+  return fail(at(def), message);
 }
 
 void Lowering::State::use_spirv_extension(Extension e) {

@@ -7,65 +7,67 @@
 
 namespace kiln::spirv {
 
-Status Lowering::State::texel_words_access(ir::OpView o, const DeclInfo& d, bool address,
-                                           TexelWords& t) {
+bool Lowering::State::texel_words_access(ir::OpView o, const DeclInfo& d, bool address,
+                                         TexelWords& t) {
   const ir::SsaDef def = o.def();
   t.uav = d.kind == DeclInfo::Kind::Uav;
   t.u32 = basic(ir::ScalarType::U32, 1);
-  if (d.ir_type.is_basic()) return fail(def, "raw or structured buffer of a basic type");
+  if (d.ir_type.is_basic()) return fail(at(def), "raw or structured buffer of a basic type");
   const ir::TypeView view = ir->types().view(d.ir_type);
   const ir::Type element = view.member_count() == 1 ? view.member(0) : view.single_member;
   if (view.dim_count == 0 || view.member_count() > 1 || !element.is_scalar() ||
       scalar_size(element.scalar_type()) != 4)
-    return fail(def, "texel-buffer form of a buffer whose elements are not dwords");
+    return fail(at(def), "texel-buffer form of a buffer whose elements are not dwords");
   // Dwords per element of the outermost array (1 for raw buffers, the stride for structured).
   t.element_words = layout_size(view, view.dim_count - 1) / 4;
   // The DescriptorLoad's texel buffer: every buffer op names the descriptor first.
   t.image = value(ir::ops::BufferQuerySize(o).descriptor().def());
-  if (!address) return Status::ok();
+  if (!address) return true;
 
   if (ir::has(o.flags(), ir::OpFlags::SparseFeedback))
-    return fail(def, "sparse feedback on raw/structured buffers not supported");
-  if (o.code() != ir::OpCode::BufferLoad && !t.uav) return fail(def, "write to a read-only buffer");
+    return fail(at(def), "sparse feedback on raw/structured buffers not supported");
+  if (o.code() != ir::OpCode::BufferLoad && !t.uav)
+    return fail(at(def), "write to a read-only buffer");
   // The texel index: the address's components (outermost dimension first) times the dwords
   // of the element each one steps over.
   t.texel = const_u32(0);
   if (const ir::SsaDef address_def = ir::ops::BufferLoad(o).address().def()) {
-    const ir::Type at = type_of(address_def);
-    if (!at.is_basic() || at.vector_size() > view.dim_count)
-      return fail(def, "buffer address does not fit the buffer's type");
-    const Id a = value_as(address_def, at.with_scalar_type(ir::ScalarType::U32));
-    for (unsigned i = 0; i < at.vector_size(); ++i) {
-      Id component = at.vector_size() == 1 ? a : mb.op(spv::OpCompositeExtract, t.u32, {a, i});
+    const ir::Type address_type = type_of(address_def);
+    if (!address_type.is_basic() || address_type.vector_size() > view.dim_count)
+      return fail(at(def), "buffer address does not fit the buffer's type");
+    const Id a = value_as(address_def, address_type.with_scalar_type(ir::ScalarType::U32));
+    for (unsigned i = 0; i < address_type.vector_size(); ++i) {
+      Id component =
+          address_type.vector_size() == 1 ? a : mb.op(spv::OpCompositeExtract, t.u32, {a, i});
       const std::uint32_t stride = layout_size(view, view.dim_count - 1 - i) / 4;
       if (stride != 1) component = mb.op(spv::OpIMul, t.u32, {component, const_u32(stride)});
       t.texel = i == 0 ? component : mb.op(spv::OpIAdd, t.u32, {t.texel, component});
     }
   }
   t.uvec4 = basic(ir::ScalarType::U32, 4);
-  return Status::ok();
+  return true;
 }
 
 Id Lowering::State::texel_at(const TexelWords& t, unsigned k) {
   return k == 0 ? t.texel : mb.op(spv::OpIAdd, t.u32, {t.texel, const_u32(k)});
 }
 
-Status Lowering::State::texel_words_query_size(ir::OpView o, const DeclInfo& d) {
+bool Lowering::State::texel_words_query_size(ir::OpView o, const DeclInfo& d) {
   TexelWords t;
-  if (Status st = texel_words_access(o, d, false, t); !st) return st;
+  if (!texel_words_access(o, d, false, t)) return false;
   mb.require_capability(spv::CapabilityImageQuery);
   Id texels = mb.op(spv::OpImageQuerySize, t.u32, {t.image});
   if (t.element_words > 1) texels = mb.op(spv::OpUDiv, t.u32, {texels, const_u32(t.element_words)});
   bind(o.def(), texels, ir::kU32);
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::texel_words_load(ir::OpView o, const DeclInfo& d) {
+bool Lowering::State::texel_words_load(ir::OpView o, const DeclInfo& d) {
   const ir::SsaDef def = o.def();
   TexelWords t;
-  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  if (!texel_words_access(o, d, true, t)) return false;
   const ir::Type rt = o.type();
-  if (!rt.is_basic()) return fail(def, "aggregate load not supported");
+  if (!rt.is_basic()) return fail(at(def), "aggregate load not supported");
   const ir::Type scalar = rt.with_vector_size(1);
   Id parts[4] = {};
   for (unsigned k = 0; k < rt.vector_size(); ++k) {
@@ -79,16 +81,16 @@ Status Lowering::State::texel_words_load(ir::OpView o, const DeclInfo& d) {
     mb.op(spv::OpCompositeConstruct, type(rt),
           std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(def));
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::texel_words_store(ir::OpView o, const DeclInfo& d) {
+bool Lowering::State::texel_words_store(ir::OpView o, const DeclInfo& d) {
   const ir::SsaDef def = o.def();
   TexelWords t;
-  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  if (!texel_words_access(o, d, true, t)) return false;
   const ir::SsaDef stored = ir::ops::BufferStore(o).value().def();
   const ir::Type vt = type_of(stored);
-  if (!vt.is_basic()) return fail(def, "aggregate store not supported");
+  if (!vt.is_basic()) return fail(at(def), "aggregate store not supported");
   const ir::Type scalar = vt.with_vector_size(1);
   const Id v = value(stored);
   for (unsigned k = 0; k < vt.vector_size(); ++k) {
@@ -98,13 +100,13 @@ Status Lowering::State::texel_words_store(ir::OpView o, const DeclInfo& d) {
     Id texel_value = mb.op(spv::OpCompositeConstruct, t.uvec4, {part, zero, zero, zero});
     mb.op_void(spv::OpImageWrite, {t.image, texel_at(t, k), texel_value});
   }
-  return Status::ok();
+  return true;
 }
 
-Status Lowering::State::texel_words_atomic(ir::OpView o, const DeclInfo& d, Id index,
-                                           bool nonuniform) {
+bool Lowering::State::texel_words_atomic(ir::OpView o, const DeclInfo& d, Id index,
+                                         bool nonuniform) {
   TexelWords t;
-  if (Status st = texel_words_access(o, d, true, t); !st) return st;
+  if (!texel_words_access(o, d, true, t)) return false;
   Id image_ptr = d.var;
   if (index)
     image_ptr =

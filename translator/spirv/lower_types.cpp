@@ -3,17 +3,19 @@
 
 namespace kiln::spirv {
 
-Status Lowering::State::fail(ir::SsaDef def, std::string_view what) {
+std::string Lowering::State::spell_error(const Where& where, std::string_view what) {
+  // Problems of the interface and render-state parameters the lowering was given: bare.
+  if (where.is_beside_input()) return std::string(what);
   std::string message = "SPIR-V lowering: ";
   message += what;
-  if (def) {
+  if (where.known()) {
     message += " (op %";
-    message += std::to_string(def.id());
+    message += std::to_string(where.position);
     message += ' ';
-    message += ir::op_name(ir->op(def).code());
+    message += where.name;
     message += ')';
   }
-  return Status::error(message);
+  return message;
 }
 
 Id Lowering::State::make_basic(ir::ScalarType s, unsigned n) {
