@@ -154,15 +154,15 @@ int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
       if (!read_file(files[i].string(), bytes, error)) {
         ++counts.unreadable;
-      } else if (const InputKind kind = detect_input_kind(bytes).kind;
-                 kind != InputKind::Dxbc && kind != InputKind::D3D9) {
+      } else if (const ShaderInput input = read_shader_input(bytes);
+                 input.info.kind != InputKind::Dxbc && input.info.kind != InputKind::D3D9) {
         ++counts.skipped; // sidecars, manifests, DXIL, effects: not translatable bytecode
       } else {
         const TranslationKey key = cache.key_for(bytes, options);
         TranslateResult result;
         if (cache.lookup(key, result)) {
           ++counts.already;
-        } else if (translator.translate(bytes, options, result)) {
+        } else if (translator.translate(input, options, result)) {
           cache.insert(key, bytes, options, result);
           ++counts.translated;
         } else {

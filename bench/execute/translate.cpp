@@ -122,7 +122,7 @@ Translation translate_with_kiln(Translator& translator, const Request& request,
     return out;
   }
   TranslateResult result;
-  if (Status s = translator.translate(compile.bytecode, compile.options, result); !s) {
+  if (Status s = translator.translate(compile.input, compile.options, result); !s) {
     out.error = s.message();
     return out;
   }

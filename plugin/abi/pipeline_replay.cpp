@@ -1,7 +1,6 @@
 #include "plugin/abi/pipeline_replay.h"
 
 #include "plugin/abi/abi_context.h"
-#include "plugin/service/stage_probe.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -90,7 +89,7 @@ void PipelineRecorder::write(Pending& pending) {
       ShaderStage stage = ShaderStage::Count;
       if (job->state.load(std::memory_order_acquire) == JobState::Done)
         stage = job->result.reflection.stage;
-      else if (!probe_shader_stage(job->bytecode, stage))
+      else if (!declared_stage(job->input, stage))
         stage = ShaderStage::Count;
       record.stages.push_back({stage, cache_.codegen_version(), job->key});
     }

@@ -124,7 +124,7 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
   }
   // Translated on this thread (no worker woken, none can take it first); an identical request
   // in flight on another thread is shared.
-  JobRef job = service_->translate_now(request.bytecode, request.options, Priority::High);
+  JobRef job = service_->translate_now(request.input, request.options, Priority::High);
   if (job->state.load(std::memory_order_acquire) != JobState::Done) {
     count_forwarded(ForwardReason::Translation);
     return false;
