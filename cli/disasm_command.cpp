@@ -39,8 +39,7 @@ int run_disasm(const ParsedArgs& args) {
   if (views > 1) return usage_error("choose one of --source, --ir, --ir-scoped, --spirv");
   const std::string input(args.positional()[0]);
   std::vector<std::uint8_t> bytes;
-  std::string error;
-  if (!read_file(input, bytes, error)) return fail(input, error);
+  if (Status read = read_file(input, bytes); !read) return fail(input, read.message());
   const ShaderInput read = read_shader_input(bytes); // the one read: handed to the translator
   const InputInfo& info = read.info;
   std::string text;

@@ -137,12 +137,12 @@ void open_cache(kiln_context_t& context, const kiln_context_create_info& info) {
   options.diagnostics = [logger](std::string_view message) {
     logger->log(KILN_LOG_WARNING, std::string("cache: ") + std::string(message));
   };
-  Status error;
-  context.cache = cache::ShaderCache::open(options, &error);
-  if (!context.cache) {
-    context.logger.log(KILN_LOG_WARNING, "running without a cache: " + error.message());
+  auto opened = cache::ShaderCache::open(options);
+  if (!opened) {
+    context.logger.log(KILN_LOG_WARNING, "running without a cache: " + opened.status().message());
     return;
   }
+  context.cache = std::move(opened).value();
   context.store = std::make_unique<CacheStore>(*context.cache);
 }
 

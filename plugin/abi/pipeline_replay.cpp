@@ -93,7 +93,9 @@ void PipelineRecorder::write(Pending& pending) {
         stage = ShaderStage::Count;
       record.stages.push_back({stage, cache_.codegen_version(), job->key});
     }
-    (void)cache_.record_pipeline_use(record); // false: not written; reported by the cache
+    // Not written: a write failure the cache reports once itself (its diagnostics); the use
+    // of a pipeline is only counted, so nothing else is lost.
+    (void)cache_.record_pipeline_use(record);
   } catch (...) {
     log_caught(logger_, "pipeline recorder");
   }

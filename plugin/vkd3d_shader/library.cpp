@@ -83,8 +83,13 @@ Library::Library() {
         std::fprintf(stderr, "kiln vkd3d-shader: cache: %.*s\n", int(message.size()),
                      message.data());
       };
-      cache_ = cache::ShaderCache::open(options);
-      if (cache_) store_ = std::make_unique<CacheStore>(*cache_);
+      auto opened = cache::ShaderCache::open(options);
+      if (opened) {
+        cache_ = std::move(opened).value();
+        store_ = std::make_unique<CacheStore>(*cache_);
+      } else {
+        options.diagnostics("running without a cache: " + opened.status().message());
+      }
     }
   }
   ServiceOptions options;
