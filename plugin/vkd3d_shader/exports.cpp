@@ -35,6 +35,22 @@ void forward_void(Args... args) {
   (real.*Member)(args...);
 }
 
+// A free function of a structure holding an array (`array`, `count` elements): kiln's array is
+// released here and the structure emptied; one the real library allocated goes back to it
+// (`Member`).
+template <auto Member, typename Holder, typename Array, typename Count>
+void release_array(const char* entry, Holder* holder, Array Holder::*array, Count Holder::*count) {
+  guarded_void(entry, [&] {
+    if (holder && holder->*array && !ForwardScope::active() &&
+        Library::instance().release(holder->*array)) {
+      holder->*array = nullptr;
+      holder->*count = 0;
+      return;
+    }
+    forward_void<Member>(holder);
+  });
+}
+
 constexpr int kUnavailable = VKD3D_ERROR_NOT_IMPLEMENTED;
 
 } // namespace
@@ -179,16 +195,10 @@ int vkd3d_shader_scan(const struct vkd3d_shader_compile_info* compile_info, char
 }
 
 void vkd3d_shader_free_scan_descriptor_info(struct vkd3d_shader_scan_descriptor_info* info) {
-  const auto body = [&] {
-    if (info && info->descriptors && !ForwardScope::active() &&
-        Library::instance().release(info->descriptors)) {
-      info->descriptors = nullptr;
-      info->descriptor_count = 0;
-      return;
-    }
-    forward_void<&RealLibrary::vkd3d_shader_free_scan_descriptor_info>(info);
-  };
-  guarded_void("vkd3d_shader_free_scan_descriptor_info", body);
+  release_array<&RealLibrary::vkd3d_shader_free_scan_descriptor_info>(
+      "vkd3d_shader_free_scan_descriptor_info", info,
+      &vkd3d_shader_scan_descriptor_info::descriptors,
+      &vkd3d_shader_scan_descriptor_info::descriptor_count);
 }
 
 int vkd3d_shader_parse_input_signature(const struct vkd3d_shader_code* dxbc,
@@ -220,16 +230,9 @@ vkd3d_shader_find_signature_element(const struct vkd3d_shader_signature* signatu
 }
 
 void vkd3d_shader_free_shader_signature(struct vkd3d_shader_signature* signature) {
-  const auto body = [&] {
-    if (signature && signature->elements && !ForwardScope::active() &&
-        Library::instance().release(signature->elements)) {
-      signature->elements = nullptr;
-      signature->element_count = 0;
-      return;
-    }
-    forward_void<&RealLibrary::vkd3d_shader_free_shader_signature>(signature);
-  };
-  guarded_void("vkd3d_shader_free_shader_signature", body);
+  release_array<&RealLibrary::vkd3d_shader_free_shader_signature>(
+      "vkd3d_shader_free_shader_signature", signature, &vkd3d_shader_signature::elements,
+      &vkd3d_shader_signature::element_count);
 }
 
 #pragma GCC visibility pop

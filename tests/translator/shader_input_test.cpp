@@ -47,51 +47,61 @@ void damage_container_header(std::vector<std::uint8_t>& bytes) {
   std::fill_n(bytes.begin() + 24, 4, std::uint8_t(0xff));
 }
 
-TEST(ShaderInput, TranslateTakesTheReadContainerWithoutParsingAgain) {
+// Calls check(file, bytes, expected) for every `stride`-th valid shader of the corpus that
+// translates (`expected`: its translation from the bytes); returns how many.
+template <typename Check>
+int for_each_translatable(int stride, Check&& check) {
   const auto corpus = test::corpus_dir();
-  KILN_REQUIRE_DIR(corpus, "corpus");
   Translator translator;
   int translated = 0;
-  for (const ManifestRow& row : valid_shaders(corpus, 16)) {
-    if (row.kind != "dxbc") continue;
-    const std::vector<std::uint8_t> bytes = test::read_bytes(corpus / row.file);
+  for (const ManifestRow& row : valid_shaders(corpus, stride)) {
+    std::vector<std::uint8_t> bytes = test::read_bytes(corpus / row.file);
     TranslateResult expected;
     if (!translator.translate(bytes, {}, expected)) continue; // rejected either way
-    std::vector<std::uint8_t> damaged = bytes;
-    const ShaderInput input = read_shader_input(damaged);
-    ASSERT_TRUE(input.readable) << row.file << ": " << input.readable.message();
-    damage_container_header(damaged);
-    ASSERT_NE(detect_input_kind(damaged).kind, InputKind::Dxbc);
-
-    TranslateResult result;
-    const Status status = translator.translate(input, {}, result);
-    ASSERT_TRUE(status) << row.file << ": read again? " << status.message();
-    EXPECT_EQ(result.kind, InputKind::Dxbc);
-    EXPECT_EQ(result.spirv, expected.spirv) << row.file;
+    check(row.file, bytes, expected);
     ++translated;
   }
-  EXPECT_GT(translated, 20);
+  return translated;
+}
+
+// `input` translates, without reading its bytes again, to what `expected` holds.
+void expect_translation(const ShaderInput& input, const TranslateResult& expected,
+                        const std::string& file) {
+  Translator translator;
+  TranslateResult result;
+  const Status status = translator.translate(input, {}, result);
+  ASSERT_TRUE(status) << file << ": read again? " << status.message();
+  EXPECT_EQ(result.kind, expected.kind) << file;
+  EXPECT_EQ(result.spirv, expected.spirv) << file;
+}
+
+TEST(ShaderInput, TranslateTakesTheReadContainerWithoutParsingAgain) {
+  KILN_REQUIRE_DIR(test::corpus_dir(), "corpus");
+  int dxbc = 0;
+  for_each_translatable(16, [&dxbc](const std::string& file, std::vector<std::uint8_t>& bytes,
+                                    const TranslateResult& expected) {
+    if (expected.kind != InputKind::Dxbc) return;
+    const ShaderInput input = read_shader_input(bytes);
+    ASSERT_TRUE(input.readable) << file << ": " << input.readable.message();
+    damage_container_header(bytes);
+    ASSERT_NE(detect_input_kind(bytes).kind, InputKind::Dxbc);
+    expect_translation(input, expected, file);
+    ++dxbc;
+  });
+  EXPECT_GT(dxbc, 50);
 }
 
 TEST(ShaderInput, RebasedInputReadsOnlyTheCopy) {
-  const auto corpus = test::corpus_dir();
-  KILN_REQUIRE_DIR(corpus, "corpus");
-  Translator translator;
-  int translated = 0;
-  for (const ManifestRow& row : valid_shaders(corpus, 64)) {
-    std::vector<std::uint8_t> original = test::read_bytes(corpus / row.file);
-    TranslateResult expected;
-    if (!translator.translate(original, {}, expected)) continue;
-    const ShaderInput read = read_shader_input(original);
-    const std::vector<std::uint8_t> copy = original;
-    const ShaderInput rebased = rebased_shader_input(read, copy);
-    std::fill(original.begin(), original.end(), std::uint8_t(0)); // the first bytes are gone
-    TranslateResult result;
-    const Status status = translator.translate(rebased, {}, result);
-    ASSERT_TRUE(status) << row.file << ": " << status.message();
-    EXPECT_EQ(result.spirv, expected.spirv) << row.file;
-    ++translated;
-  }
+  KILN_REQUIRE_DIR(test::corpus_dir(), "corpus");
+  const int translated =
+      for_each_translatable(64, [](const std::string& file, std::vector<std::uint8_t>& bytes,
+                                   const TranslateResult& expected) {
+        const ShaderInput read = read_shader_input(bytes);
+        const std::vector<std::uint8_t> copy = bytes;
+        const ShaderInput rebased = rebased_shader_input(read, copy);
+        std::fill(bytes.begin(), bytes.end(), std::uint8_t(0)); // the first bytes are gone
+        expect_translation(rebased, expected, file);
+      });
   EXPECT_GT(translated, 10);
 }
 
