@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <stdexcept>
 #include <thread>
 
 namespace kiln::cache {
@@ -586,6 +587,20 @@ TEST(ShaderCache, OpenWithoutADirectoryFailsSayingWhy) {
   EXPECT_EQ(opened.value(), nullptr);
   EXPECT_NE(opened.status().message().find("no cache directory"), std::string::npos)
       << opened.status().message();
+}
+
+// open()'s exception boundary: what it caught (here the diagnostics callback throwing while
+// open() warns about a file that is not a cache) is the failure's message, not an escape.
+TEST(ShaderCache, OpenReturnsWhatItCaught) {
+  ScratchDirectory dir;
+  write_all_bytes(dir.file(), std::vector<std::uint8_t>(64, 0x5a));
+  CacheOptions options;
+  options.directory = dir.path();
+  options.read_only = true;
+  options.diagnostics = [](std::string_view) { throw std::runtime_error("callback failed"); };
+  const auto opened = ShaderCache::open(options);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.status().message(), "opening the cache: callback failed");
 }
 
 } // namespace
