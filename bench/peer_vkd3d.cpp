@@ -1,5 +1,6 @@
 #include "bench/peer_vkd3d.h"
 
+#include "bench/child_process.h"
 #include "plugin/vkd3d_shader/shader_library.h"
 
 #include <cerrno>
@@ -64,27 +65,19 @@ bool Vkd3dPeer::survives(std::span<const std::uint8_t> bytecode, std::string& er
     error = "vkd3d not available";
     return false;
   }
-  const pid_t child = fork();
-  if (child < 0) return true; // cannot screen: time it anyway
-  if (child == 0) {
-    alarm(30); // a hang counts as a crash
-    // The child's assertion message would interleave with the report; the record says it.
-    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+  const ChildOutcome child = run_in_child([&] {
     std::size_t bytes = 0;
     std::string ignored;
     translate(bytecode, bytes, ignored);
-    _exit(0);
-  }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) return true;
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  if (WIFSIGNALED(status))
-    error = std::string("vkd3d crashed (") + strsignal(WTERMSIG(status)) +
+    return std::string();
+  });
+  // Not run: cannot screen, so time it anyway.
+  if (child.end == ChildOutcome::End::Unknown || child.exited_cleanly()) return true;
+  if (child.end == ChildOutcome::End::Signalled)
+    error = std::string("vkd3d crashed (") + strsignal(child.signal) +
             ") in a screening child process; not timed";
   else
-    error = "vkd3d screening child exited with status " + std::to_string(WEXITSTATUS(status));
+    error = "vkd3d screening child exited with status " + std::to_string(child.exit_status);
   return false;
 }
 

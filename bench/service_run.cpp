@@ -72,15 +72,15 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
     cache::ScratchDirectory scratch("kiln-bench");
     cache::CacheOptions cold_options;
     cold_options.directory = scratch.path();
-    Status error;
-    auto cold_cache = cache::ShaderCache::open(cold_options, &error);
-    if (!cold_cache) {
-      note = "cache not opened (" + error.message() + "); measured without one";
+    auto opened = cache::ShaderCache::open(cold_options);
+    if (!opened) {
+      note = "cache not opened (" + opened.status().message() + "); measured without one";
       figures.one_thread_cold_per_s = throughput(translatable, 1, nullptr, failed);
       figures.all_threads_cold_per_s =
           throughput(translatable, figures.all_threads, nullptr, failed);
       return figures;
     }
+    const std::unique_ptr<cache::ShaderCache> cold_cache = std::move(opened).value();
     {
       CacheStore cold_store(*cold_cache);
       (void)cold_cache->clear();
@@ -93,10 +93,11 @@ std::optional<ServiceFigures> measure_service(const std::vector<BenchInput>& inp
     if (!options.cache_dir.empty()) {
       cache::CacheOptions warm_options;
       warm_options.directory = options.cache_dir;
-      named_cache = cache::ShaderCache::open(warm_options, &error);
+      auto named = cache::ShaderCache::open(warm_options);
+      named_cache = std::move(named).value();
       if (!named_cache) {
         note = "cold = empty disk cache (temporary directory); warm not measured: --cache " +
-               options.cache_dir + " not opened (" + error.message() + ")";
+               options.cache_dir + " not opened (" + named.status().message() + ")";
         return figures;
       }
     }
@@ -129,10 +130,10 @@ std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
     note = "no temporary directory for the cache";
     return std::nullopt;
   }
-  Status error;
-  auto cache = cache::ShaderCache::open(cache_options, &error);
+  auto opened = cache::ShaderCache::open(cache_options);
+  std::unique_ptr<cache::ShaderCache> cache = std::move(opened).value();
   if (!cache) {
-    note = "cache not opened: " + error.message();
+    note = "cache not opened: " + opened.status().message();
     return std::nullopt;
   }
 
@@ -156,10 +157,11 @@ std::optional<CacheFigures> measure_cache(const std::vector<BenchInput>& inputs,
 
   CacheFigures figures;
   const auto open_start = Clock::now();
-  cache = cache::ShaderCache::open(cache_options, &error);
+  opened = cache::ShaderCache::open(cache_options);
   figures.open_ms = std::chrono::duration<double, std::milli>(Clock::now() - open_start).count();
+  cache = std::move(opened).value();
   if (!cache) {
-    note = "cache not reopened: " + error.message();
+    note = "cache not reopened: " + opened.status().message();
     return std::nullopt;
   }
   constexpr int kRounds = 3;

@@ -163,11 +163,9 @@ bool probe_record(std::span<const std::uint8_t> file, std::uint64_t offset, bool
   return XXH3_64bits(file.data() + offset + kRecordHeaderSize, payload) == out.payload_checksum;
 }
 
-bool decode_record(std::span<const std::uint8_t> record, RecordView& out, std::string& error) {
-  if (!probe_record(record, 0, true, out.header) || out.header.record_size != record.size()) {
-    error = "record damaged (header, trailer or payload checksum mismatch)";
-    return false;
-  }
+Status decode_record(std::span<const std::uint8_t> record, RecordView& out) {
+  if (!probe_record(record, 0, true, out.header) || out.header.record_size != record.size())
+    return Status::error("record damaged (header, trailer or payload checksum mismatch)");
   const RecordHeader& h = out.header;
   std::size_t at = kRecordHeaderSize;
   out.source = record.subspan(at, h.source_size);
@@ -180,15 +178,13 @@ bool decode_record(std::span<const std::uint8_t> record, RecordView& out, std::s
     std::uint32_t length = 0;
     if (out.reflection.size() >= 4)
       std::memcpy(&length, out.reflection.data() + out.reflection.size() - 4, 4);
-    if (out.reflection.size() < 4 || length > out.reflection.size() - 4) {
-      error = "record damaged (interface length past its section)";
-      return false;
-    }
+    if (out.reflection.size() < 4 || length > out.reflection.size() - 4)
+      return Status::error("record damaged (interface length past its section)");
     const std::size_t reflection_bytes = out.reflection.size() - 4 - length;
     out.interface = out.reflection.subspan(reflection_bytes, length);
     out.reflection = out.reflection.first(reflection_bytes);
   }
-  return true;
+  return Status::ok();
 }
 
 bool decode_record_options(const RecordView& view, TranslateOptions& out) {

@@ -112,9 +112,9 @@ struct RecordView {
 // takes. False when the bits or the interface bytes do not decode.
 bool decode_record_options(const RecordView& view, TranslateOptions& out);
 
-// Checks a whole record (header, trailer, payload checksum). On failure returns false and sets
-// `error` to one line naming what is wrong.
-bool decode_record(std::span<const std::uint8_t> record, RecordView& out, std::string& error);
+// Checks a whole record (header, trailer, payload checksum). A failure names what is wrong in
+// one line.
+Status decode_record(std::span<const std::uint8_t> record, RecordView& out);
 
 void serialize_reflection(const Reflection& reflection, std::vector<std::uint8_t>& out);
 bool deserialize_reflection(std::span<const std::uint8_t> bytes, Reflection& out);

@@ -121,9 +121,8 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   for (const ScannedRecord* entry : stale) {
     record.resize(entry->header.record_size);
     RecordView view;
-    std::string error;
     TranslateOptions options;
-    if (read_at(old_fd.get(), entry->offset, record) != 0 || !decode_record(record, view, error) ||
+    if (read_at(old_fd.get(), entry->offset, record) != 0 || !decode_record(record, view) ||
         !decode_record_options(view, options))
       continue;
     const TranslationKey current = key_for(view.source, options);
@@ -155,9 +154,8 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   newest_pipelines.for_each([&](const IndexEntry& entry) {
     record.resize(entry.record_size);
     RecordView view;
-    std::string error;
     PipelineRecord pipeline;
-    if (read_at(old_fd.get(), entry.offset, record) != 0 || !decode_record(record, view, error) ||
+    if (read_at(old_fd.get(), entry.offset, record) != 0 || !decode_record(record, view) ||
         !decode_pipeline_payload(view.source, pipeline) || (pipeline.flags & kPipelineRetired))
       return;
     pipeline.key = entry.key;
@@ -190,9 +188,7 @@ Status ShaderCache::rewrite_locked(std::uint64_t target_bytes, bool drop_everyth
   for (std::size_t i = first_kept; i < survivors.size(); ++i) {
     record.resize(survivors[i].record_size);
     RecordView view;
-    std::string error;
-    if (read_at(old_fd.get(), survivors[i].offset, record) != 0 ||
-        !decode_record(record, view, error))
+    if (read_at(old_fd.get(), survivors[i].offset, record) != 0 || !decode_record(record, view))
       continue; // damaged since the scan: dropped
     writer.write(record);
   }

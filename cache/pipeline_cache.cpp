@@ -19,19 +19,18 @@ std::uint64_t now_unix_seconds() {
 
 } // namespace
 
-bool ShaderCache::put_pipeline(const PipelineRecord& record) {
-  if (!writable()) return false;
+Status ShaderCache::put_pipeline(const PipelineRecord& record) {
+  if (!writable()) return not_writable();
   try {
     std::vector<std::uint8_t> bytes;
     encode_pipeline_record(record, bytes);
     return append_record(record.key, bytes, true);
   } catch (...) {
-    warn_caught("put_pipeline");
-    return false;
+    return status_caught("put_pipeline");
   }
 }
 
-bool ShaderCache::record_pipeline_use(const PipelineRecord& record) {
+Status ShaderCache::record_pipeline_use(const PipelineRecord& record) {
   try {
     PipelineRecord stored;
     PipelineRecord updated = record;
@@ -40,39 +39,43 @@ bool ShaderCache::record_pipeline_use(const PipelineRecord& record) {
     updated.last_use_unix_seconds = now_unix_seconds();
     return put_pipeline(updated);
   } catch (...) {
-    warn_caught("record_pipeline_use");
-    return false;
+    return status_caught("record_pipeline_use");
   }
 }
 
-bool ShaderCache::read_pipeline(const TranslationKey& key, PipelineRecord& out) {
+Status ShaderCache::read_pipeline(const TranslationKey& key, PipelineRecord& out) {
   try {
     std::vector<std::uint8_t> bytes;
+    std::uint64_t offset = 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
       {
         std::shared_lock state(state_mutex_);
         if (const IndexEntry* entry = pipelines_.find(key)) {
+          offset = entry->offset;
           bytes.resize(entry->record_size);
-          if (read_at(fd_.get(), entry->offset, bytes) != 0) return false;
+          if (read_at(fd_.get(), offset, bytes) != 0)
+            return Status::error("pipeline record at offset " + std::to_string(offset) +
+                                 ": unreadable");
           break;
         }
       }
       if (attempt == 0)
         refresh();
       else
-        return false;
+        return Status::error("no pipeline record with this key");
     }
+    const auto damaged = [offset](const std::string& why) {
+      return Status::error("pipeline record at offset " + std::to_string(offset) + ": " + why);
+    };
     RecordView view;
-    std::string error;
-    if (!decode_record(bytes, view, error) || !(view.header.key() == key) ||
-        view.header.codegen_version != kPipelineRecordMarker ||
-        !decode_pipeline_payload(view.source, out))
-      return false;
+    if (Status decoded = decode_record(bytes, view); !decoded) return damaged(decoded.message());
+    if (!(view.header.key() == key) || view.header.codegen_version != kPipelineRecordMarker)
+      return damaged("not the record indexed");
+    if (!decode_pipeline_payload(view.source, out)) return damaged("its payload does not decode");
     out.key = key;
-    return true;
+    return Status::ok();
   } catch (...) {
-    warn_caught("read_pipeline");
-    return false;
+    return status_caught("read_pipeline");
   }
 }
 

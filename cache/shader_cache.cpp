@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <xxhash.h>
 
@@ -65,28 +66,22 @@ ShaderCache::~ShaderCache() {
   }
 }
 
-std::unique_ptr<ShaderCache> ShaderCache::open(const CacheOptions& options, Status* error) {
+Result<std::unique_ptr<ShaderCache>> ShaderCache::open(const CacheOptions& options) {
   try {
     std::unique_ptr<ShaderCache> cache(new ShaderCache(options));
     if (cache->options_.directory.empty()) cache->options_.directory = default_cache_directory();
-    if (cache->options_.directory.empty()) {
-      if (error) *error = Status::error("no cache directory: set KILN_CACHE_PATH or HOME");
-      return nullptr;
-    }
+    if (cache->options_.directory.empty())
+      return Status::error("no cache directory: set KILN_CACHE_PATH or HOME");
     cache->directory_ = cache->options_.directory.string();
     cache->path_ = (cache->options_.directory / kCacheFileName).string();
     cache->snapshot_path_ = cache->path_ + ".index";
-    if (Status status = cache->open_file(); !status) {
-      if (error) *error = status;
-      return nullptr;
-    }
+    if (Status status = cache->open_file(); !status) return status;
     return cache;
   } catch (...) {
+    // The boundary of open(): what it caught is the result's message.
     const Caught what = caught();
-    if (error)
-      *error = Status::error(what.out_of_memory ? std::string("out of memory opening the cache")
-                                                : std::string("opening the cache: ") + what.what);
-    return nullptr;
+    return Status::error(what.out_of_memory ? std::string("out of memory opening the cache")
+                                            : std::string("opening the cache: ") + what.what);
   }
 }
 
@@ -106,6 +101,21 @@ bool ShaderCache::warn_caught(const char* entry) noexcept {
     std::fprintf(stderr, "kiln: cache: %s: %s\n", entry, what.what);
   }
   return what.out_of_memory;
+}
+
+Status ShaderCache::status_caught(const char* entry) noexcept {
+  const bool out_of_memory = warn_caught(entry);
+  // Short texts (no heap: they fit a std::string's own buffer) where building one could fail.
+  if (out_of_memory) return Status::error("out of memory");
+  try {
+    return Status::error(std::string(entry) + ": " + caught().what);
+  } catch (const std::exception&) { // building the text failed; warn_caught() logged the cause
+    return Status::error("out of memory");
+  }
+}
+
+Status ShaderCache::not_writable() const {
+  return Status::error("cache " + directory_ + " is not writable");
 }
 
 void ShaderCache::stop_writing(const std::string& why) {
@@ -400,8 +410,7 @@ bool ShaderCache::lookup(const TranslationKey& key, TranslateResult& out) {
       if (record_size != 0) {
         auto* bytes = reinterpret_cast<std::uint8_t*>(words.data());
         RecordView view;
-        std::string error;
-        if (decode_record({bytes, record_size}, view, error) && view.header.key() == key &&
+        if (decode_record({bytes, record_size}, view) && view.header.key() == key &&
             view.header.codegen_version == options_.codegen_version &&
             deserialize_reflection(view.reflection, out.reflection)) {
           std::memmove(bytes, view.spirv.data(), view.spirv.size());
@@ -434,32 +443,37 @@ bool ShaderCache::insert(const TranslationKey& key, std::span<const std::uint8_t
   try {
     std::vector<std::uint8_t> record;
     encode_record(key, options_.codegen_version, source, options, result, record);
-    return append_record(key, record, false);
+    return append_record(key, record, false).is_ok();
   } catch (...) {
     warn_caught("insert");
     return false;
   }
 }
 
-bool ShaderCache::append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
-                                bool pipeline) {
-  if (record.size() > kMaxRecordSize) return false;
+Status ShaderCache::append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
+                                  bool pipeline) {
+  if (record.size() > kMaxRecordSize)
+    return Status::error("a record of " + std::to_string(record.size()) +
+                         " bytes is larger than the cache takes");
   std::lock_guard guard(file_mutex_);
-  if (!writable() || !fd_.valid()) return false;
+  if (!writable() || !fd_.valid()) return not_writable();
   // Take the append lock on the file the path names; a rewrite by another process may
   // replace it while we wait, in which case we load the new file and try again.
   FileLock lock;
   for (int attempt = 0;; ++attempt) {
-    if (attempt == 100) return false;
+    if (attempt == 100)
+      return Status::error(path_ + " kept being replaced by other processes while appending");
     if (file_replaced()) refresh_locked();
-    if (!lock.lock(fd_.get(), FileLock::Mode::Exclusive)) return false;
+    if (!lock.lock(fd_.get(), FileLock::Mode::Exclusive))
+      return Status::error("cannot lock " + path_ + " to append");
     if (!file_replaced()) break;
     lock.unlock();
   }
   // Index what others appended first: the key may be there already, and our offset is the end.
   std::uint64_t size = 0;
   FileIdentity ignored;
-  if (identity_of_fd(fd_.get(), ignored, &size) != 0) return false;
+  if (identity_of_fd(fd_.get(), ignored, &size) != 0)
+    return Status::error("cannot read the size of " + path_);
   if (size > scanned_end_) {
     Scanned scanned;
     if (scan(fd_.get(), scanned_end_, scanned) && scanned.header_ok)
@@ -467,14 +481,15 @@ bool ShaderCache::append_record(const TranslationKey& key, std::span<const std::
   }
   if (!pipeline) {
     std::shared_lock state(state_mutex_);
-    if (index_.find(key)) return false;
+    if (index_.find(key)) return Status::error("already in the cache");
   }
   if (int error = write_all(fd_.get(), record); error != 0) {
     // Take back what part of the record made it, so the file ends on a whole record.
     if (truncate_file(fd_.get(), size) != 0) { /* reclaimed at the next open */
     }
-    stop_writing("cannot append to " + path_ + " (" + errno_text(error) + ")");
-    return false;
+    Status failed = Status::error("cannot append to " + path_ + " (" + errno_text(error) + ")");
+    stop_writing(failed.message());
+    return failed;
   }
   {
     std::unique_lock state(state_mutex_);
@@ -490,7 +505,7 @@ bool ShaderCache::append_record(const TranslationKey& key, std::span<const std::
   inserts_.fetch_add(1, std::memory_order_relaxed);
   maybe_compact_after_insert();
   save_snapshot_locked(std::max(kSnapshotWhileRunningBytes, scanned_end_ / 16));
-  return true;
+  return Status::ok();
 }
 
 void ShaderCache::maybe_compact_after_insert() {
@@ -537,10 +552,10 @@ Status ShaderCache::read_source(const StaleEntry& entry, std::vector<std::uint8_
         return Status::error("offset " + std::to_string(entry.offset) + ": unreadable");
     }
     RecordView view;
-    std::string error;
-    if (!decode_record(record, view, error) || !(view.header.key() == entry.key))
+    Status decoded = decode_record(record, view);
+    if (!decoded || !(view.header.key() == entry.key))
       return Status::error("offset " + std::to_string(entry.offset) + ": " +
-                           (error.empty() ? "record moved" : error));
+                           (decoded ? "record moved" : decoded.message()));
     if (!decode_record_options(view, options))
       return Status::error("offset " + std::to_string(entry.offset) + ": unknown options");
     source.assign(view.source.begin(), view.source.end());
@@ -553,7 +568,7 @@ Status ShaderCache::read_source(const StaleEntry& entry, std::vector<std::uint8_
 Status ShaderCache::compact(std::uint64_t target_bytes) {
   try {
     std::lock_guard guard(file_mutex_);
-    if (!writable()) return Status::error("cache " + directory_ + " is not writable");
+    if (!writable()) return not_writable();
     if (target_bytes == 0 && scanned_end_ > options_.max_bytes)
       target_bytes = options_.max_bytes / 4 * 3;
     return rewrite_locked(target_bytes, false);

@@ -12,6 +12,7 @@
 #include "cache/file_io.h"
 #include "cache/flat_index.h"
 #include "cache/pipeline_record.h"
+#include "translator/common/result.h"
 #include "translator/translate.h"
 #include "translator/translation_key.h"
 #include "translator/version.h"
@@ -87,9 +88,9 @@ class ShaderCache {
  public:
   // Opens (creating if needed) the cache in options.directory. Never fails to produce a cache
   // object unless the directory cannot even be read: a read-only directory gives a read-only
-  // cache, a damaged file opens with what is intact (one warning). Returns null with `error`
-  // set when nothing usable exists.
-  static std::unique_ptr<ShaderCache> open(const CacheOptions& options, Status* error = nullptr);
+  // cache, a damaged file opens with what is intact (one warning). Fails, saying why, when
+  // nothing usable exists.
+  static Result<std::unique_ptr<ShaderCache>> open(const CacheOptions& options);
 
   ~ShaderCache();
   ShaderCache(const ShaderCache&) = delete;
@@ -116,12 +117,14 @@ class ShaderCache {
                      TranslateOptions& options);
 
   // Pipeline records (cache/pipeline_record.h). put_pipeline appends `record` as the newest
-  // version of its key (it supersedes older ones, unlike insert()); false when not written.
-  bool put_pipeline(const PipelineRecord& record);
+  // version of its key (it supersedes older ones, unlike insert()); a failure says why it was
+  // not written.
+  Status put_pipeline(const PipelineRecord& record);
   // Counts one use of a pipeline: stores it with the stored record's use count + 1 (1 when new,
   // the retired flag cleared) and the current time as last use.
-  bool record_pipeline_use(const PipelineRecord& record);
-  bool read_pipeline(const TranslationKey& key, PipelineRecord& out);
+  Status record_pipeline_use(const PipelineRecord& record);
+  // A failure says why there is no record: none with this key, or one that does not read.
+  Status read_pipeline(const TranslationKey& key, PipelineRecord& out);
   // Every pipeline record (after picking up other processes' appends), retired ones included.
   std::vector<PipelineRecord> pipeline_records();
   // The stored source and options of the shader a pipeline stage names, whether its entry is
@@ -172,14 +175,17 @@ class ShaderCache {
   Status rewrite_locked(std::uint64_t target_bytes, bool drop_everything);
   // Appends one encoded record under the append lock. A shader record is skipped when its key
   // is indexed already; a pipeline record supersedes the indexed one.
-  bool append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
-                     bool pipeline);
+  Status append_record(const TranslationKey& key, std::span<const std::uint8_t> record,
+                       bool pipeline);
   void maybe_compact_after_insert();
   void stop_writing(const std::string& why);
   void warn(const std::string& message);
   // The catch-everything of a public member: one warning naming the member and what it caught
   // (translator/common/caught.h); true when that was std::bad_alloc.
   bool warn_caught(const char* entry) noexcept;
+  // warn_caught(), and what it caught as the member's Status.
+  Status status_caught(const char* entry) noexcept;
+  Status not_writable() const;
 
   CacheOptions options_;
   std::string directory_;

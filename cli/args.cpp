@@ -139,12 +139,9 @@ bool option_number(const ParsedArgs& args, std::string_view option, std::uint64_
   return false;
 }
 
-bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::string& error) {
+Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    error = std::strerror(errno);
-    return false;
-  }
+  if (!file) return Status::error(std::strerror(errno));
   bytes.clear();
   std::uint8_t buffer[1 << 16];
   std::size_t n;
@@ -152,35 +149,27 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::s
     bytes.insert(bytes.end(), buffer, buffer + n);
     if (bytes.size() > (std::size_t(1) << 30)) {
       std::fclose(file);
-      error = "file larger than 1 GiB";
-      return false;
+      return Status::error("file larger than 1 GiB");
     }
   }
   const bool read_error = std::ferror(file);
   std::fclose(file);
-  if (read_error) {
-    error = "read error";
-    return false;
-  }
-  return true;
+  return read_error ? Status::error("read error") : Status::ok();
 }
 
-bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string& error) {
+Status write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
   // Write to a temporary name and rename, so a failed write never leaves a partial output.
   const std::string temp = path + ".tmp";
   std::FILE* file = std::fopen(temp.c_str(), "wb");
-  if (!file) {
-    error = std::strerror(errno);
-    return false;
-  }
+  if (!file) return Status::error(std::strerror(errno));
   const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
   const bool closed = std::fclose(file) == 0;
   if (!ok || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    error = std::strerror(errno);
+    Status error = Status::error(std::strerror(errno));
     std::remove(temp.c_str());
-    return false;
+    return error;
   }
-  return true;
+  return Status::ok();
 }
 
 } // namespace kiln::cli

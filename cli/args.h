@@ -2,6 +2,8 @@
 // A small declarative argument parser for the `kiln` subcommands: each command lists its
 // options once, and both parsing and `--help` derive from that list.
 
+#include "translator/common/status.h"
+
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,8 +66,9 @@ int usage_error(std::string_view reason);
 bool option_number(const ParsedArgs& args, std::string_view option, std::uint64_t low,
                    std::uint64_t high, std::uint64_t& out);
 
-// Reads a whole file. On failure returns false and sets `error` to a one-line reason.
-bool read_file(const std::string& path, std::vector<std::uint8_t>& bytes, std::string& error);
-bool write_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string& error);
+// Reads a whole file. A failure says why in one line.
+Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes);
+// Writes a whole file (through a temporary name, so a failure leaves no partial output).
+Status write_file(const std::string& path, std::span<const std::uint8_t> bytes);
 
 } // namespace kiln::cli

@@ -51,15 +51,11 @@ class Progress {
   std::size_t last_tenth_ = 0;
 };
 
-std::unique_ptr<cache::ShaderCache> open_cache(const ParsedArgs& args, bool read_only,
-                                               std::string& error) {
+Result<std::unique_ptr<cache::ShaderCache>> open_cache(const ParsedArgs& args, bool read_only) {
   cache::CacheOptions options;
   if (args.has("--path")) options.directory = std::string(args.value("--path"));
   options.read_only = read_only;
-  Status status;
-  auto opened = cache::ShaderCache::open(options, &status);
-  if (!opened) error = status.message();
-  return opened;
+  return cache::ShaderCache::open(options);
 }
 
 std::filesystem::path directory_of(const cache::ShaderCache& cache) {
@@ -150,19 +146,18 @@ int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
   auto worker = [&] {
     Translator translator;
     std::vector<std::uint8_t> bytes;
-    std::string error;
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      if (!read_file(files[i].string(), bytes, error)) {
+      if (!read_file(files[i].string(), bytes)) {
         ++counts.unreadable;
-      } else if (const InputKind kind = detect_input_kind(bytes).kind;
-                 kind != InputKind::Dxbc && kind != InputKind::D3D9) {
+      } else if (const ShaderInput input = read_shader_input(bytes);
+                 input.info.kind != InputKind::Dxbc && input.info.kind != InputKind::D3D9) {
         ++counts.skipped; // sidecars, manifests, DXIL, effects: not translatable bytecode
       } else {
         const TranslationKey key = cache.key_for(bytes, options);
         TranslateResult result;
         if (cache.lookup(key, result)) {
           ++counts.already;
-        } else if (translator.translate(bytes, options, result)) {
+        } else if (translator.translate(input, options, result)) {
           cache.insert(key, bytes, options, result);
           ++counts.translated;
         } else {
@@ -222,9 +217,9 @@ int run_cache(const ParsedArgs& args) {
     return usage_error("--rebuild goes with cache warm");
 
   const bool read_only = action == "stats" || action == "verify";
-  std::string error;
-  auto cache = open_cache(args, read_only, error);
-  if (!cache) return fail("cache", error);
+  auto opened = open_cache(args, read_only);
+  if (!opened) return fail("cache", opened.status().message());
+  const std::unique_ptr<cache::ShaderCache> cache = std::move(opened).value();
 
   if (action == "stats") return print_stats(*cache);
   if (action == "verify") return run_verify(*cache);

@@ -39,9 +39,9 @@ int run_disasm(const ParsedArgs& args) {
   if (views > 1) return usage_error("choose one of --source, --ir, --ir-scoped, --spirv");
   const std::string input(args.positional()[0]);
   std::vector<std::uint8_t> bytes;
-  std::string error;
-  if (!read_file(input, bytes, error)) return fail(input, error);
-  const InputInfo info = detect_input_kind(bytes);
+  if (Status read = read_file(input, bytes); !read) return fail(input, read.message());
+  const ShaderInput read = read_shader_input(bytes); // the one read: handed to the translator
+  const InputInfo& info = read.info;
   std::string text;
   Status status;
   if (info.kind == InputKind::Spirv) {
@@ -55,12 +55,12 @@ int run_disasm(const ParsedArgs& args) {
   } else if (args.has("--ir") || args.has("--ir-scoped")) {
     Translator translator;
     ir::Builder builder;
-    status = translator.convert_to_ir(bytes, TranslateOptions{}, builder, args.has("--ir"));
+    status = translator.convert_to_ir(read, TranslateOptions{}, builder, args.has("--ir"));
     ir::print(builder, text);
   } else if (args.has("--spirv")) {
     Translator translator;
     TranslateResult result;
-    status = translator.translate(bytes, TranslateOptions{}, result);
+    status = translator.translate(read, TranslateOptions{}, result);
     if (status) status = spirv::disassemble(result.spirv, text);
   } else if (info.kind == InputKind::Dxbc) {
     status = dxbc::disassemble(bytes, text);

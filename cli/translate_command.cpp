@@ -50,11 +50,10 @@ int run_translate(const ParsedArgs& args) {
     return usage_error("unknown --target '" + std::string(args.value("--target")) +
                        "' (vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3)");
   std::vector<std::uint8_t> bytes;
-  std::string error;
   std::shared_ptr<ShaderInterface> interface;
   if (args.has("--interface")) {
     const std::string path(args.value("--interface"));
-    if (!read_file(path, bytes, error)) return fail(path, error);
+    if (Status read = read_file(path, bytes); !read) return fail(path, read.message());
     interface = std::make_shared<ShaderInterface>();
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (Status status = abi::interface_from_json(text, *interface); !status)
@@ -67,7 +66,7 @@ int run_translate(const ParsedArgs& args) {
                          std::string(args.value("--extensions")) + "'");
   }
   options.interface = std::move(interface);
-  if (!read_file(input, bytes, error)) return fail(input, error);
+  if (Status read = read_file(input, bytes); !read) return fail(input, read.message());
 
   Translator translator;
   TranslateResult result;
@@ -83,7 +82,8 @@ int run_translate(const ParsedArgs& args) {
 
   const std::string output = args.has("-o") ? std::string(args.value("-o")) : input + ".spv";
   const auto* data = reinterpret_cast<const std::uint8_t*>(result.spirv.data());
-  if (!write_file(output, {data, result.spirv.size() * 4}, error)) return fail(output, error);
+  if (Status written = write_file(output, {data, result.spirv.size() * 4}); !written)
+    return fail(output, written.message());
   return kExitOk;
 }
 

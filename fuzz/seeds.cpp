@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
     kiln::TranslateOptions options;
     if (target == "ir") {
       for (bool run_passes : {false, true}) {
-        if (!translator.convert_to_ir(input, options, builder, run_passes)) break;
+        if (!translator.convert_to_ir(kiln::read_shader_input(input), options, builder, run_passes))
+          break;
         bytes.clear();
         kiln::ir::serialize(builder, bytes);
         write_file(out / (stem + (run_passes ? ".final.ir" : ".scoped.ir")), bytes);

@@ -41,11 +41,9 @@ void read_file(std::span<const std::uint8_t> file, std::size_t from) {
   (void)cache::file_header_valid(file);
   cache::scan_records(file, from, true, [&](const cache::ScannedRecord& scanned) {
     cache::RecordView view;
-    std::string error;
     // The scan vouches for checksums and sizes only; decoding also checks the sections inside
     // the payload (the interface length), so a re-sealed mutant may still be rejected here.
-    if (!cache::decode_record(file.subspan(scanned.offset, scanned.header.record_size), view,
-                              error))
+    if (!cache::decode_record(file.subspan(scanned.offset, scanned.header.record_size), view))
       return;
     Reflection reflection;
     (void)cache::deserialize_reflection(view.reflection, reflection);

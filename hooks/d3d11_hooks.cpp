@@ -2,7 +2,6 @@
 
 #include "hooks/hooks_common.h"
 #include "plugin/abi/abi_context.h"
-#include "plugin/service/stage_probe.h"
 
 #include <string>
 
@@ -17,12 +16,20 @@ constexpr std::uint32_t kSoMaxEntries = 4 * 128;     // streams * D3D11_SO_OUTPU
 constexpr std::uint32_t kSoMaxStrideBytes = 2048;    // D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES
 constexpr std::uint32_t kSoNoRasterizedStream = ~0u; // D3D11_SO_NO_RASTERIZED_STREAM
 
-kiln_hresult create(kiln_context* context, const void* bytecode, size_t length, ShaderStage stage,
+std::span<const std::uint8_t> bytes_of(const void* bytecode, size_t length) {
+  return {static_cast<const std::uint8_t*>(bytecode), bytecode ? length : 0};
+}
+
+kiln_hresult create(kiln_context* context, const kiln::ShaderInput& input, ShaderStage stage,
                     kiln_shader** out_shader,
                     std::shared_ptr<const kiln::ShaderInterface> interface = nullptr) {
-  return kiln::hooks::create_shader(
-      context, {static_cast<const std::uint8_t*>(bytecode), bytecode ? length : 0},
-      kiln::InputKind::Dxbc, stage, KILN_E_INVALIDARG, out_shader, std::move(interface));
+  return kiln::hooks::create_shader(context, input, kiln::InputKind::Dxbc, stage, KILN_E_INVALIDARG,
+                                    out_shader, std::move(interface));
+}
+
+kiln_hresult create(kiln_context* context, const void* bytecode, size_t length, ShaderStage stage,
+                    kiln_shader** out_shader) {
+  return create(context, kiln::read_shader_input(bytes_of(bytecode, length)), stage, out_shader);
 }
 
 // The context's interface (or kiln's own model, every optional feature available) with the
@@ -120,25 +127,28 @@ KILN_API kiln_hresult kiln_d3d11_create_geometry_shader_with_stream_output(
   }
   // The stage check: a geometry shader, or a vertex/domain shader whose output only feeds
   // stream output.
-  kiln_hresult result = KILN_E_INVALIDARG;
-  for (ShaderStage stage : {ShaderStage::Geometry, ShaderStage::Vertex, ShaderStage::Domain}) {
-    kiln::ShaderStage probed;
-    const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(bytecode),
-                                              bytecode ? length : 0);
-    if (!bytecode || !kiln::probe_shader_stage(bytes, probed) || probed != stage) continue;
-    // Transform feedback decorations (docs/abi.md, "Outputs"); the rasterized stream is the
-    // layer's pipeline state. A declaration naming no output fails the shader's handle.
-    std::shared_ptr<const kiln::ShaderInterface> interface;
-    try {
-      if (entry_count > 0)
-        interface = stream_output_interface(context, entries, entry_count, buffer_strides,
-                                            stride_count, rasterized_stream);
-    } catch (const std::bad_alloc&) {
-      return KILN_E_OUTOFMEMORY;
-    }
-    result = create(context, bytecode, length, stage, out_shader, std::move(interface));
+  if (!bytecode) return KILN_E_INVALIDARG;
+  const kiln::ShaderInput input = kiln::read_shader_input(bytes_of(bytecode, length));
+  ShaderStage stage = ShaderStage::Count;
+  if (!kiln::declared_stage(input, stage) ||
+      (stage != ShaderStage::Geometry && stage != ShaderStage::Vertex &&
+       stage != ShaderStage::Domain))
+    return KILN_E_INVALIDARG;
+  // Transform feedback decorations (docs/abi.md, "Outputs"); the rasterized stream is the
+  // layer's pipeline state. A declaration naming no output fails the shader's handle.
+  std::shared_ptr<const kiln::ShaderInterface> interface;
+  try {
+    if (entry_count > 0)
+      interface = stream_output_interface(context, entries, entry_count, buffer_strides,
+                                          stride_count, rasterized_stream);
+  } catch (...) {
+    // The same boundary as create_shader's: logged, out of memory or the invalid-call code.
+    return kiln::abi::log_caught(context->logger, "CreateGeometryShaderWithStreamOutput") ==
+                   KILN_ERROR_OUT_OF_MEMORY
+               ? KILN_E_OUTOFMEMORY
+               : KILN_E_INVALIDARG;
   }
-  return result;
+  return create(context, input, stage, out_shader, std::move(interface));
 }
 
 } // extern "C"

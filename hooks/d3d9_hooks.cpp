@@ -19,7 +19,8 @@ kiln_hresult create(kiln_context* context, const std::uint32_t* tokens, kiln::Sh
     return KILN_D3DERR_INVALIDCALL;
   }
   return kiln::hooks::create_shader(
-      context, {reinterpret_cast<const std::uint8_t*>(tokens), token_count * 4},
+      context,
+      kiln::read_shader_input({reinterpret_cast<const std::uint8_t*>(tokens), token_count * 4}),
       kiln::InputKind::D3D9, stage, KILN_D3DERR_INVALIDCALL, out_shader);
 }
 

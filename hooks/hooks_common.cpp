@@ -7,14 +7,13 @@
 
 namespace kiln::hooks {
 
-kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> bytes,
-                           InputKind kind, ShaderStage stage, kiln_hresult invalid,
-                           kiln_shader** out_shader,
+kiln_hresult create_shader(kiln_context* context, const ShaderInput& input, InputKind kind,
+                           ShaderStage stage, kiln_hresult invalid, kiln_shader** out_shader,
                            std::shared_ptr<const ShaderInterface> interface) {
   if (!out_shader) return invalid;
   *out_shader = nullptr;
-  if (!context || (!bytes.data() && !bytes.empty())) return invalid;
-  if (const InputInfo info = detect_input_kind(bytes); info.kind != kind) {
+  if (!context || (!input.bytes.data() && !input.bytes.empty())) return invalid;
+  if (const InputInfo& info = input.info; info.kind != kind) {
     context->logger.log(KILN_LOG_WARNING,
                         std::string(shader_stage_name(stage)) + " shader creation: " +
                             (info.kind == InputKind::Dxbc || info.kind == InputKind::D3D9
@@ -24,7 +23,7 @@ kiln_hresult create_shader(kiln_context* context, std::span<const std::uint8_t> 
     return invalid;
   }
   try {
-    switch (abi::submit(*context, bytes, stage, Priority::Normal, 0, nullptr, *out_shader,
+    switch (abi::submit(*context, input, stage, Priority::Normal, 0, nullptr, *out_shader,
                         std::move(interface))) {
     case KILN_SUCCESS:
       return KILN_S_OK;

@@ -24,16 +24,20 @@ Translator::~Translator() = default;
 
 Status Translator::translate(std::span<const std::uint8_t> bytecode,
                              const TranslateOptions& options, TranslateResult& out) {
+  return translate(read_shader_input(bytecode), options, out);
+}
+
+Status Translator::translate(const ShaderInput& input, const TranslateOptions& options,
+                             TranslateResult& out) {
   out.spirv.clear();
   out.diagnostics.clear();
   workspace_->lowering.recycle(out.reflection);
 
-  const InputInfo info = detect_input_kind(bytecode);
-  out.kind = info.kind;
-  Status status = run_front_end(bytecode, info, options, workspace_->builder);
+  out.kind = input.info.kind;
+  Status status = run_front_end(input, options, workspace_->builder);
   // DXBC: the bytecode's own facts, scanned first, since the lowering reads its output
   // signature (stream output of clip and cull distances).
-  const bool dxbc = info.kind == InputKind::Dxbc;
+  const bool dxbc = input.info.kind == InputKind::Dxbc;
   if (status && dxbc) status = workspace_->dxbc.scan(workspace_->source);
   if (status) status = build_ir_to_spirv(options, dxbc ? &workspace_->source : nullptr, out);
   if (status && dxbc) attach_source_facts(workspace_->source, out.reflection);
@@ -60,10 +64,9 @@ Status Translator::build_ir_to_spirv(const TranslateOptions& options,
   return ws.lowering.lower(ws.builder, lower_options, out.spirv, out.reflection);
 }
 
-Status Translator::convert_to_ir(std::span<const std::uint8_t> bytecode,
-                                 const TranslateOptions& options, ir::Builder& builder,
-                                 bool run_passes) {
-  Status status = run_front_end(bytecode, detect_input_kind(bytecode), options, builder);
+Status Translator::convert_to_ir(const ShaderInput& input, const TranslateOptions& options,
+                                 ir::Builder& builder, bool run_passes) {
+  Status status = run_front_end(input, options, builder);
   if (status && run_passes) {
     passes::PipelineOptions pass_options;
     pass_options.validate_each_pass = true;
@@ -72,13 +75,14 @@ Status Translator::convert_to_ir(std::span<const std::uint8_t> bytecode,
   return status;
 }
 
-Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const InputInfo& info,
-                                 const TranslateOptions& options, ir::Builder& builder) {
+Status Translator::run_front_end(const ShaderInput& input, const TranslateOptions& options,
+                                 ir::Builder& builder) {
   builder.reset();
-  switch (info.kind) {
+  if (!input.readable) return input.readable;
+  switch (input.info.kind) {
   case InputKind::Dxbc:
     return workspace_->dxbc.convert(
-        bytecode,
+        input.container,
         {.debug_names = options.debug_names,
          .class_linkage = options.interface ? &options.interface->class_linkage : nullptr,
          .convention =
@@ -87,10 +91,10 @@ Status Translator::run_front_end(std::span<const std::uint8_t> bytecode, const I
         builder);
   case InputKind::D3D9:
     return workspace_->d3d9.convert(
-        bytecode, {.debug_names = options.debug_names, .interface = options.interface.get()},
+        input.bytes, {.debug_names = options.debug_names, .interface = options.interface.get()},
         builder);
   default:
-    return Status::error(std::string(info.description));
+    return Status::error(std::string(input.info.description));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "translator/common/shader_stage.h"
 #include "translator/common/spirv_target.h"
 #include "translator/common/status.h"
+#include "translator/shader_input.h"
 
 #include <cstdint>
 #include <memory>
@@ -48,19 +49,23 @@ class Translator {
   Translator(const Translator&) = delete;
   Translator& operator=(const Translator&) = delete;
 
-  // Translates one shader. On failure `out` is left empty and the status says why, in one
-  // line ("DXIL (shader model 6) container: not supported ...").
+  // Translates one shader, read once on its way in (shader_input.h): neither classified nor
+  // parsed again here. input.bytes must stay alive through the call. On failure `out` is left
+  // empty and the status says why, in one line ("DXIL (shader model 6) container: not
+  // supported ...").
+  Status translate(const ShaderInput& input, const TranslateOptions& options, TranslateResult& out);
+  // The same for bytes not read yet: read_shader_input(bytecode), then the above.
   Status translate(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
                    TranslateResult& out);
 
   // The IR of one shader, for `kiln disasm --ir` and tests: the front end's scoped form, or
   // with `run_passes` the final form the SPIR-V backend takes (each pass validated).
-  Status convert_to_ir(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
+  Status convert_to_ir(const ShaderInput& input, const TranslateOptions& options,
                        ir::Builder& builder, bool run_passes);
 
  private:
-  Status run_front_end(std::span<const std::uint8_t> bytecode, const InputInfo& info,
-                       const TranslateOptions& options, ir::Builder& builder);
+  Status run_front_end(const ShaderInput& input, const TranslateOptions& options,
+                       ir::Builder& builder);
   // `source`: the bytecode's scanned facts (DXBC), or null.
   Status build_ir_to_spirv(const TranslateOptions& options, const SourceReflection* source,
                            TranslateResult& out);

@@ -1,5 +1,6 @@
 #include "bench/execute/translate.h"
 
+#include "bench/child_process.h"
 #include "plugin/vkd3d_shader/compile_request.h"
 #include "translator/dxbc/scan.h"
 
@@ -122,7 +123,7 @@ Translation translate_with_kiln(Translator& translator, const Request& request,
     return out;
   }
   TranslateResult result;
-  if (Status s = translator.translate(compile.bytecode, compile.options, result); !s) {
+  if (Status s = translator.translate(compile.input, compile.options, result); !s) {
     out.error = s.message();
     return out;
   }
@@ -137,16 +138,7 @@ Translation translate_with_vkd3d(const vkd3d::RealLibrary& library, const Reques
     out.error = "libvkd3d-shader not loaded: " + library.error();
     return out;
   }
-  int fds[2];
-  if (pipe(fds) != 0) {
-    out.error = "pipe failed";
-    return out;
-  }
-  const pid_t child = fork();
-  if (child == 0) {
-    close(fds[0]);
-    alarm(30); // a hang counts as a crash
-    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+  const bench::ChildOutcome child = bench::run_in_child([&] {
     vkd3d_shader_code code{};
     char* messages = nullptr;
     const int rc = library.vkd3d_shader_compile(&request.info(), &code, &messages);
@@ -159,32 +151,14 @@ Translation translate_with_vkd3d(const vkd3d::RealLibrary& library, const Reques
       payload = "S";
       payload.append(static_cast<const char*>(code.code), code.size);
     }
-    for (std::size_t done = 0; done < payload.size();) {
-      const ssize_t n = write(fds[1], payload.data() + done, payload.size() - done);
-      if (n <= 0) _exit(2);
-      done += std::size_t(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string bytes;
-  char buffer[65536];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    bytes.append(buffer, std::size_t(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (child < 0) {
-    out.error = "fork failed";
-  } else if (WIFSIGNALED(status)) {
+    return payload;
+  });
+  const std::string& bytes = child.payload;
+  if (child.end == bench::ChildOutcome::End::Unknown) {
+    out.error = "could not run vkd3d-shader in a child process";
+  } else if (child.end == bench::ChildOutcome::End::Signalled) {
     out.crashed = true;
-    out.error = std::string("vkd3d-shader crashed (") + strsignal(WTERMSIG(status)) + ")";
+    out.error = std::string("vkd3d-shader crashed (") + strsignal(child.signal) + ")";
   } else if (bytes.empty() || (bytes[0] != 'S' && bytes[0] != 'E')) {
     out.error = "vkd3d-shader's child exited without a result";
   } else if (bytes[0] == 'E') {

@@ -26,7 +26,7 @@ void measure(std::size_t entries) {
   std::uint64_t payload_bytes = 0;
   double write_seconds = 0;
   {
-    auto cache = ShaderCache::open(options);
+    auto cache = ShaderCache::open(options).value();
     // Sizes vary like real shaders: 1-6 KB of bytecode.
     for (std::size_t i = 0; i < entries; ++i) {
       const SyntheticEntry entry = synthetic_entry(i, 1000 + (i * 2654435761u) % 5000);
@@ -47,7 +47,7 @@ void measure(std::size_t entries) {
   for (int i = 0; i < 5; ++i) {
     cache.reset();
     const auto start = Clock::now();
-    cache = ShaderCache::open(options);
+    cache = ShaderCache::open(options).value();
     open_ms.push_back(seconds_since(start) * 1e3);
   }
   std::sort(open_ms.begin(), open_ms.end());
@@ -61,7 +61,7 @@ void measure(std::size_t entries) {
     read_only.read_only = true; // a read-only handle never saves a snapshot
     for (int i = 0; i < 5; ++i) {
       const auto start = Clock::now();
-      auto scanned = ShaderCache::open(read_only);
+      auto scanned = ShaderCache::open(read_only).value();
       scan_ms.push_back(seconds_since(start) * 1e3);
     }
     std::sort(scan_ms.begin(), scan_ms.end());

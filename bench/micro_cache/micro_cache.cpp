@@ -11,7 +11,7 @@ constexpr std::size_t kSourceBytes = 3000;
 
 void BM_CacheHit(benchmark::State& state) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(bench_options(dir.path()));
+  auto cache = ShaderCache::open(bench_options(dir.path())).value();
   const std::size_t entries = std::size_t(state.range(0));
   std::vector<TranslationKey> keys;
   for (std::size_t i = 0; i < entries; ++i) {
@@ -32,7 +32,7 @@ BENCHMARK(BM_CacheHit)->Arg(1000)->Arg(10000)->Threads(1)->Threads(2)->UseRealTi
 
 void BM_CacheMiss(benchmark::State& state) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(bench_options(dir.path()));
+  auto cache = ShaderCache::open(bench_options(dir.path())).value();
   for (std::size_t i = 0; i < 1000; ++i) {
     const SyntheticEntry entry = synthetic_entry(i, kSourceBytes);
     cache->insert(cache->key_for(entry.source, {}), entry.source, {}, entry.result);
@@ -45,7 +45,7 @@ BENCHMARK(BM_CacheMiss);
 
 void BM_CacheInsert(benchmark::State& state) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(bench_options(dir.path()));
+  auto cache = ShaderCache::open(bench_options(dir.path())).value();
   std::vector<SyntheticEntry> entries;
   for (std::size_t i = 0; i < 256; ++i) entries.push_back(synthetic_entry(i, kSourceBytes));
   std::uint64_t i = 0, bytes = 0;

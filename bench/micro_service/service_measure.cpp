@@ -154,13 +154,13 @@ void measure_cache_hits(const std::vector<std::vector<std::uint8_t>>& inputs) {
   cache::CacheOptions cache_options;
   cache_options.directory = dir;
   {
-    auto cache = cache::ShaderCache::open(cache_options);
+    auto cache = cache::ShaderCache::open(cache_options).value();
     CacheStore store(*cache);
     fill.store = &store;
     CompileService service(fill);
     for (const auto& bytes : inputs) service.wait(service.submit(bytes, {}), std::chrono::hours(1));
   }
-  auto cache = cache::ShaderCache::open(cache_options); // a new run: index from disk
+  auto cache = cache::ShaderCache::open(cache_options).value(); // a new run: index from disk
   CacheStore store(*cache);
   ServiceOptions options;
   options.threads = 1;

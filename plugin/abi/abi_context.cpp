@@ -1,7 +1,6 @@
 #include "plugin/abi/abi_context.h"
 
 #include "plugin/abi/abi_interface.h"
-#include "plugin/service/stage_probe.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,8 +33,7 @@ bool write_file(const std::filesystem::path& path, const void* data, std::size_t
 void dump_job(const kiln_context_t& context, const Job& job) {
   const std::string stem = key_hex(job.key);
   const std::filesystem::path dir(context.dump_directory);
-  const char* extension =
-      detect_input_kind(job.bytecode).kind == InputKind::D3D9 ? ".d3d9" : ".dxbc";
+  const char* extension = job.input.info.kind == InputKind::D3D9 ? ".d3d9" : ".dxbc";
   bool ok = write_file(dir / (stem + extension), job.bytecode.data(), job.bytecode.size());
   if (job.status)
     ok = ok && write_file(dir / (stem + ".spv"), job.result.spirv.data(),
@@ -139,12 +137,12 @@ void open_cache(kiln_context_t& context, const kiln_context_create_info& info) {
   options.diagnostics = [logger](std::string_view message) {
     logger->log(KILN_LOG_WARNING, std::string("cache: ") + std::string(message));
   };
-  Status error;
-  context.cache = cache::ShaderCache::open(options, &error);
-  if (!context.cache) {
-    context.logger.log(KILN_LOG_WARNING, "running without a cache: " + error.message());
+  auto opened = cache::ShaderCache::open(options);
+  if (!opened) {
+    context.logger.log(KILN_LOG_WARNING, "running without a cache: " + opened.status().message());
     return;
   }
+  context.cache = std::move(opened).value();
   context.store = std::make_unique<CacheStore>(*context.cache);
 }
 
@@ -335,15 +333,14 @@ void release_context(kiln_context_t* context) {
   if (context->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete context;
 }
 
-kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
-                   ShaderStage expected_stage, Priority priority, std::uint32_t flags,
-                   const void* chain, kiln_shader_t*& out,
+kiln_result submit(kiln_context_t& context, const ShaderInput& input, ShaderStage expected_stage,
+                   Priority priority, std::uint32_t flags, const void* chain, kiln_shader_t*& out,
                    std::shared_ptr<const ShaderInterface> interface) {
   out = nullptr;
   if (!context.service) return KILN_ERROR_INVALID_ARGUMENT; // destroyed
   if (expected_stage != ShaderStage::Count) {
     ShaderStage stage = ShaderStage::Count;
-    if (Status status = probe_shader_stage(bytes, stage); !status) {
+    if (Status status = declared_stage(input, stage); !status) {
       context.logger.log(KILN_LOG_WARNING, "submit: " + status.message());
       return KILN_ERROR_INVALID_ARGUMENT;
     }
@@ -369,8 +366,8 @@ kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
     }
     options.interface = std::move(from_chain);
   }
-  JobRef job = (flags & KILN_SUBMIT_NOW) ? context.service->translate_now(bytes, options, priority)
-                                         : context.service->submit(bytes, options, priority);
+  JobRef job = (flags & KILN_SUBMIT_NOW) ? context.service->translate_now(input, options, priority)
+                                         : context.service->submit(input, options, priority);
   out = make_shader_handle(context, std::move(job));
   return KILN_SUCCESS;
 }
@@ -512,9 +509,9 @@ kiln_result warm_from_folder(kiln_context_t& context, const char* path, Priority
     if (!it->is_regular_file(ec) || it->file_size(ec) > kMaxWarmFileBytes || ec) continue;
     std::ifstream file(it->path(), std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    const InputKind kind = detect_input_kind(bytes).kind;
-    if (kind != InputKind::Dxbc && kind != InputKind::D3D9) continue;
-    (void)context.service->submit(bytes, context.options, priority);
+    const ShaderInput input = read_shader_input(bytes);
+    if (input.info.kind != InputKind::Dxbc && input.info.kind != InputKind::D3D9) continue;
+    (void)context.service->submit(input, context.options, priority);
     ++submitted;
   }
   context.logger.log(KILN_LOG_INFO,

@@ -13,8 +13,8 @@
 #include "kiln/kiln.h"
 #include "plugin/abi/abi_log.h"
 #include "plugin/abi/abi_vulkan.h"
-#include "plugin/service/cache_store.h"
 #include "plugin/abi/pipeline_replay.h"
+#include "plugin/service/cache_store.h"
 #include "plugin/service/service.h"
 
 #include <atomic>
@@ -72,13 +72,13 @@ kiln_result create_context(const kiln_context_create_info& info, kiln_context_t*
 void destroy_context(kiln_context_t* context);
 void release_context(kiln_context_t* context);
 
-// Submits `bytes` (checked against `expected_stage` unless Count) and makes a handle; `flags`
+// Submits `input` (read once on its way in, translator/shader_input.h; checked against
+// `expected_stage` unless Count) and makes a handle; `flags`
 // are KILN_SUBMIT_* (KILN_SUBMIT_NOW: translated on this thread before it returns). `chain`
 // is the submit info's `next` chain: a kiln_interface_info there replaces the context's.
 // `interface`, when given, replaces both (the hooks' stream-output declarations).
-kiln_result submit(kiln_context_t& context, std::span<const std::uint8_t> bytes,
-                   ShaderStage expected_stage, Priority priority, std::uint32_t flags,
-                   const void* chain, kiln_shader_t*& out,
+kiln_result submit(kiln_context_t& context, const ShaderInput& input, ShaderStage expected_stage,
+                   Priority priority, std::uint32_t flags, const void* chain, kiln_shader_t*& out,
                    std::shared_ptr<const ShaderInterface> interface = nullptr);
 // A new handle (one reference) to `job`; it holds a reference to the context.
 kiln_shader_t* make_shader_handle(kiln_context_t& context, JobRef job);

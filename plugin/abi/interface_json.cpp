@@ -16,12 +16,12 @@ namespace {
 using nlohmann::json;
 
 // Reading one JSON object into a C struct: each accessor checks the type of one member and
-// records the first error (with its path); unknown members are errors too (typos must not
-// silently become defaults).
+// records the first error (with its path) in the reading's one Status; unknown members are errors
+// too (typos must not silently become defaults).
 class ObjectReader {
  public:
-  ObjectReader(const json& object, std::string path, std::string& error)
-      : object_(object), path_(std::move(path)), error_(error) {
+  ObjectReader(const json& object, std::string path, Status& first_error)
+      : object_(object), path_(std::move(path)), first_error_(first_error) {
     if (!object_.is_object()) fail(path_, "is not an object");
   }
 
@@ -112,13 +112,13 @@ class ObjectReader {
   }
 
   void fail(const std::string& where, const std::string& what) {
-    if (error_.empty()) error_ = where + " " + what;
+    if (first_error_) first_error_ = Status::error("interface JSON: " + where + " " + what);
   }
 
  private:
   const json& object_;
   std::string path_;
-  std::string& error_;
+  Status& first_error_;
   std::vector<std::string> seen_;
 };
 
@@ -130,14 +130,15 @@ std::uint32_t flavour(ObjectReader& r) {
 
 // Calls `read(object, path)` for each element of the list `key` (absent: none).
 template <typename F>
-void for_each(const json& root, const char* key, std::string& error, F&& read) {
+void for_each(const json& root, const char* key, Status& first_error, F&& read) {
   if (!root.contains(key)) return;
   const json& list = root.at(key);
   if (!list.is_array()) {
-    if (error.empty()) error = std::string(key) + " is not a list";
+    if (first_error)
+      first_error = Status::error("interface JSON: " + std::string(key) + " is not a list");
     return;
   }
-  for (std::size_t i = 0; i < list.size() && error.empty(); ++i)
+  for (std::size_t i = 0; i < list.size() && first_error; ++i)
     read(list[i], std::string(key) + "[" + std::to_string(i) + "]");
 }
 
@@ -150,21 +151,21 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
   } catch (const json::exception& e) {
     return Status::error(std::string("interface JSON: ") + e.what());
   }
-  std::string error;
+  Status first_error;
   std::vector<kiln_binding_range> bindings;
   std::vector<kiln_push_constant_buffer> pushes;
   std::vector<kiln_uav_counter_binding> counters;
   std::vector<kiln_combined_sampler> combined;
   {
     // The top level: an object of the lists below and nothing else.
-    ObjectReader top(root, "interface", error);
+    ObjectReader top(root, "interface", first_error);
     for (const char* list : {"bindings", "push_constant_buffers", "uav_counters",
                              "combined_samplers", "class_linkage"})
       top.known(list);
     top.finish();
   }
-  for_each(root, "bindings", error, [&](const json& o, const std::string& path) {
-    ObjectReader r(o, path, error);
+  for_each(root, "bindings", first_error, [&](const json& o, const std::string& path) {
+    ObjectReader r(o, path, first_error);
     kiln_binding_range b{};
     b.register_class = kiln_descriptor_class(
         r.name("class", {"cbv", "srv", "uav", "sampler"}, 0, /*required=*/true));
@@ -184,8 +185,8 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
     r.finish();
     bindings.push_back(b);
   });
-  for_each(root, "push_constant_buffers", error, [&](const json& o, const std::string& path) {
-    ObjectReader r(o, path, error);
+  for_each(root, "push_constant_buffers", first_error, [&](const json& o, const std::string& path) {
+    ObjectReader r(o, path, first_error);
     kiln_push_constant_buffer p{};
     p.space = r.u32("space", 0);
     p.register_index = r.u32("register", 0, true);
@@ -195,8 +196,8 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
     r.finish();
     pushes.push_back(p);
   });
-  for_each(root, "uav_counters", error, [&](const json& o, const std::string& path) {
-    ObjectReader r(o, path, error);
+  for_each(root, "uav_counters", first_error, [&](const json& o, const std::string& path) {
+    ObjectReader r(o, path, first_error);
     kiln_uav_counter_binding c{};
     c.space = r.u32("space", 0);
     c.register_index = r.u32("register", 0, true);
@@ -208,8 +209,8 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
     r.finish();
     counters.push_back(c);
   });
-  for_each(root, "combined_samplers", error, [&](const json& o, const std::string& path) {
-    ObjectReader r(o, path, error);
+  for_each(root, "combined_samplers", first_error, [&](const json& o, const std::string& path) {
+    ObjectReader r(o, path, first_error);
     kiln_combined_sampler c{};
     c.resource_space = r.u32("resource_space", 0);
     c.resource_index = r.u32("resource", 0, true);
@@ -228,14 +229,14 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
   linkage.type = KILN_STRUCTURE_TYPE_CLASS_LINKAGE_INFO;
   if (root.is_object() && root.contains("class_linkage")) {
     const json& o = root.at("class_linkage");
-    ObjectReader r(o, "class_linkage", error);
+    ObjectReader r(o, "class_linkage", first_error);
     linkage.selection_space = r.u32("space", KILN_CLASS_LINKAGE_DEFAULT_SPACE);
     linkage.selection_register = r.u32("register", KILN_CLASS_LINKAGE_DEFAULT_REGISTER);
     r.known("fixed_instances");
     r.finish();
-    if (error.empty() && o.is_object())
-      for_each(o, "fixed_instances", error, [&](const json& item, const std::string& path) {
-        ObjectReader ir(item, "class_linkage." + path, error);
+    if (first_error && o.is_object())
+      for_each(o, "fixed_instances", first_error, [&](const json& item, const std::string& path) {
+        ObjectReader ir(item, "class_linkage." + path, first_error);
         kiln_class_instance c{};
         c.function_table = ir.u32("function_table", 0, true);
         ir.known("this");
@@ -254,7 +255,7 @@ Status interface_from_json(std::string_view text, ShaderInterface& out) {
     linkage.fixed_instance_count = std::uint32_t(instances.size());
     linkage.fixed_instances = instances.data();
   }
-  if (!error.empty()) return Status::error("interface JSON: " + error);
+  if (!first_error) return first_error;
 
   kiln_interface_info info{};
   if (root.contains("class_linkage")) info.next = &linkage;

@@ -95,8 +95,9 @@ KILN_API kiln_result kiln_submit(kiln_context* context, const kiln_submit_info* 
   const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(info->code),
                                             info->code_size);
   return guarded("kiln_submit", context->logger, [&] {
-    return kiln::abi::submit(*context, bytes, kiln::abi::stage_from_c(info->expected_stage),
-                             priority, info->flags, info->next, *out_shader);
+    return kiln::abi::submit(*context, kiln::read_shader_input(bytes),
+                             kiln::abi::stage_from_c(info->expected_stage), priority, info->flags,
+                             info->next, *out_shader);
   });
 }
 

@@ -1,7 +1,6 @@
 #include "plugin/abi/pipeline_replay.h"
 
 #include "plugin/abi/abi_context.h"
-#include "plugin/service/stage_probe.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -90,11 +89,13 @@ void PipelineRecorder::write(Pending& pending) {
       ShaderStage stage = ShaderStage::Count;
       if (job->state.load(std::memory_order_acquire) == JobState::Done)
         stage = job->result.reflection.stage;
-      else if (!probe_shader_stage(job->bytecode, stage))
+      else if (!declared_stage(job->input, stage))
         stage = ShaderStage::Count;
       record.stages.push_back({stage, cache_.codegen_version(), job->key});
     }
-    (void)cache_.record_pipeline_use(record); // false: not written; reported by the cache
+    // Not written: a write failure the cache reports once itself (its diagnostics); the use
+    // of a pipeline is only counted, so nothing else is lost.
+    (void)cache_.record_pipeline_use(record);
   } catch (...) {
     log_caught(logger_, "pipeline recorder");
   }

@@ -1,6 +1,7 @@
 #pragma once
-// One shader translation handled by the compile service: the copied bytecode, its options,
-// and, once finished, the result. Reference counted: the submitter's handle, the queue and
+// One shader translation handled by the compile service: the copied bytecode as read on its
+// way in (translator/shader_input.h, over the copy), its options, and, once finished, the
+// result. Reference counted: the submitter's handle, the queue and
 // the in-flight table each hold a reference.
 
 #include "translator/translate.h"
@@ -37,13 +38,15 @@ struct JobCleanup {
 
 class Job {
  public:
-  Job(std::span<const std::uint8_t> bytecode_in, const TranslateOptions& options_in,
-      const TranslationKey& key_in, Priority priority_in)
-      : bytecode(bytecode_in.begin(), bytecode_in.end()), options(options_in), key(key_in),
+  Job(const ShaderInput& input_in, const TranslateOptions& options_in, const TranslationKey& key_in,
+      Priority priority_in)
+      : bytecode(input_in.bytes.begin(), input_in.bytes.end()),
+        input(rebased_shader_input(input_in, bytecode)), options(options_in), key(key_in),
         priority(priority_in) {}
 
   // Immutable after submit.
   const std::vector<std::uint8_t> bytecode;
+  const ShaderInput input; // over `bytecode`
   const TranslateOptions options;
   const TranslationKey key;
   const Priority priority;

@@ -128,8 +128,13 @@ void CompileService::post(std::function<void()> task) {
 
 JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
                               const TranslateOptions& options, Priority priority) {
+  return submit(read_shader_input(bytecode), options, priority);
+}
+
+JobRef CompileService::submit(const ShaderInput& input, const TranslateOptions& options,
+                              Priority priority) {
   bool queue = false;
-  JobRef job = make_job(bytecode, options, priority, queue);
+  JobRef job = make_job(input, options, priority, queue);
   if (queue) {
     job->retain(); // the queue's reference
     queues_->by_priority[std::size_t(priority)].enqueue(job.get());
@@ -140,8 +145,13 @@ JobRef CompileService::submit(std::span<const std::uint8_t> bytecode,
 
 JobRef CompileService::translate_now(std::span<const std::uint8_t> bytecode,
                                      const TranslateOptions& options, Priority priority) {
+  return translate_now(read_shader_input(bytecode), options, priority);
+}
+
+JobRef CompileService::translate_now(const ShaderInput& input, const TranslateOptions& options,
+                                     Priority priority) {
   bool is_new = false; // not queued either way: the wait below claims a new job
-  JobRef job = make_job(bytecode, options, priority, is_new);
+  JobRef job = make_job(input, options, priority, is_new);
   // A new job is claimed by the wait (unless a thread that joined it meanwhile claimed it
   // first: then the wait blocks until that thread publishes it); a job in flight elsewhere is
   // waited for, or run here if it is still queued.
@@ -149,11 +159,11 @@ JobRef CompileService::translate_now(std::span<const std::uint8_t> bytecode,
   return job;
 }
 
-JobRef CompileService::make_job(std::span<const std::uint8_t> bytecode,
-                                const TranslateOptions& options, Priority priority, bool& queue) {
+JobRef CompileService::make_job(const ShaderInput& input, const TranslateOptions& options,
+                                Priority priority, bool& queue) {
   queue = false;
   counters_->submitted.fetch_add(1, std::memory_order_relaxed);
-  const TranslationKey key = translation_key(bytecode, options, codegen_version_);
+  const TranslationKey key = translation_key(input.bytes, options, codegen_version_);
   {
     std::lock_guard lock(in_flight_mutex_);
     if (auto it = in_flight_.find(key); it != in_flight_.end()) {
@@ -161,7 +171,7 @@ JobRef CompileService::make_job(std::span<const std::uint8_t> bytecode,
       return JobRef::share(it->second);
     }
   }
-  JobRef job = JobRef::adopt(new Job(bytecode, options, key, priority));
+  JobRef job = JobRef::adopt(new Job(input, options, key, priority));
   job->cleanup = cleanup_;
   if (store_ && store_->lookup(key, job->result)) {
     counters_->cache_hits.fetch_add(1, std::memory_order_relaxed);
@@ -212,7 +222,7 @@ void CompileService::publish(Job& job, JobState state) {
 void CompileService::translate_job(Job& job, Translator& translator) {
   const auto start = std::chrono::steady_clock::now();
   job.status = translate_ ? translate_(translator, job.bytecode, job.options, job.result)
-                          : translator.translate(job.bytecode, job.options, job.result);
+                          : translator.translate(job.input, job.options, job.result);
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();

@@ -43,8 +43,9 @@ class ResultStore {
   virtual void store(const TranslationKey& key, const Job& job) = 0;
 };
 
-// How a job is translated. The default calls Translator::translate; tests and benchmarks of
-// the service itself substitute their own (a slow or blocking one, to pin down scheduling).
+// How a job is translated. The default calls Translator::translate with the job's read input;
+// tests and benchmarks of the service itself substitute their own (a slow or blocking one, to
+// pin down scheduling), which get the job's bytes.
 using TranslateFunction = std::function<Status(Translator&, std::span<const std::uint8_t>,
                                                const TranslateOptions&, TranslateResult&)>;
 
@@ -106,7 +107,11 @@ class CompileService {
   CompileService& operator=(const CompileService&) = delete;
 
   // Copies the bytecode and returns at once. Identical submissions still in flight share one
-  // job; a cache hit returns a finished job.
+  // job; a cache hit returns a finished job. The job translates `input` as read (the copy's
+  // container views are rebased), without classifying or parsing it again.
+  JobRef submit(const ShaderInput& input, const TranslateOptions& options,
+                Priority priority = Priority::Normal);
+  // For bytes not read yet: read_shader_input(bytecode), then the above.
   JobRef submit(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
                 Priority priority = Priority::Normal);
 
@@ -119,6 +124,8 @@ class CompileService {
   // flight, but a new job is translated on the calling thread without being queued, so no
   // worker is woken for it (a wake-up costs the caller a system call, ~10 us on a VM) and none
   // can take it first. Returns a final job (counted in run_by_waiter when run here).
+  JobRef translate_now(const ShaderInput& input, const TranslateOptions& options,
+                       Priority priority = Priority::High);
   JobRef translate_now(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
                        Priority priority = Priority::High);
 
@@ -140,8 +147,8 @@ class CompileService {
 
   // submit()'s first half: a cache hit or an identical job in flight (`queue` stays false), or
   // a new job, in the in-flight table but not yet queued (`queue` true).
-  JobRef make_job(std::span<const std::uint8_t> bytecode, const TranslateOptions& options,
-                  Priority priority, bool& queue);
+  JobRef make_job(const ShaderInput& input, const TranslateOptions& options, Priority priority,
+                  bool& queue);
   void worker_main(bool background);
   // Background workers: returns once no thread waits on an unfinished job (or at shutdown).
   void yield_to_waiters();

@@ -281,15 +281,16 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   }
   if (!read) return false;
   const std::span bytecode(static_cast<const std::uint8_t*>(info.source.code), info.source.size);
+  out.input = read_shader_input(bytecode);
   SourceReflection source;
-  if (!dxbc::scan_dxbc(bytecode, source)) {
+  if (out.input.info.kind != InputKind::Dxbc || !out.input.readable ||
+      !dxbc::scan_dxbc(out.input.container, source)) {
     reason = ForwardReason::Scan;
     return false;
   }
   if (!resolve_bindings(source, reader.layer, *interface, reason)) return false;
   out.stage = source.stage;
   interface->convention = InterfaceConvention::Vkd3dShader;
-  out.bytecode = bytecode;
   out.options.target = SpirvTarget::Vulkan10;
   out.options.debug_names = false;
   out.options.interface = std::move(interface);

@@ -56,7 +56,7 @@ constexpr unsigned kTypedUavReadFormatR32 = 0;
 constexpr unsigned kNewestApiVersion = 10;
 
 struct CompileRequest {
-  std::span<const std::uint8_t> bytecode;
+  ShaderInput input; // the source, read once (translator/shader_input.h)
   TranslateOptions options;
   // VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE set: tessellation and geometry
   // shaders are to write a point size, which kiln does not (the library forwards those).

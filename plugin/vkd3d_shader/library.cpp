@@ -83,8 +83,13 @@ Library::Library() {
         std::fprintf(stderr, "kiln vkd3d-shader: cache: %.*s\n", int(message.size()),
                      message.data());
       };
-      cache_ = cache::ShaderCache::open(options);
-      if (cache_) store_ = std::make_unique<CacheStore>(*cache_);
+      auto opened = cache::ShaderCache::open(options);
+      if (opened) {
+        cache_ = std::move(opened).value();
+        store_ = std::make_unique<CacheStore>(*cache_);
+      } else {
+        options.diagnostics("running without a cache: " + opened.status().message());
+      }
     }
   }
   ServiceOptions options;
@@ -124,7 +129,7 @@ bool Library::compile(const vkd3d_shader_compile_info& info, vkd3d_shader_code& 
   }
   // Translated on this thread (no worker woken, none can take it first); an identical request
   // in flight on another thread is shared.
-  JobRef job = service_->translate_now(request.bytecode, request.options, Priority::High);
+  JobRef job = service_->translate_now(request.input, request.options, Priority::High);
   if (job->state.load(std::memory_order_acquire) != JobState::Done) {
     count_forwarded(ForwardReason::Translation);
     return false;

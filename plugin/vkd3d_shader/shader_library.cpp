@@ -10,8 +10,12 @@ ShaderLibrary::ShaderLibrary(const std::string& name_or_path) {
 
 void ShaderLibrary::open(const std::string& name_or_path) {
   path_ = name_or_path;
-  handle_ = open_shared_object(path_, error_);
-  if (!handle_) return;
+  Result<void*> opened = open_shared_object(path_);
+  if (!opened) {
+    error_ = opened.status().message();
+    return;
+  }
+  handle_ = opened.value();
   bool complete = true;
 #define KILN_X(name)                                                                               \
   name = reinterpret_cast<PFN_##name>(find_shared_object_symbol(handle_, #name));                  \

@@ -6,11 +6,11 @@
 
 namespace kiln::vkd3d {
 
-void* open_shared_object(const std::string& name_or_path, std::string& error) {
+Result<void*> open_shared_object(const std::string& name_or_path) {
   void* handle = dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
-    error = why ? why : "dlopen failed";
+    return Status::error(why ? why : "dlopen failed");
   }
   return handle;
 }

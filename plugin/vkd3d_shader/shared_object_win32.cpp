@@ -27,19 +27,16 @@ HMODULE this_module() {
 
 } // namespace
 
-void* open_shared_object(const std::string& name_or_path, std::string& error) {
+Result<void*> open_shared_object(const std::string& name_or_path) {
   HMODULE module = ::LoadLibraryW(wide(name_or_path).c_str());
-  if (!module) {
-    error = name_or_path + ": LoadLibrary failed (Windows error " +
-            std::to_string(::GetLastError()) + ")";
-    return nullptr;
-  }
+  if (!module)
+    return Status::error(name_or_path + ": LoadLibrary failed (Windows error " +
+                         std::to_string(::GetLastError()) + ")");
   if (module == this_module()) {
     ::FreeLibrary(module);
-    error = name_or_path + ": names kiln's own library, not a real vkd3d-shader";
-    return nullptr;
+    return Status::error(name_or_path + ": names kiln's own library, not a real vkd3d-shader");
   }
-  return module;
+  return static_cast<void*>(module);
 }
 
 void* find_shared_object_symbol(void* handle, const char* name) {

@@ -36,7 +36,7 @@ CliRun kiln_cache(const std::string& arguments) {
 }
 
 void fill(const std::filesystem::path& dir, int count) {
-  auto cache = ShaderCache::open(test::quiet_options(dir));
+  auto cache = test::open_cache(test::quiet_options(dir));
   for (int i = 0; i < count; ++i) {
     const std::vector<std::uint8_t> source = test::make_source(i, 3000);
     TranslateResult result;
@@ -84,7 +84,7 @@ TEST(CacheCli, StatsVerifyCompactClear) {
 
 // Two pipeline records over the three shaders of fill(); `retired` of them marked retired.
 void add_pipelines(const std::filesystem::path& dir, int retired) {
-  auto cache = ShaderCache::open(test::quiet_options(dir));
+  auto cache = test::open_cache(test::quiet_options(dir));
   for (int i = 0; i < 2; ++i) {
     PipelineRecord record;
     record.tag = 1;

@@ -104,8 +104,8 @@ TEST(CacheFormat, RecordRoundTripsAndEveryBitFlipIsDetected) {
   EXPECT_EQ(record.size() % 8, 0u);
 
   RecordView view;
-  std::string error;
-  ASSERT_TRUE(decode_record(record, view, error)) << error;
+  const Status decoded = decode_record(record, view);
+  ASSERT_TRUE(decoded) << decoded.message();
   EXPECT_EQ(view.header.key(), key);
   EXPECT_EQ(view.header.codegen_version, 4u);
   EXPECT_TRUE(std::equal(view.source.begin(), view.source.end(), source.begin(), source.end()));
@@ -122,7 +122,7 @@ TEST(CacheFormat, RecordRoundTripsAndEveryBitFlipIsDetected) {
       std::vector<std::uint8_t> damaged = record;
       damaged[byte] ^= std::uint8_t(1u << bit);
       ++flips;
-      detected += !decode_record(damaged, view, error);
+      detected += !decode_record(damaged, view);
     }
   }
   EXPECT_EQ(detected, flips);
@@ -147,8 +147,8 @@ TEST(CacheFormat, RecordKeepsTheInterfaceItWasTranslatedUnder) {
   std::vector<std::uint8_t> record;
   encode_record(translation_key(source, options, 4), 4, source, options, result, record);
   RecordView view;
-  std::string error;
-  ASSERT_TRUE(decode_record(record, view, error)) << error;
+  const Status read = decode_record(record, view);
+  ASSERT_TRUE(read) << read.message();
   TranslateOptions decoded;
   ASSERT_TRUE(decode_record_options(view, decoded));
   ASSERT_TRUE(decoded.interface);

@@ -51,7 +51,7 @@ int check_entry(ShaderCache& cache, std::uint64_t seed, std::size_t size) {
 // the middle of a compaction.
 [[noreturn]] void run_killable_writer(const std::filesystem::path& dir, int report_fd,
                                       std::uint64_t first_seed, bool compacting) {
-  auto cache = ShaderCache::open(quiet_options(dir));
+  auto cache = test::open_cache(quiet_options(dir));
   if (!cache) ::_exit(3);
   for (std::uint64_t seed = first_seed; seed < first_seed + 100000; ++seed) {
     const std::size_t size = source_size_for(seed);
@@ -107,7 +107,7 @@ TEST(CacheProcesses, WriterKilledAtRandomInstantsLosesNothingCommitted) {
     all_committed.insert(all_committed.end(), committed.begin(), committed.end());
 
     std::vector<std::string> messages;
-    auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+    auto cache = test::open_cache(quiet_options(dir.path(), &messages));
     ASSERT_TRUE(cache);
     torn_rounds += !messages.empty();
     // This round's entries every round; everything committed so far every 25 rounds.
@@ -143,7 +143,7 @@ TEST(CacheProcesses, WriterKilledAtRandomInstantsLosesNothingCommitted) {
 // compacts now and then, replacing the file under the others. Exit code: failures found.
 [[noreturn]] void run_sharing_writer(const std::filesystem::path& dir, int child, int children,
                                      int per_child) {
-  auto cache = ShaderCache::open(quiet_options(dir));
+  auto cache = test::open_cache(quiet_options(dir));
   if (!cache) ::_exit(100);
   int failures = 0;
   std::mt19937 random(child);
@@ -179,7 +179,7 @@ TEST(CacheProcesses, FourProcessesShareOneDirectoryWithoutLosingEntries) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0) << "failures reported by child " << pid;
   }
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   std::size_t found = 0;
   for (int child = 0; child < kChildren; ++child)
     for (int i = 0; i < kPerChild; ++i) {
@@ -202,7 +202,7 @@ TEST(CacheProcesses, TemporariesOfDeadProcessesAreRemovedAtOpen) {
   const auto orphan_index = dir.path() / (name + ".index.tmp." + std::to_string(dead) + ".1.0");
   const auto live = dir.path() / (name + ".tmp." + std::to_string(::getpid()));
   for (const auto& path : {orphan, orphan_index, live}) std::ofstream(path) << "partial";
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   ASSERT_TRUE(cache);
   EXPECT_FALSE(std::filesystem::exists(orphan));
   EXPECT_FALSE(std::filesystem::exists(orphan_index));
@@ -221,7 +221,7 @@ TEST(CacheProcesses, FullDiskStopsWritingOnceAndKeepsServing) {
     const rlimit limit{100 * 1024, 100 * 1024};
     ::setrlimit(RLIMIT_FSIZE, &limit);
     std::vector<std::string> messages;
-    auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+    auto cache = test::open_cache(quiet_options(dir.path(), &messages));
     if (!cache) ::_exit(10);
     std::uint64_t written = 0;
     for (std::uint64_t seed = 0; seed < 100; ++seed) written += insert_fake(*cache, seed, 5000);
@@ -243,7 +243,7 @@ TEST(CacheProcesses, FullDiskStopsWritingOnceAndKeepsServing) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_GT(written, 5u);
   EXPECT_LT(written, 100u);
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   EXPECT_EQ(cache->stats().entries, written);
   EXPECT_TRUE(cache->verify().ok());
 }

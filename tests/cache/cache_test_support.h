@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,6 +23,14 @@ class ScratchDirectory : public cache::ScratchDirectory {
   ScratchDirectory() : cache::ScratchDirectory("kiln-cache-test") {}
   std::filesystem::path file() const { return path() / kCacheFileName; }
 };
+
+// ShaderCache::open for a test that needs the cache: the cache, or null after failing the test
+// with the reason open() gave.
+inline std::unique_ptr<ShaderCache> open_cache(const CacheOptions& options) {
+  Result<std::unique_ptr<ShaderCache>> opened = ShaderCache::open(options);
+  if (!opened) ADD_FAILURE() << "the cache did not open: " << opened.status().message();
+  return std::move(opened).value();
+}
 
 // Random bytes standing in for shader bytecode, distinct per (seed, size).
 inline std::vector<std::uint8_t> make_source(std::uint64_t seed, std::size_t size) {

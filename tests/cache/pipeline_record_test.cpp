@@ -59,13 +59,13 @@ const PipelineRecord* find_record(const std::vector<PipelineRecord>& records,
 
 TEST(PipelineRecords, FormatRoundTripsAndTheKeyCoversEveryInput) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   const PipelineRecord record = make_pipeline(*cache, 1);
   std::vector<std::uint8_t> bytes;
   encode_pipeline_record(record, bytes);
   RecordView view;
-  std::string error;
-  ASSERT_TRUE(decode_record(bytes, view, error)) << error;
+  const Status read = decode_record(bytes, view);
+  ASSERT_TRUE(read) << read.message();
   EXPECT_EQ(view.header.codegen_version, kPipelineRecordMarker);
   PipelineRecord decoded;
   ASSERT_TRUE(decode_pipeline_payload(view.source, decoded));
@@ -94,11 +94,34 @@ TEST(PipelineRecords, FormatRoundTripsAndTheKeyCoversEveryInput) {
   EXPECT_FALSE(decode_pipeline_payload(payload, decoded));
 }
 
+// The pipeline half reports through Status: what is missing or not written says why.
+TEST(PipelineRecords, FailuresSayWhy) {
+  ScratchDirectory dir;
+  auto cache = test::open_cache(quiet_options(dir.path()));
+  ASSERT_TRUE(cache);
+  const PipelineRecord record = make_pipeline(*cache, 7);
+  PipelineRecord read;
+  const Status missing = cache->read_pipeline(record.key, read);
+  EXPECT_FALSE(missing);
+  EXPECT_EQ(missing.message(), "no pipeline record with this key");
+  ASSERT_TRUE(cache->put_pipeline(record));
+  const Status found = cache->read_pipeline(record.key, read);
+  EXPECT_TRUE(found) << found.message();
+
+  CacheOptions read_only = quiet_options(dir.path());
+  read_only.read_only = true;
+  auto reader = test::open_cache(read_only);
+  ASSERT_TRUE(reader);
+  const Status refused = reader->put_pipeline(record);
+  EXPECT_FALSE(refused);
+  EXPECT_NE(refused.message().find("is not writable"), std::string::npos) << refused.message();
+}
+
 TEST(PipelineRecords, SurviveReopeningWithUseCountsAndStayIdempotent) {
   ScratchDirectory dir;
   std::vector<PipelineRecord> made;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     for (std::uint64_t i = 0; i < 20; ++i) {
       made.push_back(make_pipeline(*cache, i));
       ASSERT_TRUE(cache->record_pipeline_use(made.back()));
@@ -108,7 +131,7 @@ TEST(PipelineRecords, SurviveReopeningWithUseCountsAndStayIdempotent) {
     }
     EXPECT_EQ(cache->stats().pipelines, 20u);
   }
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   const std::vector<PipelineRecord> records = cache->pipeline_records();
   ASSERT_EQ(records.size(), 20u);
   EXPECT_EQ(cache->stats().pipelines, 20u);
@@ -136,7 +159,7 @@ TEST(PipelineRecords, SurviveReopeningWithUseCountsAndStayIdempotent) {
 
 TEST(PipelineRecords, ASecondProcessSeesAndAddsRecords) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   std::vector<PipelineRecord> made;
   for (std::uint64_t i = 0; i < 10; ++i) {
     made.push_back(make_pipeline(*cache, i));
@@ -146,7 +169,7 @@ TEST(PipelineRecords, ASecondProcessSeesAndAddsRecords) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     // Its own records, and one more use of the parent's records.
-    auto other = ShaderCache::open(quiet_options(dir.path()));
+    auto other = test::open_cache(quiet_options(dir.path()));
     int failures = !other || other->pipeline_records().size() != 10;
     for (std::uint64_t i = 100; other && i < 110; ++i)
       failures += !other->record_pipeline_use(make_pipeline(*other, i));
@@ -174,7 +197,7 @@ TEST(PipelineRecords, ACodegenBumpKeepsThemAndTheRebuildReKeysThem) {
   {
     CacheOptions options = quiet_options(dir.path());
     options.codegen_version = 1;
-    auto cache = ShaderCache::open(options);
+    auto cache = test::open_cache(options);
     for (std::uint64_t i = 0; i < 12; ++i) {
       made.push_back(make_pipeline(*cache, i));
       ASSERT_TRUE(cache->record_pipeline_use(made.back()));
@@ -182,7 +205,7 @@ TEST(PipelineRecords, ACodegenBumpKeepsThemAndTheRebuildReKeysThem) {
   }
   CacheOptions options = quiet_options(dir.path());
   options.codegen_version = 2;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   ASSERT_EQ(cache->stats().entries, 0u);
   std::vector<PipelineRecord> records = cache->pipeline_records();
   ASSERT_EQ(records.size(), 12u);
@@ -199,7 +222,7 @@ TEST(PipelineRecords, ACodegenBumpKeepsThemAndTheRebuildReKeysThem) {
   ASSERT_EQ(rebuild_stale_entries(*cache, translate_v2).translated, 24u);
   EXPECT_EQ(cache->stats().stale_entries, 0u); // the rebuild compacted the stale ones away
   cache.reset();
-  cache = ShaderCache::open(options);
+  cache = test::open_cache(options);
   records = cache->pipeline_records();
   ASSERT_EQ(records.size(), 12u);
   for (std::uint64_t i = 0; i < made.size(); ++i) {
@@ -222,7 +245,7 @@ TEST(PipelineRecords, ACodegenBumpKeepsThemAndTheRebuildReKeysThem) {
 
 TEST(PipelineRecords, CompactDropsRetiredRecordsAndThoseWhoseShadersAreGone) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   PipelineRecord kept = make_pipeline(*cache, 1);
   PipelineRecord retired = make_pipeline(*cache, 2);
   PipelineRecord orphan = make_pipeline(*cache, 3);
@@ -243,7 +266,7 @@ TEST(PipelineRecords, CompactDropsRetiredRecordsAndThoseWhoseShadersAreGone) {
 TEST(PipelineRecords, AWriterKilledWhileRecordingLosesOnlyTheRecordItWasWriting) {
   ScratchDirectory dir;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     for (std::uint64_t i = 0; i < 400; ++i) make_pipeline(*cache, i); // the shaders
   }
   std::size_t committed_total = 0;
@@ -254,7 +277,7 @@ TEST(PipelineRecords, AWriterKilledWhileRecordingLosesOnlyTheRecordItWasWriting)
     ASSERT_GE(child, 0);
     if (child == 0) {
       ::close(fds[0]);
-      auto cache = ShaderCache::open(quiet_options(dir.path()));
+      auto cache = test::open_cache(quiet_options(dir.path()));
       for (std::uint64_t i = 0;; i = (i + 1) % 400) {
         if (!cache->record_pipeline_use(make_pipeline(*cache, i))) ::_exit(3);
         if (::write(fds[1], &i, sizeof i) != sizeof i) ::_exit(4);
@@ -272,7 +295,7 @@ TEST(PipelineRecords, AWriterKilledWhileRecordingLosesOnlyTheRecordItWasWriting)
     int status = 0;
     ::waitpid(child, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status));
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     const std::vector<PipelineRecord> records = cache->pipeline_records();
     for (std::uint64_t i : committed) {
       const PipelineRecord expected = make_pipeline(*cache, i);

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <stdexcept>
 #include <thread>
 
 namespace kiln::cache {
@@ -65,7 +67,7 @@ TEST(ShaderCache, RoundTripAndReopen) {
   std::vector<std::string> messages;
   std::vector<Stored> stored;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+    auto cache = test::open_cache(quiet_options(dir.path(), &messages));
     ASSERT_TRUE(cache);
     EXPECT_TRUE(cache->writable());
     stored = fill(*cache, 100);
@@ -79,7 +81,7 @@ TEST(ShaderCache, RoundTripAndReopen) {
     EXPECT_FALSE(cache->lookup(cache->key_for(make_source(999, 10), {}), missing));
     EXPECT_EQ(cache->stats().entries, 100u);
   }
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   ASSERT_TRUE(cache);
   EXPECT_EQ(count_hits(*cache, stored), 100u);
   const CacheStats stats = cache->stats();
@@ -91,8 +93,8 @@ TEST(ShaderCache, RoundTripAndReopen) {
 
 TEST(ShaderCache, SecondHandleSeesAppendsOfTheFirstOnAMiss) {
   ScratchDirectory dir;
-  auto writer = ShaderCache::open(quiet_options(dir.path()));
-  auto reader = ShaderCache::open(quiet_options(dir.path()));
+  auto writer = test::open_cache(quiet_options(dir.path()));
+  auto reader = test::open_cache(quiet_options(dir.path()));
   ASSERT_TRUE(writer && reader);
   const std::vector<Stored> stored = fill(*writer, 20);
   EXPECT_EQ(count_hits(*reader, stored), 20u);
@@ -110,7 +112,7 @@ TEST(ShaderCache, TruncatedFileKeepsEveryWholeRecord) {
   ScratchDirectory dir;
   std::vector<Stored> stored;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     stored = fill(*cache, 30);
   }
   const std::vector<std::uint8_t> full = read_all(dir.file());
@@ -118,7 +120,7 @@ TEST(ShaderCache, TruncatedFileKeepsEveryWholeRecord) {
   std::vector<std::uint8_t> cut(full.begin(), full.end() - 40);
   write_all_bytes(dir.file(), cut);
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   ASSERT_TRUE(cache);
   EXPECT_EQ(messages.size(), 1u);
   EXPECT_EQ(count_hits(*cache, stored), 29u);
@@ -133,7 +135,7 @@ TEST(ShaderCache, BitFlipsCostOnlyTheDamagedRecords) {
   ScratchDirectory dir;
   std::vector<Stored> stored;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     stored = fill(*cache, 40, 0, 1000);
   }
   std::vector<std::uint8_t> bytes = read_all(dir.file());
@@ -145,13 +147,13 @@ TEST(ShaderCache, BitFlipsCostOnlyTheDamagedRecords) {
   write_all_bytes(dir.file(), bytes);
   {
     // A handle opened before the flip would still answer: verify must see the damage.
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     const VerifyReport report = cache->verify();
     EXPECT_FALSE(report.ok());
     EXPECT_GE(report.corrupt_spans, 1u);
   }
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   std::size_t hits = count_hits(*cache, stored);
   EXPECT_EQ(hits, 38u);
   // Compaction reclaims the damage.
@@ -162,7 +164,7 @@ TEST(ShaderCache, BitFlipsCostOnlyTheDamagedRecords) {
 
 TEST(ShaderCache, RecordDamagedAfterItWasIndexedIsAMissNotWrongCode) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   const std::vector<Stored> stored = fill(*cache, 3, 0, 2000);
   std::vector<std::uint8_t> bytes = read_all(dir.file());
   bytes[bytes.size() - 100] ^= 0x01; // inside the last record's payload
@@ -182,7 +184,7 @@ TEST(ShaderCache, RandomlyMangledFilesNeverServeWrongCode) {
   ScratchDirectory dir;
   std::vector<Stored> stored;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     stored = fill(*cache, 20, 0, 700);
   }
   const std::vector<std::uint8_t> pristine = read_all(dir.file());
@@ -215,7 +217,7 @@ TEST(ShaderCache, RandomlyMangledFilesNeverServeWrongCode) {
     std::filesystem::remove(dir.path() / (std::string(kCacheFileName) + ".index"));
     CacheOptions options = quiet_options(dir.path());
     options.read_only = round % 2; // read-only handles see the damage as it is
-    auto cache = ShaderCache::open(options);
+    auto cache = test::open_cache(options);
     ASSERT_TRUE(cache);
     // count_hits checks every hit against the fake translation: a wrong hit fails the test.
     total_hits += count_hits(*cache, stored);
@@ -227,7 +229,7 @@ TEST(ShaderCache, RandomBytesOpenAsAnEmptyCacheWithOneWarning) {
   ScratchDirectory dir;
   write_all_bytes(dir.file(), make_source(5, 100000));
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   ASSERT_TRUE(cache);
   EXPECT_EQ(messages.size(), 1u);
   EXPECT_EQ(cache->stats().entries, 0u);
@@ -239,13 +241,13 @@ TEST(ShaderCache, RandomBytesOpenAsAnEmptyCacheWithOneWarning) {
 
 TEST(ShaderCache, ValidHeaderFollowedByRandomBytesOpensEmpty) {
   ScratchDirectory dir;
-  { auto cache = ShaderCache::open(quiet_options(dir.path())); }
+  { auto cache = test::open_cache(quiet_options(dir.path())); }
   std::vector<std::uint8_t> bytes = read_all(dir.file());
   const std::vector<std::uint8_t> garbage = make_source(6, 50000);
   bytes.insert(bytes.end(), garbage.begin(), garbage.end());
   write_all_bytes(dir.file(), bytes);
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   ASSERT_TRUE(cache);
   EXPECT_EQ(messages.size(), 1u);
   EXPECT_EQ(cache->stats().entries, 0u);
@@ -256,7 +258,7 @@ TEST(ShaderCache, EvictionKeepsTheRecentlyUsedUnderASmallCap) {
   ScratchDirectory dir;
   CacheOptions options = quiet_options(dir.path());
   options.max_bytes = 256 * 1024;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   ASSERT_TRUE(cache);
   std::vector<Stored> stored;
   for (int i = 0; i < 200; ++i) {
@@ -279,9 +281,9 @@ TEST(ShaderCache, EvictionKeepsTheRecentlyUsedUnderASmallCap) {
 
 TEST(ShaderCache, EvictionKeepsEntriesAnotherHandleJustAppended) {
   ScratchDirectory dir;
-  auto first = ShaderCache::open(quiet_options(dir.path()));
+  auto first = test::open_cache(quiet_options(dir.path()));
   const std::vector<Stored> old_entries = fill(*first, 50, 0, 2000);
-  auto second = ShaderCache::open(quiet_options(dir.path()));
+  auto second = test::open_cache(quiet_options(dir.path()));
   const std::vector<Stored> new_entries = fill(*second, 10, 1000, 2000);
   const std::uint64_t record = std::filesystem::file_size(dir.file()) / 60;
   // `first` has not seen the new entries yet: they must still rank as the most recent.
@@ -299,13 +301,13 @@ TEST(ShaderCache, CodegenBumpServesNothingStaleAndRebuildRestoresEverything) {
   {
     CacheOptions options = quiet_options(dir.path());
     options.codegen_version = 1;
-    auto cache = ShaderCache::open(options);
+    auto cache = test::open_cache(options);
     stored = fill(*cache, 60);
   }
   // A shader the new version rejects keeps its stale entry (nothing else can re-create it).
   CacheOptions options = quiet_options(dir.path());
   options.codegen_version = 2;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   ASSERT_TRUE(cache);
   for (const Stored& entry : stored) {
     TranslateResult result;
@@ -331,7 +333,7 @@ TEST(ShaderCache, CodegenBumpServesNothingStaleAndRebuildRestoresEverything) {
   EXPECT_TRUE(cache->stale_entries().empty());
 
   cache.reset();
-  cache = ShaderCache::open(options);
+  cache = test::open_cache(options);
   EXPECT_EQ(count_hits(*cache, rebuilt), 60u);
 }
 
@@ -355,7 +357,7 @@ TEST(ShaderCache, TwoInterfacesAreTwoEntriesAndRebuildUnderTheirOwnInterface) {
   {
     CacheOptions options = quiet_options(dir.path());
     options.codegen_version = 1;
-    auto cache = ShaderCache::open(options);
+    auto cache = test::open_cache(options);
     ASSERT_TRUE(cache);
     for (Stored& entry : stored) {
       entry.key = cache->key_for(entry.source, entry.options);
@@ -370,7 +372,7 @@ TEST(ShaderCache, TwoInterfacesAreTwoEntriesAndRebuildUnderTheirOwnInterface) {
   }
   CacheOptions options = quiet_options(dir.path());
   options.codegen_version = 2;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   ASSERT_TRUE(cache);
   const std::vector<StaleEntry> stale = cache->stale_entries();
   ASSERT_EQ(stale.size(), 3u);
@@ -400,7 +402,7 @@ TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {
   {
     CacheOptions options = quiet_options(dir.path());
     options.codegen_version = 1;
-    auto cache = ShaderCache::open(options);
+    auto cache = test::open_cache(options);
     std::vector<std::uint8_t> source = make_source(1, 64);
     source[0] = 0xEE; // fake_translate rejects it now, but version 1 "accepted" it
     TranslateResult result;
@@ -409,7 +411,7 @@ TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {
   }
   CacheOptions options = quiet_options(dir.path());
   options.codegen_version = 2;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   const RebuildReport report = rebuild_stale_entries(
       *cache, [](std::span<const std::uint8_t> source, const TranslateOptions& opts,
                  TranslateResult& out) { return fake_translate(2, source, opts, out); });
@@ -421,13 +423,13 @@ TEST(ShaderCache, RejectedRebuildsKeepTheirStaleSource) {
 TEST(ShaderCache, FileDeletedUnderAnOpenCacheIsRecreatedWithAHeader) {
   ScratchDirectory dir;
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  auto cache = test::open_cache(quiet_options(dir.path(), &messages));
   fill(*cache, 5);
   std::filesystem::remove(dir.file());
   const std::vector<Stored> after = fill(*cache, 5, 100);
   EXPECT_EQ(count_hits(*cache, after), 5u);
   cache.reset();
-  cache = ShaderCache::open(quiet_options(dir.path(), &messages));
+  cache = test::open_cache(quiet_options(dir.path(), &messages));
   EXPECT_EQ(count_hits(*cache, after), 5u);
   EXPECT_TRUE(messages.empty());
   EXPECT_TRUE(cache->verify().ok());
@@ -439,13 +441,13 @@ TEST(ShaderCache, IndexSnapshotIsOnlyAHint) {
   std::filesystem::path snapshot = dir.file();
   snapshot += ".index";
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     stored = fill(*cache, 300, 0, 1500); // > 256 KiB: the snapshot is saved on close
   }
   ASSERT_TRUE(std::filesystem::exists(snapshot));
   {
     // Entries appended after the snapshot (by a process that died before saving) are found.
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     EXPECT_EQ(count_hits(*cache, stored), 300u);
     const std::vector<Stored> more = fill(*cache, 3, 5000);
     stored.insert(stored.end(), more.begin(), more.end());
@@ -453,26 +455,26 @@ TEST(ShaderCache, IndexSnapshotIsOnlyAHint) {
     cache.reset();
     write_all_bytes(snapshot, saved); // as it was before the 3 appends
   }
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   EXPECT_EQ(count_hits(*cache, stored), 303u);
   cache.reset();
   // A damaged snapshot means a full scan, not lost entries.
   std::vector<std::uint8_t> bytes = read_all(snapshot);
   bytes[bytes.size() / 2] ^= 1;
   write_all_bytes(snapshot, bytes);
-  cache = ShaderCache::open(quiet_options(dir.path()));
+  cache = test::open_cache(quiet_options(dir.path()));
   EXPECT_EQ(count_hits(*cache, stored), 303u);
   cache.reset();
   write_all_bytes(snapshot, make_source(3, 777));
-  cache = ShaderCache::open(quiet_options(dir.path()));
+  cache = test::open_cache(quiet_options(dir.path()));
   EXPECT_EQ(count_hits(*cache, stored), 303u);
 }
 
 TEST(ShaderCache, ClearRemovesEverything) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   const std::vector<Stored> stored = fill(*cache, 10);
-  auto other = ShaderCache::open(quiet_options(dir.path()));
+  auto other = test::open_cache(quiet_options(dir.path()));
   ASSERT_TRUE(cache->clear());
   EXPECT_EQ(count_hits(*cache, stored), 0u);
   EXPECT_EQ(cache->stats().entries, 0u);
@@ -484,7 +486,7 @@ TEST(ShaderCache, UnwritableLocationRunsWithoutWritingAndSaysSoOnce) {
   // A regular file where the directory should be: nothing can be created under it.
   write_all_bytes(dir.path() / "blocker", {1, 2, 3});
   std::vector<std::string> messages;
-  auto cache = ShaderCache::open(quiet_options(dir.path() / "blocker" / "kiln", &messages));
+  auto cache = test::open_cache(quiet_options(dir.path() / "blocker" / "kiln", &messages));
   ASSERT_TRUE(cache);
   EXPECT_FALSE(cache->writable());
   const std::vector<std::uint8_t> source = make_source(1, 100);
@@ -501,12 +503,12 @@ TEST(ShaderCache, ReadOnlyHandleServesButNeverWrites) {
   ScratchDirectory dir;
   std::vector<Stored> stored;
   {
-    auto cache = ShaderCache::open(quiet_options(dir.path()));
+    auto cache = test::open_cache(quiet_options(dir.path()));
     stored = fill(*cache, 10);
   }
   CacheOptions options = quiet_options(dir.path());
   options.read_only = true;
-  auto cache = ShaderCache::open(options);
+  auto cache = test::open_cache(options);
   EXPECT_FALSE(cache->writable());
   EXPECT_EQ(count_hits(*cache, stored), 10u);
   const auto size = std::filesystem::file_size(dir.file());
@@ -520,7 +522,7 @@ TEST(ShaderCache, ReadOnlyHandleServesButNeverWrites) {
 
 TEST(ShaderCache, ThreadsInsertLookUpAndCompactConcurrently) {
   ScratchDirectory dir;
-  auto cache = ShaderCache::open(quiet_options(dir.path()));
+  auto cache = test::open_cache(quiet_options(dir.path()));
   ASSERT_TRUE(cache);
   constexpr int kThreads = 4, kPerThread = 150;
   std::atomic<int> wrong{0}, missing{0};
@@ -570,6 +572,35 @@ TEST(ShaderCacheLocation, EnvironmentDecidesTheDirectory) {
   ::setenv("KILN_CACHE", "1", 1);
   EXPECT_TRUE(cache_enabled_by_environment());
   ::unsetenv("KILN_CACHE");
+}
+
+// open() returns its result: without any directory to use it fails, and says why.
+TEST(ShaderCache, OpenWithoutADirectoryFailsSayingWhy) {
+  std::vector<std::pair<const char*, std::string>> saved;
+  for (const char* name : {"KILN_CACHE_PATH", "XDG_CACHE_HOME", "HOME"}) {
+    if (const char* value = std::getenv(name)) saved.emplace_back(name, value);
+    unsetenv(name);
+  }
+  const auto opened = ShaderCache::open(CacheOptions{});
+  for (const auto& [name, value] : saved) setenv(name, value.c_str(), 1);
+  EXPECT_FALSE(opened);
+  EXPECT_EQ(opened.value(), nullptr);
+  EXPECT_NE(opened.status().message().find("no cache directory"), std::string::npos)
+      << opened.status().message();
+}
+
+// open()'s exception boundary: what it caught (here the diagnostics callback throwing while
+// open() warns about a file that is not a cache) is the failure's message, not an escape.
+TEST(ShaderCache, OpenReturnsWhatItCaught) {
+  ScratchDirectory dir;
+  write_all_bytes(dir.file(), std::vector<std::uint8_t>(64, 0x5a));
+  CacheOptions options;
+  options.directory = dir.path();
+  options.read_only = true;
+  options.diagnostics = [](std::string_view) { throw std::runtime_error("callback failed"); };
+  const auto opened = ShaderCache::open(options);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.status().message(), "opening the cache: callback failed");
 }
 
 } // namespace

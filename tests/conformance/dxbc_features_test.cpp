@@ -736,7 +736,7 @@ TEST(DxbcGeometryStreams, StreamsSharingARegisterEachGetTheirVariable) {
                                                       {1, {"TEXCOORD", 1, 0, kFloat, 0, 0x3}}})}});
   Translator translator;
   ir::Builder b;
-  Status s = translator.convert_to_ir(bytes, {}, b, false);
+  Status s = translator.convert_to_ir(read_shader_input(bytes), {}, b, false);
   ASSERT_TRUE(s) << s.message();
   std::vector<ir::OpView> outputs;
   std::size_t stores = 0;

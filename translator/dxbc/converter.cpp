@@ -29,6 +29,8 @@ struct ConverterState {
 
   Status run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
              ir::Builder& builder);
+  // run() past the container parse: `container` holds the parsed container.
+  Status run_parsed(const ConvertOptions& options, ir::Builder& builder);
 };
 
 namespace {
@@ -475,6 +477,10 @@ Status convert_program(ConvertContext& ctx) {
 Status ConverterState::run(std::span<const std::uint8_t> bytecode, const ConvertOptions& options,
                            ir::Builder& builder) {
   if (Status st = parse_container(bytecode, container, {.verify_checksum = false}); !st) return st;
+  return run_parsed(options, builder);
+}
+
+Status ConverterState::run_parsed(const ConvertOptions& options, ir::Builder& builder) {
   if (container.has_dxil && !container.has_program())
     return Status::error("DXIL (shader model 6) container: not a DXBC program");
   if (!container.has_program())
@@ -487,6 +493,12 @@ Status ConverterState::run(std::span<const std::uint8_t> bytecode, const Convert
   ctx.geometry_point_size = options.geometry_point_size;
   if (Status st = read_signatures(ctx); !st) return st;
   return convert_program(ctx);
+}
+
+Status Converter::convert(const Container& parsed, const ConvertOptions& options,
+                          ir::Builder& builder) {
+  state_->container = parsed;
+  return state_->run_parsed(options, builder);
 }
 
 Status Converter::scan(SourceReflection& out) const {

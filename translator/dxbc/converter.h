@@ -7,6 +7,7 @@
 #include "translator/common/reflection.h"
 #include "translator/common/shader_interface.h"
 #include "translator/common/status.h"
+#include "translator/dxbc/container.h"
 
 namespace kiln::dxbc {
 
@@ -31,9 +32,13 @@ extern template class FrontEnd<dxbc::ConvertOptions, dxbc::ConverterState>;
 
 namespace kiln::dxbc {
 
-// convert(): `bytecode` is a whole DXBC container.
+// convert(): `bytecode` is a whole DXBC container, or the container already parsed on the way
+// in (translator/shader_input.h), which is not parsed again.
 class Converter : public FrontEnd<ConvertOptions, ConverterState> {
  public:
+  using FrontEnd::convert;
+  // `container`'s bytes must stay alive through scan().
+  Status convert(const Container& container, const ConvertOptions& options, ir::Builder& builder);
   // The bytecode's own reflection (dxbc/scan.h) of the shader last converted successfully;
   // its bytes must still be alive.
   Status scan(SourceReflection& out) const;

@@ -156,6 +156,10 @@ Status scan_program(const Container& container, const Program& program, SourceRe
 Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out) {
   Container container;
   if (Status st = parse_container(bytecode, container, {.verify_checksum = false}); !st) return st;
+  return scan_dxbc(container, out);
+}
+
+Status scan_dxbc(const Container& container, SourceReflection& out) {
   if (!container.has_program())
     return Status::error("DXBC container without a shader program (no SHDR/SHEX chunk)");
   Program program;

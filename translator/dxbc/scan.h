@@ -35,5 +35,7 @@ Status scan_program(const Container& container, const Program& program, SourceRe
 
 // Parses `bytecode` (a DXBC container) and scans it.
 Status scan_dxbc(std::span<const std::uint8_t> bytecode, SourceReflection& out);
+// Scans a container already parsed (translator/shader_input.h).
+Status scan_dxbc(const Container& container, SourceReflection& out);
 
 } // namespace kiln::dxbc

@@ -32,7 +32,7 @@ TEST(AbiContext, StaleCacheEntriesAreRebuiltAfterCreate) {
     cache::CacheOptions options;
     options.directory = dir;
     options.codegen_version = kCodegenVersion + 1000;
-    auto old_cache = cache::ShaderCache::open(options);
+    auto old_cache = cache::ShaderCache::open(options).value();
     ASSERT_TRUE(old_cache);
     for (std::uint32_t i = 0; i < kEntries; ++i) {
       TranslateResult result;

@@ -195,7 +195,7 @@ class PipelineReplayTest : public ::testing::Test {
   std::uint64_t pipelines_in_cache() {
     cache::CacheOptions options;
     options.directory = dir_;
-    auto cache = cache::ShaderCache::open(options);
+    auto cache = cache::ShaderCache::open(options).value();
     return cache ? cache->stats().pipelines : ~0ull;
   }
 
@@ -331,7 +331,7 @@ TEST_F(PipelineReplayTest, AProcessKilledDuringReplayLosesNoRecord) {
     ::waitpid(child, nullptr, 0);
     cache::CacheOptions options;
     options.directory = dir_;
-    auto cache = cache::ShaderCache::open(options);
+    auto cache = cache::ShaderCache::open(options).value();
     ASSERT_TRUE(cache);
     // Every record is still there, retired or not; nothing is corrupt once compacted.
     EXPECT_EQ(cache->stats().pipelines, 30u) << round;
@@ -357,7 +357,7 @@ TEST_F(PipelineReplayTest, AnOlderFormatOfTheLayerIsRetiredAndCompactedAway) {
   kiln_context_destroy(context);
   cache::CacheOptions options;
   options.directory = dir_;
-  auto cache = cache::ShaderCache::open(options);
+  auto cache = cache::ShaderCache::open(options).value();
   ASSERT_TRUE(cache->compact());
   EXPECT_EQ(cache->stats().pipelines, 2u); // the other layer's records are untouched
 }
@@ -369,7 +369,7 @@ TEST_F(PipelineReplayTest, ACodegenBumpReplaysUnderTheRebuiltKeysAndRetiresWhatN
     cache::CacheOptions options;
     options.directory = dir_;
     options.codegen_version = kOld;
-    auto old_cache = cache::ShaderCache::open(options);
+    auto old_cache = cache::ShaderCache::open(options).value();
     for (std::uint32_t i = 0; i < 6; ++i) {
       cache::PipelineRecord record;
       record.tag = kTag;
@@ -412,7 +412,7 @@ TEST_F(PipelineReplayTest, ACodegenBumpReplaysUnderTheRebuiltKeysAndRetiresWhatN
   kiln_context_destroy(context);
   cache::CacheOptions options;
   options.directory = dir_;
-  auto cache = cache::ShaderCache::open(options);
+  auto cache = cache::ShaderCache::open(options).value();
   ASSERT_TRUE(cache->compact());
   EXPECT_EQ(cache->stats().pipelines, 5u);
   for (const cache::PipelineRecord& record : cache->pipeline_records())

@@ -58,7 +58,7 @@ std::unique_ptr<cache::ShaderCache> open_cache(const std::filesystem::path& dir,
   options.directory = dir;
   options.codegen_version = version;
   options.diagnostics = [](std::string_view) {};
-  return cache::ShaderCache::open(options);
+  return cache::ShaderCache::open(options).value();
 }
 
 ServiceOptions service_options(ResultStore& store, std::uint32_t version, std::atomic<int>& calls) {

@@ -5,6 +5,7 @@
 #include "plugin/service/service.h"
 #include "tests/support/shared_data.h"
 
+#include <algorithm>
 #include <chrono>
 #include <gtest/gtest.h>
 
@@ -66,6 +67,38 @@ TEST(ServiceOnCorpus, D3D9ResultsMatchADirectTranslation) {
   const auto corpus = test::corpus_dir();
   KILN_REQUIRE_DIR(corpus, "corpus");
   compare_with_direct_translation(corpus / "d3d9", 200);
+}
+
+// A job translates the input as submitted (read once on its way in), over its own copy of the
+// bytes: the caller's bytes are read, then damaged where only a second classification or
+// container parse would look (the "DXBC" magic and the size field), and the job still
+// translates them as a direct translation of the intact bytes does.
+TEST(ServiceOnCorpus, JobTranslatesTheReadInputWithoutReadingItAgain) {
+  const auto corpus = test::corpus_dir();
+  KILN_REQUIRE_DIR(corpus, "corpus");
+  const auto files = test::files_with_extension(corpus / "dxbc", ".dxbc");
+  ServiceOptions options;
+  options.threads = 1;
+  CompileService service(options);
+  Translator translator;
+  std::size_t translated = 0;
+  for (std::size_t i = 0; i < files.size() && translated < 20; i += 37) {
+    std::vector<std::uint8_t> bytes = test::read_bytes(files[i]);
+    TranslateResult direct;
+    if (!translator.translate(bytes, {}, direct)) continue;
+    const ShaderInput input = read_shader_input(bytes);
+    std::fill_n(bytes.begin(), 4, std::uint8_t('X'));
+    std::fill_n(bytes.begin() + 24, 4, std::uint8_t(0xff));
+    // Queued for a worker, then (the first job finished, no store) run on this thread.
+    for (bool now : {false, true}) {
+      JobRef job = now ? service.translate_now(input, {}) : service.submit(input, {});
+      ASSERT_TRUE(service.wait(job, 60s));
+      ASSERT_EQ(job->state.load(), JobState::Done) << files[i] << ": " << job->status.message();
+      EXPECT_EQ(job->result.spirv, direct.spirv) << files[i];
+    }
+    ++translated;
+  }
+  EXPECT_GE(translated, 20u);
 }
 
 TEST(ServiceOnCorpus, MalformedAndOtherFilesFailCleanly) {

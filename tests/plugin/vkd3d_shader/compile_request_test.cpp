@@ -93,7 +93,7 @@ TEST_F(CompileRequestTest, DescriptorsLandWhereTheSystemLibraryPutsThem) {
   CompileRequest request;
   ForwardReason why = ForwardReason::Count;
   ASSERT_TRUE(read_compile_request(info_, request, why)) << forward_reason_name(why);
-  EXPECT_EQ(request.bytecode.size(), bytes_.size());
+  EXPECT_EQ(request.input.bytes.size(), bytes_.size());
   EXPECT_EQ(request.options.target, SpirvTarget::Vulkan10);
   ASSERT_TRUE(request.options.interface);
   const ShaderInterface& interface = *request.options.interface;

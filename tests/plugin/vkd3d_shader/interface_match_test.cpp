@@ -193,7 +193,7 @@ void compare_one(const vkd3d::RealLibrary& real, Translator& translator,
     return;
   }
   TranslateResult result;
-  if (Status st = translator.translate(kiln_request.bytecode, kiln_request.options, result); !st) {
+  if (Status st = translator.translate(kiln_request.input, kiln_request.options, result); !st) {
     ++tally.forwarded["translation"];
     tally.untranslated.push_back(path.filename().string() + ": " + st.message());
     return;
