@@ -66,7 +66,32 @@ Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint6
   return descriptors.update(fresh.writes());
 }
 
+namespace {
+
+ModuleInterface without_outputs(ModuleInterface facts) {
+  std::erase_if(facts.components,
+                [](const ComponentFact& c) { return c.storage == spv::StorageClassOutput; });
+  std::erase_if(facts.builtins,
+                [](const BuiltInFact& b) { return b.storage == spv::StorageClassOutput; });
+  return facts;
+}
+
+} // namespace
+
+std::string generated_stage_interface_difference(ShaderStage stage, const ModuleInterface& kiln,
+                                                 const ModuleInterface& reference) {
+  if (stage != ShaderStage::Hull && stage != ShaderStage::Domain && stage != ShaderStage::Geometry)
+    return {};
+  const std::vector<std::string> differences =
+      stage == ShaderStage::Hull
+          ? interface_differences(kiln, reference)
+          : interface_differences(without_outputs(kiln), without_outputs(reference));
+  return differences.empty() ? std::string() : differences.front();
+}
+
 std::string missing_device_feature(vulkan::Context& context, ShaderStage stage) {
+  if (stage != ShaderStage::Hull && stage != ShaderStage::Domain && stage != ShaderStage::Geometry)
+    return {};
   VkPhysicalDeviceFeatures features{};
   vkGetPhysicalDeviceFeatures(context.physical_device(), &features);
   if (!context.has_transform_feedback()) return "the device has no VK_EXT_transform_feedback";

@@ -61,7 +61,16 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
                  std::uint64_t seed, const IntegerWords& integers, unsigned runs, StageRun& out,
                  std::string& error);
 
-// Why `context`'s device cannot run `stage` ("" when it can).
+// The first difference between kiln's and vkd3d-shader's stage interface that the generated
+// stages around a hull, domain or geometry shader would see ("" when none, and for the other
+// stages): those stages are written from the reference's interface. A domain or geometry
+// shader's outputs feed no generated stage (transform feedback captures them, and the captured
+// words are compared), so only their inputs count.
+std::string generated_stage_interface_difference(ShaderStage stage, const ModuleInterface& kiln,
+                                                 const ModuleInterface& reference);
+
+// Why `context`'s device cannot run a hull, domain or geometry shader ("" when it can, and for
+// the other stages, whose needs stages.cpp checks).
 std::string missing_device_feature(vulkan::Context& context, ShaderStage stage);
 
 } // namespace kiln::execute

@@ -65,15 +65,6 @@ std::string descriptor_key(const ModuleInterface& m) {
   return key;
 }
 
-// `facts` without its outputs.
-ModuleInterface inputs_of(ModuleInterface facts) {
-  std::erase_if(facts.components,
-                [](const ComponentFact& c) { return c.storage == spv::StorageClassOutput; });
-  std::erase_if(facts.builtins,
-                [](const BuiltInFact& b) { return b.storage == spv::StorageClassOutput; });
-  return facts;
-}
-
 } // namespace
 
 bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
@@ -161,22 +152,11 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
     return finish(Verdict::NotExecuted, "module not readable: " + why);
   if (descriptor_key(kiln_facts) != descriptor_key(vkd3d_facts))
     return finish(Verdict::Differ, "descriptor layouts differ");
-  // The stages that run between generated ones take those stages' interface from
-  // vkd3d-shader's module: kiln's must declare the same. A domain or geometry shader's outputs
-  // feed no generated stage (transform feedback captures them, and the captured words are
-  // compared), so only their inputs must agree.
-  const bool between_generated_stages =
-      stage == ShaderStage::Hull || stage == ShaderStage::Domain || stage == ShaderStage::Geometry;
-  if (between_generated_stages) {
-    const bool inputs_only = stage != ShaderStage::Hull;
-    if (const std::vector<std::string> differences =
-            interface_differences(inputs_only ? inputs_of(kiln_facts) : kiln_facts,
-                                  inputs_only ? inputs_of(vkd3d_facts) : vkd3d_facts);
-        !differences.empty())
-      return finish(Verdict::Differ, "interfaces differ: " + differences.front());
-    if (std::string missing = missing_device_feature(*state_->context, stage); !missing.empty())
-      return finish(Verdict::NotExecuted, missing);
-  }
+  if (std::string difference = generated_stage_interface_difference(stage, kiln_facts, vkd3d_facts);
+      !difference.empty())
+    return finish(Verdict::Differ, "interfaces differ: " + difference);
+  if (std::string missing = missing_device_feature(*state_->context, stage); !missing.empty())
+    return finish(Verdict::NotExecuted, missing);
   if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
       !unsupported.empty())
     return finish(Verdict::NotExecuted, unsupported);

@@ -6,6 +6,7 @@
 #include "bench/execute/execute.h"
 #include "bench/execute/passthrough.h"
 #include "bench/execute/passthrough_tessellation.h"
+#include "bench/execute/stage_support.h"
 #include "tests/support/shared_data.h"
 #include "translator/spirv/validate.h"
 
@@ -78,6 +79,36 @@ TEST(ExecutePassthrough, GeneratedTessellationStagesAreValid) {
       EXPECT_TRUE(s) << "evaluation shader: " << s.message();
     }
   }
+}
+
+// The generated stages are written from vkd3d-shader's module: a stage interface of kiln's that
+// differs where they meet it is a difference, one where nothing generated meets it is not.
+TEST(ExecuteInterfaces, GeneratedStagesMeetTheSameInterface) {
+  ComponentFact input;
+  input.storage = spv::StorageClassInput;
+  input.location = 1;
+  ComponentFact output = input;
+  output.storage = spv::StorageClassOutput;
+  BuiltInFact point_size;
+  point_size.storage = spv::StorageClassOutput;
+  point_size.builtin = spv::BuiltInPointSize;
+  ModuleInterface reference;
+  reference.components = {input, output};
+  reference.builtins = {point_size};
+  ModuleInterface kiln = reference;
+  kiln.builtins.clear(); // an output built-in only the reference declares
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Domain, kiln, reference), "");
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Geometry, kiln, reference), "");
+  // A hull shader's outputs feed the generated evaluation shader.
+  EXPECT_NE(generated_stage_interface_difference(ShaderStage::Hull, kiln, reference), "");
+  // An input of another type is a difference for every stage between generated ones.
+  kiln = reference;
+  kiln.components[0].scalar = 'u';
+  for (ShaderStage stage : {ShaderStage::Hull, ShaderStage::Domain, ShaderStage::Geometry})
+    EXPECT_NE(generated_stage_interface_difference(stage, kiln, reference), "")
+        << shader_stage_abbrev(stage);
+  // Stages with no generated stage before them are not checked here.
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Compute, kiln, reference), "");
 }
 
 TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
