@@ -174,8 +174,21 @@ std::vector<std::uint32_t> capture_evaluation_shader(const std::vector<Varying>&
         builtin_variable(e, array_of(e, f32, count), spv::StorageClassInput, builtin, true);
     for (std::uint32_t i = 0; i < count; ++i) store(load_element(var, f32, i), 'f', 1);
   }
+  // The domain location of each vertex the tessellator makes, captured by transform feedback
+  // (buffer 0, 12 bytes a vertex): how many there are and in which order shows the hull
+  // shader's partitioning, output primitive and levels as the tessellator took them.
+  e.capability(spv::CapabilityTransformFeedback);
+  const std::uint32_t vec3 = e.vector('f', 3);
+  const std::uint32_t coord =
+      builtin_variable(e, vec3, spv::StorageClassInput, spv::BuiltInTessCoord, false);
+  const std::uint32_t location = e.variable(vec3, spv::StorageClassOutput);
+  e.decorate(location, spv::DecorationLocation, {0});
+  e.decorate(location, spv::DecorationXfbBuffer, {0});
+  e.decorate(location, spv::DecorationXfbStride, {12});
+  e.decorate(location, spv::DecorationOffset, {0});
+  e.body(spv::OpStore, {location, e.value(spv::OpLoad, vec3, {coord})});
   e.execution_mode(domain);
-  e.execution_mode(spv::ExecutionModePointMode);
+  e.execution_mode(spv::ExecutionModeXfb);
   return e.finish(spv::ExecutionModelTessellationEvaluation, main_id, void_function);
 }
 

@@ -41,8 +41,10 @@ std::vector<std::uint32_t> passthrough_control_shader(const std::vector<Varying>
 // hull shader wrote into the storage buffer at set 1, binding 0 (uint words), in this order:
 // per output control point (`vertices` of them) the components of each of `control_points`
 // then Position's four when `position`; then the components of each of `patch`; then the four
-// outer and two inner tessellation levels. Every invocation writes the same words. Point mode,
-// in `domain`.
+// outer and two inner tessellation levels. Every invocation writes the same words. It also
+// writes the domain location (TessCoord, three floats) of each vertex to an output captured by
+// transform feedback buffer 0. Domain `domain`; partitioning, winding and output primitive are
+// the hull shader's.
 std::vector<std::uint32_t> capture_evaluation_shader(const std::vector<Varying>& control_points,
                                                      bool position, std::uint32_t vertices,
                                                      const std::vector<Varying>& patch,

@@ -12,6 +12,22 @@ namespace {
 // start with the same pattern).
 constexpr std::uint32_t kUnwrittenWord = 0x7f8dead1u;
 
+// One output per word position of a record (a captured vertex, the storage buffer's one
+// record), so that each word keeps its own type ('f', 'u', 'i' in `kinds`).
+void append_captured(const vulkan::Buffer& buffer, const char* name, const std::string& kinds,
+                     std::uint32_t records, std::vector<Output>& outputs) {
+  const std::vector<std::uint32_t> words = buffer.read<std::uint32_t>();
+  for (std::size_t c = 0; c < kinds.size(); ++c) {
+    Output o;
+    o.name = name + std::to_string(c);
+    o.kind = kinds[c];
+    o.components = 1;
+    o.compare_mask = 1;
+    for (std::uint32_t r = 0; r < records; ++r) o.words.push_back(words[r * kinds.size() + c]);
+    outputs.push_back(std::move(o));
+  }
+}
+
 } // namespace
 
 double ms_since(Clock::time_point start) {
@@ -130,22 +146,26 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
   Resources first;
   if (Status s = first.create(context, reflection, seed, integers); !s)
     return (error = s.message(), false);
-  const bool xfb = !draw.xfb_kinds.empty();
-  const std::uint32_t capture_words = xfb ? std::uint32_t(draw.xfb_kinds.size()) * draw.xfb_vertices
-                                          : std::uint32_t(draw.storage_kinds.size());
-  vulkan::Buffer capture;
-  if (Status s = vulkan::Buffer::create(context, std::max(4u, capture_words * 4),
-                                        xfb ? VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT
-                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                        capture);
+  // The capture buffers: transform feedback, and the storage buffer a generated stage writes.
+  vulkan::Buffer feedback, storage;
+  const bool xfb = !draw.xfb_kinds.empty(), stored = !draw.storage_kinds.empty();
+  if (Status s = vulkan::Buffer::create(
+          context,
+          std::max<VkDeviceSize>(4, VkDeviceSize(draw.xfb_kinds.size()) * draw.xfb_vertices * 4),
+          VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, feedback);
+      !s)
+    return (error = s.message(), false);
+  if (Status s =
+          vulkan::Buffer::create(context, std::max<VkDeviceSize>(4, draw.storage_kinds.size() * 4),
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, storage);
       !s)
     return (error = s.message(), false);
   std::vector<vulkan::DescriptorWrite> writes(first.writes().begin(), first.writes().end());
-  if (!xfb) {
+  if (stored) {
     vulkan::DescriptorWrite w;
     w.set = 1;
     w.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.buffer = capture.handle();
+    w.buffer = storage.handle();
     writes.push_back(w);
   }
   vulkan::DescriptorBinding descriptors;
@@ -163,7 +183,6 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
       return (error = s.message(), false);
   }
 
-  const std::string& kinds = xfb ? draw.xfb_kinds : draw.storage_kinds;
   for (unsigned run = 0; run < runs; ++run) {
     Resources again;
     if (run > 0) {
@@ -171,8 +190,10 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
         return (error = s.message(), false);
     }
     Resources& resources = run == 0 ? first : again;
-    auto* mapped = static_cast<std::uint32_t*>(capture.mapped());
-    std::fill(mapped, mapped + capture.size() / 4, kUnwrittenWord);
+    for (vulkan::Buffer* buffer : {&feedback, &storage}) {
+      auto* mapped = static_cast<std::uint32_t*>(buffer->mapped());
+      std::fill(mapped, mapped + buffer->size() / 4, kUnwrittenWord);
+    }
     vulkan::DrawDesc call;
     call.pipeline = &pipeline;
     call.descriptors = &descriptors;
@@ -180,7 +201,7 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
     call.viewports = {{0.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f}};
     call.render_area = {{0, 0}, {1, 1}};
     call.vertex_count = draw.vertex_count;
-    if (xfb) call.xfb_buffers = {capture.handle()};
+    if (xfb) call.xfb_buffers = {feedback.handle()};
     double ms = 0;
     {
       Timer timer{ms};
@@ -188,19 +209,8 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
     }
     out.run_ms.push_back(ms);
     std::vector<Output> outputs;
-    // One output per word position of a vertex (or of the storage buffer's record), so that
-    // each word keeps its own type.
-    const std::vector<std::uint32_t> words = capture.read<std::uint32_t>();
-    const std::uint32_t records = xfb ? draw.xfb_vertices : 1;
-    for (std::size_t c = 0; c < kinds.size(); ++c) {
-      Output o;
-      o.name = (xfb ? "xfb component " : "captured word ") + std::to_string(c);
-      o.kind = kinds[c];
-      o.components = 1;
-      o.compare_mask = 1;
-      for (std::uint32_t r = 0; r < records; ++r) o.words.push_back(words[r * kinds.size() + c]);
-      outputs.push_back(std::move(o));
-    }
+    append_captured(feedback, "xfb component ", draw.xfb_kinds, draw.xfb_vertices, outputs);
+    append_captured(storage, "captured word ", draw.storage_kinds, 1, outputs);
     if (Status s = resources.read(outputs); !s) return (error = s.message(), false);
     out.outputs.push_back(std::move(outputs));
   }

@@ -43,8 +43,8 @@ Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint6
 // shader of passthrough_vertex_shader(`varyings`, 0): attribute i feeds varyings[i] and the
 // last attribute the position, all seeded per vertex. Rasterization is off. What is read back:
 // with `xfb_kinds` non-empty, transform feedback buffer 0 (room for `xfb_vertices` vertices of
-// one word per kind); otherwise the storage buffer at set 1, binding 0, one word per kind of
-// `storage_kinds`. Both start filled with a NaN pattern, so that words nobody wrote compare
+// one word per kind); with `storage_kinds` non-empty, the storage buffer at set 1, binding 0,
+// one word per kind. Both start filled with a NaN pattern, so that words nobody wrote compare
 // equal.
 struct CaptureDraw {
   std::vector<vulkan::ShaderStageCode> stages;

@@ -3,7 +3,8 @@
 // hands it seeded control points and patch constants and small tessellation levels in point
 // mode; its outputs are captured by transform feedback. A hull shader runs after a generated
 // vertex shader and before a generated evaluation shader that writes every control point,
-// patch constant and level the hull shader wrote into a storage buffer.
+// patch constant and level the hull shader wrote into a storage buffer, and captures the
+// domain location of every vertex the tessellator makes by transform feedback.
 
 #include "bench/execute/passthrough_tessellation.h"
 #include "bench/execute/seed.h"
@@ -18,6 +19,9 @@ namespace {
 constexpr std::uint32_t kDomainPatches = 2;
 // Points per patch in point mode at the levels of TessLevels (2): at most 9 (a quad).
 constexpr std::uint32_t kPointsPerPatch = 16;
+// Vertices a hull shader's patch can make at D3D's largest level, 64: a quad domain's
+// 2 x 64 x 64 triangles (the most of the three domains).
+constexpr std::uint32_t kMaxTessellatedVertices = 2 * 64 * 64 * 3;
 
 bool tessellation_domain(const ModuleInterface& interface, spv::ExecutionMode& domain) {
   for (spv::ExecutionMode mode :
@@ -102,6 +106,8 @@ bool run_hull(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   }
   for (const Varying& v : patch) draw.storage_kinds.append(v.count, v.scalar);
   draw.storage_kinds.append(6, 'f');
+  draw.xfb_kinds = "fff"; // the domain location of every vertex the tessellator makes
+  draw.xfb_vertices = kMaxTessellatedVertices;
   return run_capture(context, draw, reflection, seed, integers, runs, out, error);
 }
 
