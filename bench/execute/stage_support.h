@@ -1,8 +1,9 @@
 #pragma once
 // What the stage runners (stages.cpp, stages_geometry.cpp, stages_tessellation.cpp) share:
-// timing, formats, the stage interface read as varyings, reseeding a later run, and one
-// runner for a draw whose results are read back from a capture buffer (transform feedback or
-// a storage buffer the generated last stage writes).
+// timing, formats, the stage interface read as varyings, reseeding a later run, one runner for
+// a draw whose results are read back from capture buffers (transform feedback, a storage
+// buffer a generated last stage writes), and the runners of stages_geometry.cpp and
+// stages_tessellation.cpp.
 
 #include "bench/execute/passthrough.h"
 #include "bench/execute/stages.h"
@@ -72,10 +73,6 @@ std::string generated_stage_interface_difference(ShaderStage stage, const Module
 // Why `context`'s device cannot run a hull, domain or geometry shader ("" when it can, and for
 // the other stages, whose needs stages.cpp checks).
 std::string missing_device_feature(vulkan::Context& context, ShaderStage stage);
-
-} // namespace kiln::execute
-
-namespace kiln::execute {
 
 // The runners of the stages that need generated stages around them, with run_stage()'s
 // parameters (stages.h). `captured` names each word of one captured vertex (the request's
