@@ -190,8 +190,11 @@ class Reader {
     std::uint32_t t = pointer->b;
     if (per_vertex(out_.execution_model, v.storage, d.patch)) {
       const TypeInfo* array = type(t);
-      if (array && (array->op == spv::OpTypeArray || array->op == spv::OpTypeRuntimeArray))
+      if (array && (array->op == spv::OpTypeArray || array->op == spv::OpTypeRuntimeArray)) {
         t = array->a;
+        if (v.storage == spv::StorageClassInput)
+          out_.input_vertices = std::max(out_.input_vertices, array_length(*array));
+      }
     }
     if (d.has_builtin) {
       builtin(v.storage, d, t);
@@ -301,6 +304,9 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
     case spv::OpEntryPoint:
       if (out.execution_model == ~0u && !w.empty()) out.execution_model = w[0];
       break;
+    case spv::OpExecutionMode:
+      if (w.size() >= 2) out.execution_modes.emplace_back(w.begin() + 1, w.end());
+      break;
     case spv::OpDecorate:
       if (!w.empty()) decorate(m.decorations[w[0]], w.subspan(1));
       break;
@@ -357,6 +363,13 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
   std::sort(out.components.begin(), out.components.end());
   std::sort(out.builtins.begin(), out.builtins.end());
   return true;
+}
+
+const std::vector<std::uint32_t>* find_execution_mode(const ModuleInterface& interface,
+                                                      std::uint32_t mode) {
+  for (const std::vector<std::uint32_t>& m : interface.execution_modes)
+    if (m[0] == mode) return &m;
+  return nullptr;
 }
 
 namespace {

@@ -58,10 +58,19 @@ struct BuiltInFact {
 
 struct ModuleInterface {
   std::uint32_t execution_model = ~0u;
+  // Every OpExecutionMode of the entry point: the mode, then its literals.
+  std::vector<std::vector<std::uint32_t>> execution_modes;
+  // Tessellation and geometry stages: the length of the per-vertex dimension of the inputs
+  // (the input patch or primitive size), 0 when no input has one.
+  std::uint32_t input_vertices = 0;
   std::vector<DescriptorFact> descriptors; // sorted
   std::vector<ComponentFact> components;   // sorted
   std::vector<BuiltInFact> builtins;       // sorted
 };
+
+// The literals of execution mode `mode` of `interface`, or null when it does not declare it.
+const std::vector<std::uint32_t>* find_execution_mode(const ModuleInterface& interface,
+                                                      std::uint32_t mode);
 
 // Reads `words`; false with `error` set for a module it cannot read.
 bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface& out,

@@ -2,8 +2,8 @@
 
 #include "bench/execute/passthrough.h"
 #include "bench/execute/seed.h"
+#include "bench/execute/stage_support.h"
 
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <spirv/unified1/spirv.hpp>
@@ -12,57 +12,10 @@ namespace kiln::execute {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 constexpr std::uint32_t kTargetSize = 8;
 // What an unwritten render-target word holds (a pixel the shader discards): a pattern no
 // arithmetic produces by chance.
 constexpr std::uint32_t kClearWord = 0x7f8dead1u; // a NaN, compared as any NaN
-
-VkFormat vector_format(char scalar, std::uint32_t count) {
-  static constexpr VkFormat f[] = {VK_FORMAT_R32_SFLOAT, VK_FORMAT_R32G32_SFLOAT,
-                                   VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT};
-  static constexpr VkFormat u[] = {VK_FORMAT_R32_UINT, VK_FORMAT_R32G32_UINT,
-                                   VK_FORMAT_R32G32B32_UINT, VK_FORMAT_R32G32B32A32_UINT};
-  static constexpr VkFormat i[] = {VK_FORMAT_R32_SINT, VK_FORMAT_R32G32_SINT,
-                                   VK_FORMAT_R32G32B32_SINT, VK_FORMAT_R32G32B32A32_SINT};
-  return (scalar == 'f' ? f : scalar == 'i' ? i : u)[count - 1];
-}
-
-// The fragment inputs of `interface` as the generated vertex shader's outputs: one varying per
-// run of components of one location with one scalar type.
-std::vector<Varying> fragment_varyings(const ModuleInterface& interface) {
-  std::map<std::uint32_t, std::map<std::uint32_t, char>> locations;
-  for (const ComponentFact& c : interface.components)
-    if (c.storage == spv::StorageClassInput && !c.patch)
-      locations[c.location][c.component] = c.scalar == 'b' ? 'u' : c.scalar;
-  std::vector<Varying> out;
-  for (const auto& [location, components] : locations) {
-    Varying* open = nullptr;
-    for (const auto& [component, scalar] : components) {
-      if (open && open->component + open->count == component && open->scalar == scalar) {
-        ++open->count;
-        continue;
-      }
-      out.push_back({location, component, 1, scalar});
-      open = &out.back();
-    }
-  }
-  return out;
-}
-
-bool has_builtin(const ModuleInterface& interface, std::uint32_t storage, spv::BuiltIn builtin,
-                 std::uint32_t* array_size = nullptr) {
-  for (const BuiltInFact& b : interface.builtins)
-    if (b.storage == storage && b.builtin == std::uint32_t(builtin)) {
-      if (array_size) *array_size = b.array_size;
-      return true;
-    }
-  return false;
-}
 
 // The pixel shader's colour outputs: per location, the components it declares and their type.
 struct ColourOutput {
@@ -77,21 +30,6 @@ std::map<std::uint32_t, ColourOutput> colour_outputs(const ModuleInterface& inte
       out[c.location].scalar = c.scalar == 'b' ? 'u' : c.scalar;
     }
   return out;
-}
-
-struct Timer {
-  double& into;
-  Clock::time_point start = Clock::now();
-  ~Timer() { into = ms_since(start); }
-};
-
-// Resources for a run after the first: created anew from the same seed (a run must not read
-// what an earlier run wrote) and bound in place of the earlier ones.
-Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
-              const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
-              Resources& fresh) {
-  if (Status s = fresh.create(context, reflection, seed, integers); !s) return s;
-  return descriptors.update(fresh.writes());
 }
 
 bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
@@ -135,7 +73,7 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
                const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
-  const std::vector<Varying> varyings = fragment_varyings(interface);
+  const std::vector<Varying> varyings = varyings_of(interface, spv::StorageClassInput, false);
   std::uint32_t clip = 0, cull = 0;
   has_builtin(interface, spv::StorageClassInput, spv::BuiltInClipDistance, &clip);
   has_builtin(interface, spv::StorageClassInput, spv::BuiltInCullDistance, &cull);
@@ -362,9 +300,12 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
 std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
                               const ModuleInterface& interface) {
-  if (stage != ShaderStage::Compute && stage != ShaderStage::Pixel && stage != ShaderStage::Vertex)
-    return std::string(shader_stage_abbrev(stage)) + " shaders are not run yet";
+  if (stage == ShaderStage::Count) return "not a shader stage the harness runs";
   if (std::string why = Resources::unsupported(reflection); !why.empty()) return why;
+  if ((stage == ShaderStage::Geometry || stage == ShaderStage::Hull ||
+       stage == ShaderStage::Domain) &&
+      has_builtin(interface, spv::StorageClassInput, spv::BuiltInCullDistance))
+    return "reads SV_CullDistance";
   if (stage == ShaderStage::Pixel) {
     if (has_builtin(interface, spv::StorageClassOutput, spv::BuiltInFragStencilRefEXT))
       return "writes SV_StencilRef";
@@ -380,6 +321,14 @@ bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std:
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
                const IntegerWords& integers, const std::string& captured, unsigned runs,
                StageRun& out, std::string& error) {
+  if (stage == ShaderStage::Geometry)
+    return run_geometry(context, spirv, reflection, interface, seed, integers, captured, runs, out,
+                        error);
+  if (stage == ShaderStage::Domain)
+    return run_domain(context, spirv, reflection, interface, seed, integers, captured, runs, out,
+                      error);
+  if (stage == ShaderStage::Hull)
+    return run_hull(context, spirv, reflection, interface, seed, integers, runs, out, error);
   if (stage == ShaderStage::Vertex)
     return run_vertex(context, spirv, reflection, interface, seed, integers, captured, runs, out,
                       error);

@@ -74,10 +74,12 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
   interface_.binding_count = unsigned(bindings_.size());
   interface_.uav_counters = counters_.data();
   interface_.uav_counter_count = unsigned(counters_.size());
-  if (source_.stage == ShaderStage::Vertex) {
-    // Every output element into buffer 0, in signature order.
+  if (source_.stage == ShaderStage::Vertex || source_.stage == ShaderStage::Domain ||
+      source_.stage == ShaderStage::Geometry) {
+    // Every output element into buffer 0, in signature order; a geometry shader's of stream 0
+    // only (one buffer captures one stream).
     for (const SignatureElement& e : source_.outputs) {
-      if (!e.mask) continue;
+      if (!e.mask || e.stream != 0) continue;
       vkd3d_shader_transform_feedback_element x{};
       x.semantic_name = e.semantic.c_str();
       x.semantic_index = e.semantic_index;

@@ -30,8 +30,9 @@ class Request {
   const vkd3d_shader_compile_info& info() const { return info_; }
   const SourceReflection& source() const { return source_; }
 
-  // A vertex shader's outputs, all captured by transform feedback into buffer 0 in signature
-  // order (the request's vkd3d_shader_transform_feedback_info): what each captured word is.
+  // A vertex or domain shader's outputs (a geometry shader's of stream 0), all captured by
+  // transform feedback into buffer 0 in signature order (the request's
+  // vkd3d_shader_transform_feedback_info): what each captured word is.
   struct CapturedWord {
     char kind = 'f'; // the element's component type: 'f', 'u', 'i'
   };

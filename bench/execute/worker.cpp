@@ -2,11 +2,13 @@
 
 #include "bench/execute/compare.h"
 #include "bench/execute/execute.h"
+#include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
 #include "bench/execute/translate.h"
 #include "translator/spirv/validate.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <spirv/unified1/spirv.hpp>
 
 namespace kiln::execute {
@@ -44,6 +46,17 @@ bool is_noncommutative(spv::Op op) {
   default:
     return false;
   }
+}
+
+// KILN_EXECUTE_DUMP=DIR writes both translations of each shader there (NAME.kiln.spv,
+// NAME.vkd3d.spv), for reading a difference with spirv-dis.
+void dump_module(const std::string& file, const char* translator,
+                 const std::vector<std::uint32_t>& spirv) {
+  const char* dir = std::getenv("KILN_EXECUTE_DUMP");
+  if (!dir || spirv.empty()) return;
+  const std::string base = file.substr(file.find_last_of('/') + 1);
+  std::ofstream out(std::string(dir) + "/" + base + "." + translator + ".spv", std::ios::binary);
+  out.write(reinterpret_cast<const char*>(spirv.data()), std::streamsize(spirv.size() * 4));
 }
 
 std::string descriptor_key(const ModuleInterface& m) {
@@ -122,6 +135,8 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   Translation kiln = translate_with_kiln(state_->translator, request, reflection);
   phase("translate-vkd3d");
   Translation vkd3d = translate_with_vkd3d(state_->vkd3d, request);
+  dump_module(file, "kiln", kiln.spirv);
+  dump_module(file, "vkd3d", vkd3d.spirv);
   if (!vkd3d) return finish(Verdict::Vkd3dFailed, vkd3d.error);
   if (!kiln) return finish(kiln.forwarded ? Verdict::NotExecuted : Verdict::KilnFailed, kiln.error);
   if (Status s = validate_spirv(vkd3d.spirv, SpirvTarget::Vulkan10); !s)
@@ -137,6 +152,11 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
     return finish(Verdict::NotExecuted, "module not readable: " + why);
   if (descriptor_key(kiln_facts) != descriptor_key(vkd3d_facts))
     return finish(Verdict::Differ, "descriptor layouts differ");
+  if (std::string difference = generated_stage_interface_difference(stage, kiln_facts, vkd3d_facts);
+      !difference.empty())
+    return finish(Verdict::Differ, "interfaces differ: " + difference);
+  if (std::string missing = missing_device_feature(*state_->context, stage); !missing.empty())
+    return finish(Verdict::NotExecuted, missing);
   if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
       !unsupported.empty())
     return finish(Verdict::NotExecuted, unsupported);

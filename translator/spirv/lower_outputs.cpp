@@ -272,11 +272,12 @@ bool Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::stri
   const StreamOutput& so = options.interface->stream_output;
   const ir::TypeView view = ir->types().view(d.ir_type);
   const std::uint32_t width = view.member_count() == 1 ? view.member(0).vector_size() : 0;
+  const std::uint32_t first = register_component(d, semantic, semantic_index);
   for (std::size_t i = 0; i < so.elements.size(); ++i) {
     const StreamOutputElement& e = so.elements[i];
     if (!captures(e, d, semantic, semantic_index)) continue;
-    if (e.component_index != d.component || e.component_count != width) {
-      if (!mirror_builtin_part(def, d, i)) return false;
+    if (e.component_index != first || e.component_count != width) {
+      if (!mirror_builtin_part(def, d, i, first)) return false;
       continue;
     }
     if (d.xfb_element >= 0)
@@ -290,13 +291,24 @@ bool Lowering::State::apply_stream_output(ir::SsaDef def, DeclInfo& d, std::stri
   return true;
 }
 
-bool Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t i) {
+std::uint32_t Lowering::State::register_component(const DeclInfo& d, std::string_view semantic,
+                                                  std::uint32_t semantic_index) const {
+  if (!d.is_builtin || !options.source_outputs) return d.component;
+  for (const SignatureElement& s : *options.source_outputs)
+    if (s.mask && s.stream == d.stream && s.semantic_index == semantic_index &&
+        same_semantic_name(semantic, s.semantic))
+      return std::uint32_t(__builtin_ctz(s.mask));
+  return d.component;
+}
+
+bool Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t i,
+                                          std::uint32_t first) {
   const StreamOutputElement& e = options.interface->stream_output.elements[i];
   const ir::TypeView view = ir->types().view(d.ir_type);
   const ir::Type element = view.member_count() == 1 ? view.member(0) : ir::Type();
   if (view.dim_count != 0 || view.member_count() != 1 || !element.is_basic() || d.insert_index ||
-      e.component_index < d.component ||
-      e.component_index + e.component_count > d.component + element.vector_size())
+      e.component_index < first ||
+      e.component_index + e.component_count > first + element.vector_size())
     return fail(at(def), "stream output element " + std::to_string(i) + " (" + e.semantic +
                              std::to_string(e.semantic_index) +
                              ") captures components the built-in output does not have");
@@ -307,8 +319,8 @@ bool Lowering::State::mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size
   out.type = basic(element);
   out.scalar = basic(element.scalar_type(), 1);
   out.components = std::uint8_t(element.vector_size());
-  out.pieces.push_back(capture_piece(*this, d, i, e.component_index - d.component,
-                                     e.component_count, element.scalar_type()));
+  out.pieces.push_back(capture_piece(*this, d, i, e.component_index - first, e.component_count,
+                                     element.scalar_type()));
   split_outputs.push_back(std::move(out));
   return true;
 }

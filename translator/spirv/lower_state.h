@@ -372,7 +372,14 @@ struct Lowering::State : ValueMaps,
   std::uint32_t stream_output_size(std::uint32_t slot) const;
   // Every named stream output element found its output.
   bool check_stream_output();
-  bool mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element);
+  // Captures part of built-in output `d`, whose first component sits in component `first` of
+  // its register.
+  bool mirror_builtin_part(ir::SsaDef def, DeclInfo& d, std::size_t element, std::uint32_t first);
+  // The register component output `d` begins at: a user output's component; a built-in's from
+  // the bytecode's signature (a scalar built-in can sit in any component: `o1.y`
+  // SV_RenderTargetArrayIndex), 0 without one.
+  std::uint32_t register_component(const DeclInfo& d, std::string_view semantic,
+                                   std::uint32_t semantic_index) const;
   bool capture_distances(ir::SsaDef def, DeclInfo& d);
   void collect_output_semantics();
   bool split_for_stream_output(ir::SsaDef def, DeclInfo& d, ir::Type element, bool arrayed,

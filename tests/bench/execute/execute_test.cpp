@@ -5,6 +5,8 @@
 #include "bench/execute/compare.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/passthrough.h"
+#include "bench/execute/passthrough_tessellation.h"
+#include "bench/execute/stage_support.h"
 #include "tests/support/shared_data.h"
 #include "translator/spirv/validate.h"
 
@@ -58,6 +60,57 @@ TEST(ExecutePassthrough, GeneratedVertexShaderIsValid) {
   }
 }
 
+TEST(ExecutePassthrough, GeneratedTessellationStagesAreValid) {
+  const std::vector<Varying> control_points = {{0, 0, 4, 'f'}, {1, 0, 2, 'f'}, {1, 2, 1, 'u'}};
+  const std::vector<PatchWords> patch = {{{2, 0, 3, 'f'}, {0x3f000000u, 0, 0x3f800000u}},
+                                         {{3, 1, 1, 'i'}, {2}}};
+  std::vector<Varying> patch_varyings;
+  for (const PatchWords& p : patch) patch_varyings.push_back(p.varying);
+  for (spv::ExecutionMode domain :
+       {spv::ExecutionModeTriangles, spv::ExecutionModeQuads, spv::ExecutionModeIsolines}) {
+    for (bool position : {false, true}) {
+      Status s = validate_spirv(
+          passthrough_control_shader(control_points, position, 3, patch, domain, TessLevels{}),
+          SpirvTarget::Vulkan10);
+      EXPECT_TRUE(s) << "control shader: " << s.message();
+      s = validate_spirv(
+          capture_evaluation_shader(control_points, position, 4, patch_varyings, domain),
+          SpirvTarget::Vulkan10);
+      EXPECT_TRUE(s) << "evaluation shader: " << s.message();
+    }
+  }
+}
+
+// The generated stages are written from vkd3d-shader's module: a stage interface of kiln's that
+// differs where they meet it is a difference, one where nothing generated meets it is not.
+TEST(ExecuteInterfaces, GeneratedStagesMeetTheSameInterface) {
+  ComponentFact input;
+  input.storage = spv::StorageClassInput;
+  input.location = 1;
+  ComponentFact output = input;
+  output.storage = spv::StorageClassOutput;
+  BuiltInFact point_size;
+  point_size.storage = spv::StorageClassOutput;
+  point_size.builtin = spv::BuiltInPointSize;
+  ModuleInterface reference;
+  reference.components = {input, output};
+  reference.builtins = {point_size};
+  ModuleInterface kiln = reference;
+  kiln.builtins.clear(); // an output built-in only the reference declares
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Domain, kiln, reference), "");
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Geometry, kiln, reference), "");
+  // A hull shader's outputs feed the generated evaluation shader.
+  EXPECT_NE(generated_stage_interface_difference(ShaderStage::Hull, kiln, reference), "");
+  // An input of another type is a difference for every stage between generated ones.
+  kiln = reference;
+  kiln.components[0].scalar = 'u';
+  for (ShaderStage stage : {ShaderStage::Hull, ShaderStage::Domain, ShaderStage::Geometry})
+    EXPECT_NE(generated_stage_interface_difference(stage, kiln, reference), "")
+        << shader_stage_abbrev(stage);
+  // Stages with no generated stage before them are not checked here.
+  EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Compute, kiln, reference), "");
+}
+
 TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
   // OpFSub %float %3 %4 %5 in an otherwise empty module body.
   std::vector<std::uint32_t> words = {0x07230203,       0x00010000, 0, 10, 0,
@@ -67,8 +120,8 @@ TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
   EXPECT_EQ(words[9], 4u);
 }
 
-// A few corpus shaders of each stage the harness runs (pixel, compute, vertex), chosen among those
-// whose modules have float arithmetic to corrupt, integer work, textures, samplers and UAVs.
+// A few corpus shaders of each stage the harness runs, chosen among those whose modules have
+// float arithmetic to corrupt, integer work, textures, samplers and UAVs.
 const char* const kSubset[] = {
 #include "execute_subset.inc"
 };

@@ -303,6 +303,56 @@ TEST_F(LoweredOutputs, StreamOutputCapturesEachClipDistanceElement) {
   }
 }
 
+// Stream output of a scalar built-in in a register component other than x (o1.x TEXCOORD0,
+// o1.y SV_RenderTargetArrayIndex: the Layer built-in) is found at that component (the
+// request names component 1 of register 1; the built-in variable has one). Translated from
+// DXBC: o0 = v0, o1.xy = (5, 3); captured: SV_RenderTargetArrayIndex, then TEXCOORD0, two
+// uints a vertex. Found by `kiln execute` on a corpus geometry shader (docs/execution.md).
+TEST_F(LoweredOutputs, StreamOutputCapturesAScalarBuiltInInAnotherComponent) {
+  if (!context_->has_transform_feedback()) GTEST_SKIP() << "no VK_EXT_transform_feedback";
+  if (!context_->has_viewport_index_layer()) GTEST_SKIP() << "no Layer output in vertex shaders";
+  using namespace dxbc::test;
+  using OT = dxbc::OperandType;
+  using dxbc::fourcc;
+  using dxbc::Opcode;
+  const auto out = [](std::uint32_t m) { return operand_token(OT::Output, kComp4, mask(m), 1); };
+  ProgramBuilder p(dxbc::ProgramType::Vertex, 4, 0);
+  p.inst(Opcode::DclInput, {operand_token(OT::Input, kComp4, mask(0xf), 1), 0});
+  p.inst(Opcode::DclOutputSiv, {out(0xf), 0, 1}); // position
+  p.inst(Opcode::DclOutput, {out(0x1), 1});
+  p.inst(Opcode::DclOutputSiv, {out(0x2), 1, 4}); // render target array index
+  p.inst(Opcode::Mov, {out(0xf), 0, operand_token(OT::Input, kComp4, swizzle(0, 1, 2, 3), 1), 0});
+  p.inst(Opcode::Mov, {out(0x3), 1, operand_token(OT::Immediate32, kComp4, 0, 0), 5, 3, 0, 0});
+  p.inst(Opcode::Ret, {});
+  const auto bytes = make_container(
+      {{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+       {fourcc('I', 'S', 'G', 'N'), signature({{"POSITION", 0, 0, 3, 0, 0xf}})},
+       {fourcc('O', 'S', 'G', 'N'), signature({{"SV_Position", 0, 1, 3, 0, 0xf},
+                                               {"TEXCOORD", 0, 0, 1, 1, 0x1},
+                                               {"SV_RenderTargetArrayIndex", 0, 4, 1, 1, 0x2}})}});
+  auto interface = std::make_shared<ShaderInterface>();
+  interface->extensions =
+      extension_bit(Extension::TransformFeedback) | extension_bit(Extension::ViewportIndexLayer);
+  interface->stream_output.elements = {element("SV_RenderTargetArrayIndex", 1, 1),
+                                       element("TEXCOORD", 0, 1)};
+  interface->stream_output.buffer_strides = {8, 0, 0, 0};
+  TranslateOptions options;
+  options.target = SpirvTarget::Vulkan10;
+  options.interface = interface;
+  Translator translator;
+  TranslateResult result;
+  Status translated = translator.translate(bytes, options, result);
+  ASSERT_TRUE(translated) << translated.message();
+  std::vector<float> captured;
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(result.spirv, {}), 3 * 2, captured));
+  for (std::size_t v = 0; v < 3; ++v) {
+    std::uint32_t words[2];
+    std::memcpy(words, captured.data() + v * 2, sizeof words);
+    EXPECT_EQ(words[0], 3u) << "vertex " << v << " SV_RenderTargetArrayIndex";
+    EXPECT_EQ(words[1], 5u) << "vertex " << v << " TEXCOORD0";
+  }
+}
+
 // A geometry shader writing two vertex streams (points): stream 0 the position, stream 1
 // TEXCOORD0 * 10 at a location of its own. Stream 1 is captured; stream 0 goes nowhere.
 constexpr const char* kTwoStreamGeometryShader = R"(
