@@ -31,7 +31,8 @@ struct RenderStateForms {
 // comparison must catch: docs/execution.md, "Testing the harness").
 RenderStateForms seeded_render_state(std::uint64_t seed, bool corrupt);
 
-// The D3D9 model of a token stream ("vs_2_0", "ps_1_4"), or "" when it is not one.
+// The D3D9 model of a token stream ("vs_2_0", "ps_1_4", "ps_2_x", "vs_3_sw"), or "" when it
+// is not one.
 std::string d3d9_model(std::span<const std::uint8_t> bytes);
 
 // One D3D9 shader in both forms: translated, validated, run twice (the immediate form) and once

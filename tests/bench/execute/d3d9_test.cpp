@@ -81,6 +81,8 @@ TEST(ExecuteD3D9, ModelFromTheVersionToken) {
   EXPECT_EQ(d3d9_model(vs20), "vs_2_0");
   EXPECT_EQ(d3d9_model(ps14), "ps_1_4");
   EXPECT_EQ(d3d9_model(dxbc), "");
+  EXPECT_EQ(d3d9_model(std::vector<std::uint8_t>{0x01, 0x02, 0xff, 0xff}), "ps_2_x");
+  EXPECT_EQ(d3d9_model(std::vector<std::uint8_t>{0xff, 0x03, 0xfe, 0xff}), "vs_3_sw");
 }
 
 // Corpus shaders of each model, whose outputs the render state changes (fog, alpha test, fog
