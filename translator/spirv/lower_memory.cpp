@@ -373,13 +373,14 @@ void Lowering::State::bound_workgroup_chain(ir::Type base, ir::SsaDef address) {
   const ir::OpView a = op(address);
   const auto constant_part = [&](std::size_t i) -> std::int64_t {
     if (i >= a.operand_count()) return -1;
-    if (a.code() == ir::OpCode::Constant) return std::uint32_t(a.operands()[i].bits());
+    if (a.code() == ir::OpCode::Constant)
+      return std::uint32_t(ir::ops::Constant(a).values()[i].bits());
     if (a.code() != ir::OpCode::CompositeConstruct || !a.type().is_basic() ||
         a.type().vector_size() == 1)
       return -1;
     const ir::OpView part = op(a.operands()[i].def());
     if (part.code() != ir::OpCode::Constant || !part.operand_count()) return -1;
-    return std::uint32_t(part.operands()[0].bits());
+    return std::uint32_t(ir::ops::Constant(part).values()[0].bits());
   };
   for (std::size_t i = 0; i < chain.size() && i < count; ++i) {
     workgroup_bounds[i] = lengths[i];
