@@ -45,6 +45,9 @@ struct ShaderRecord {
   double kiln_run_ms = -1, vkd3d_run_ms = -1;     // submit to fence (kiln: first run)
   std::uint64_t words_compared = 0, words_different = 0;
   bool kiln_first = true; // which translation's pipeline was built first (they alternate)
+  // A D3D9 shader (d3d9.h): its two render-state forms were compared, the kiln_* times are the
+  // immediate form's and the vkd3d_* times the specialized form's; `stage` is its model.
+  bool d3d9 = false;
 };
 
 struct ExecuteOptions {
@@ -55,7 +58,8 @@ struct ExecuteOptions {
   std::uint64_t seed = 1;
   std::size_t limit = 0; // 0: every shader
   // Testing the harness: corrupt kiln's translation (swap the operands of its first
-  // non-commutative binary operation) so that the comparison must catch it.
+  // non-commutative binary operation; for D3D9 shaders, give the specialized form other
+  // render-state values than the immediate one) so that the comparison must catch it.
   bool corrupt_kiln = false;
 };
 

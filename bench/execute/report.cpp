@@ -37,6 +37,30 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+// One JSON object per record of the DXBC (`d3d9` false) or D3D9 shaders.
+void write_records(std::FILE* f, const ExecuteSummary& summary, bool d3d9) {
+  const char* first = d3d9 ? "immediate" : "kiln";
+  const char* second = d3d9 ? "specialized" : "vkd3d";
+  bool any = false;
+  for (const ShaderRecord& r : summary.records) {
+    if (r.d3d9 != d3d9) continue;
+    std::fprintf(f,
+                 "%s\n{\"file\":\"%s\",\"stage\":\"%s\",\"verdict\":\"%s\",\"reason\":\"%s\","
+                 "\"tolerance\":\"%s\",\"%s_build_ms\":%s,\"%s_build_ms\":%s,"
+                 "\"%s_run_ms\":%s,\"%s_run_ms\":%s,\"words_compared\":%llu,"
+                 "\"words_different\":%llu",
+                 any ? "," : "", escape(r.file).c_str(), r.stage.c_str(), verdict_name(r.verdict),
+                 escape(r.reason).c_str(), r.op_class.c_str(), first,
+                 number(r.kiln_build_ms).c_str(), second, number(r.vkd3d_build_ms).c_str(), first,
+                 number(r.kiln_run_ms).c_str(), second, number(r.vkd3d_run_ms).c_str(),
+                 static_cast<unsigned long long>(r.words_compared),
+                 static_cast<unsigned long long>(r.words_different));
+    if (!d3d9) std::fprintf(f, ",\"kiln_built_first\":%s", r.kiln_first ? "true" : "false");
+    std::fprintf(f, "}");
+    any = true;
+  }
+}
+
 } // namespace
 
 void print_summary(const ExecuteSummary& summary) {
@@ -60,21 +84,30 @@ void print_summary(const ExecuteSummary& summary) {
     }
     std::printf("\n");
   }
-  const std::size_t matched = summary.counts[std::size_t(Verdict::Match)];
-  const std::size_t compared = matched + summary.counts[std::size_t(Verdict::Differ)];
-  if (compared)
-    std::printf("executed by both and compared: %zu, same results: %zu (%.2f%%)\n", compared,
-                matched, 100.0 * double(matched) / double(compared));
-  std::vector<double> kiln_build, vkd3d_build, kiln_run, vkd3d_run;
-  for (const ShaderRecord& r : summary.records) {
-    if (r.kiln_build_ms >= 0) kiln_build.push_back(r.kiln_build_ms);
-    if (r.vkd3d_build_ms >= 0) vkd3d_build.push_back(r.vkd3d_build_ms);
-    if (r.kiln_run_ms >= 0) kiln_run.push_back(r.kiln_run_ms);
-    if (r.vkd3d_run_ms >= 0) vkd3d_run.push_back(r.vkd3d_run_ms);
+  // DXBC shaders compare two translators, D3D9 shaders two render-state forms of kiln's.
+  for (const bool d3d9 : {false, true}) {
+    std::size_t matched = 0, compared = 0;
+    std::vector<double> kiln_build, vkd3d_build, kiln_run, vkd3d_run;
+    for (const ShaderRecord& r : summary.records) {
+      if (r.d3d9 != d3d9) continue;
+      matched += r.verdict == Verdict::Match;
+      compared += r.verdict == Verdict::Match || r.verdict == Verdict::Differ;
+      if (r.kiln_build_ms >= 0) kiln_build.push_back(r.kiln_build_ms);
+      if (r.vkd3d_build_ms >= 0) vkd3d_build.push_back(r.vkd3d_build_ms);
+      if (r.kiln_run_ms >= 0) kiln_run.push_back(r.kiln_run_ms);
+      if (r.vkd3d_run_ms >= 0) vkd3d_run.push_back(r.vkd3d_run_ms);
+    }
+    const char* what = d3d9 ? "D3D9, both render-state forms executed and compared"
+                            : "executed by both and compared";
+    if (compared)
+      std::printf("%s: %zu, same results: %zu (%.2f%%)\n", what, compared, matched,
+                  100.0 * double(matched) / double(compared));
+    if (!kiln_build.empty())
+      std::printf("%spipeline build, median ms: %s %.3f, %s %.3f; run: %s %.3f, %s %.3f\n",
+                  d3d9 ? "D3D9 " : "", d3d9 ? "immediate" : "kiln", median(kiln_build),
+                  d3d9 ? "specialized" : "vkd3d", median(vkd3d_build), d3d9 ? "immediate" : "kiln",
+                  median(kiln_run), d3d9 ? "specialized" : "vkd3d", median(vkd3d_run));
   }
-  if (!kiln_build.empty())
-    std::printf("pipeline build, median ms: kiln %.3f, vkd3d %.3f; run: kiln %.3f, vkd3d %.3f\n",
-                median(kiln_build), median(vkd3d_build), median(kiln_run), median(vkd3d_run));
   for (const ShaderRecord& r : summary.records) {
     if (r.verdict == Verdict::Match || r.verdict == Verdict::NotExecuted) continue;
     std::printf("  %-12s %s [%s]: %s\n", verdict_name(r.verdict), r.file.c_str(), r.stage.c_str(),
@@ -101,21 +134,17 @@ bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
   for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
     std::fprintf(f, "%s\"%s\":%zu", v ? "," : "", verdict_name(Verdict(v)), summary.counts[v]);
   std::fprintf(f, "},\"shaders\":[");
-  for (std::size_t i = 0; i < summary.records.size(); ++i) {
-    const ShaderRecord& r = summary.records[i];
-    std::fprintf(f,
-                 "%s\n{\"file\":\"%s\",\"stage\":\"%s\",\"verdict\":\"%s\",\"reason\":\"%s\","
-                 "\"tolerance\":\"%s\",\"kiln_build_ms\":%s,\"vkd3d_build_ms\":%s,"
-                 "\"kiln_run_ms\":%s,\"vkd3d_run_ms\":%s,\"words_compared\":%llu,"
-                 "\"words_different\":%llu,\"kiln_built_first\":%s}",
-                 i ? "," : "", escape(r.file).c_str(), r.stage.c_str(), verdict_name(r.verdict),
-                 escape(r.reason).c_str(), r.op_class.c_str(), number(r.kiln_build_ms).c_str(),
-                 number(r.vkd3d_build_ms).c_str(), number(r.kiln_run_ms).c_str(),
-                 number(r.vkd3d_run_ms).c_str(), static_cast<unsigned long long>(r.words_compared),
-                 static_cast<unsigned long long>(r.words_different),
-                 r.kiln_first ? "true" : "false");
-  }
-  std::fprintf(f, "\n]}\n");
+  write_records(f, summary, false);
+  // D3D9 shaders: their two render-state forms (docs/execution.md, "D3D9 shaders").
+  std::fprintf(f, "\n],\"d3d9\":{\"counts\":{");
+  std::size_t counts[std::size_t(Verdict::Count)] = {};
+  for (const ShaderRecord& r : summary.records)
+    if (r.d3d9) ++counts[std::size_t(r.verdict)];
+  for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
+    std::fprintf(f, "%s\"%s\":%zu", v ? "," : "", verdict_name(Verdict(v)), counts[v]);
+  std::fprintf(f, "},\"shaders\":[");
+  write_records(f, summary, true);
+  std::fprintf(f, "\n]}}\n");
   const bool ok = std::fclose(f) == 0;
   if (!ok) error = "cannot write " + path;
   return ok;

@@ -72,7 +72,8 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
 bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
+               const IntegerWords& integers, unsigned runs,
+               const VkSpecializationInfo* specialization, StageRun& out, std::string& error) {
   const std::vector<Varying> varyings = varyings_of(interface, spv::StorageClassInput, false);
   std::uint32_t clip = 0, cull = 0;
   has_builtin(interface, spv::StorageClassInput, spv::BuiltInClipDistance, &clip);
@@ -125,7 +126,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   desc.depth_format = depth ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
   desc.layout = descriptors.layout();
   desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, vertex_shader},
-                 {VK_SHADER_STAGE_FRAGMENT_BIT, spirv}};
+                 {VK_SHADER_STAGE_FRAGMENT_BIT, spirv, "main", specialization}};
   vulkan::GraphicsPipeline pipeline;
   {
     Timer timer{out.build_ms};
@@ -209,7 +210,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                 const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
                 const IntegerWords& integers, const std::string& captured, unsigned runs,
-                StageRun& out, std::string& error) {
+                const VkSpecializationInfo* specialization, StageRun& out, std::string& error) {
   if (!context.has_transform_feedback())
     return (error = "the device has no VK_EXT_transform_feedback", false);
   constexpr std::uint32_t kVertices = 4;
@@ -242,7 +243,7 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   desc.layout = descriptors.layout();
   desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   desc.rasterizer_discard = true;
-  desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, spirv}};
+  desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, spirv, "main", specialization}};
   vulkan::GraphicsPipeline pipeline;
   {
     Timer timer{out.build_ms};
@@ -320,7 +321,7 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
                const IntegerWords& integers, const std::string& captured, unsigned runs,
-               StageRun& out, std::string& error) {
+               StageRun& out, std::string& error, const VkSpecializationInfo* specialization) {
   if (stage == ShaderStage::Geometry)
     return run_geometry(context, spirv, reflection, interface, seed, integers, captured, runs, out,
                         error);
@@ -330,11 +331,12 @@ bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std:
   if (stage == ShaderStage::Hull)
     return run_hull(context, spirv, reflection, interface, seed, integers, runs, out, error);
   if (stage == ShaderStage::Vertex)
-    return run_vertex(context, spirv, reflection, interface, seed, integers, captured, runs, out,
-                      error);
+    return run_vertex(context, spirv, reflection, interface, seed, integers, captured, runs,
+                      specialization, out, error);
   if (stage == ShaderStage::Compute)
     return run_compute(context, spirv, reflection, seed, integers, runs, out, error);
-  return run_pixel(context, spirv, reflection, interface, seed, integers, runs, out, error);
+  return run_pixel(context, spirv, reflection, interface, seed, integers, runs, specialization, out,
+                   error);
 }
 
 } // namespace kiln::execute

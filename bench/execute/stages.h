@@ -31,10 +31,12 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 // Builds the pipeline once and runs it `runs` times, each with freshly seeded resources
 // (`seed`); false with `error` set when the device refuses something. A vertex, domain or
 // geometry shader's outputs are captured by transform feedback, `captured` naming each word's
-// type ('f', 'u', 'i') in the order of the request's stream-output elements.
+// type ('f', 'u', 'i') in the order of the request's stream-output elements. `specialization`
+// (vertex and pixel shaders) specializes the shader under test (a D3D9 shader's render state).
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
                const IntegerWords& integers, const std::string& captured, unsigned runs,
-               StageRun& out, std::string& error);
+               StageRun& out, std::string& error,
+               const VkSpecializationInfo* specialization = nullptr);
 
 } // namespace kiln::execute

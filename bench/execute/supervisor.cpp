@@ -2,6 +2,7 @@
 // shader and streams one line per phase and per result over a pipe; the supervisor records a
 // shader whose worker died or went silent past the timeout, and starts a new worker after it.
 
+#include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
 #include "bench/inputs.h"
 #include "bench/progress.h"
@@ -49,7 +50,7 @@ std::string serialize(const ShaderRecord& r) {
   out << clean(r.file) << '\t' << r.stage << '\t' << int(r.verdict) << '\t' << clean(r.reason)
       << '\t' << r.op_class << '\t' << r.kiln_build_ms << '\t' << r.vkd3d_build_ms << '\t'
       << r.kiln_run_ms << '\t' << r.vkd3d_run_ms << '\t' << r.words_compared << '\t'
-      << r.words_different << '\t' << int(r.kiln_first);
+      << r.words_different << '\t' << int(r.kiln_first) << '\t' << int(r.d3d9);
   return out.str();
 }
 
@@ -59,7 +60,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
     f.push_back(line.substr(start, tab - start));
   f.push_back(line.substr(start));
-  if (f.size() != 12) return false;
+  if (f.size() != 13) return false;
   r.file = f[0];
   r.stage = f[1];
   r.verdict = Verdict(std::stoi(f[2]));
@@ -72,6 +73,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   r.words_compared = std::stoull(f[9]);
   r.words_different = std::stoull(f[10]);
   r.kiln_first = f[11] == "1";
+  r.d3d9 = f[12] == "1";
   return true;
 }
 
@@ -211,6 +213,8 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     ShaderRecord record;
     record.file = inputs[std::size_t(in_flight)].path;
     record.stage = std::string(shader_stage_abbrev(inputs[std::size_t(in_flight)].stage));
+    record.d3d9 = inputs[std::size_t(in_flight)].kind == InputKind::D3D9;
+    if (record.d3d9) record.stage = d3d9_model(inputs[std::size_t(in_flight)].bytes);
     record.verdict = hung ? Verdict::Hung : Verdict::Crashed;
     record.reason =
         hung ? "no answer for " + std::to_string(options.timeout_seconds) + " s during " + phase

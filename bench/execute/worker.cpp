@@ -1,6 +1,7 @@
 // One shader through both translations and both runs (execute.h, ShaderExecutor).
 
 #include "bench/execute/compare.h"
+#include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
@@ -121,6 +122,9 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
     record.reason = std::move(reason);
     return record;
   };
+  if (detect_input_kind(bytes).kind == InputKind::D3D9)
+    return execute_d3d9(*state_->context, state_->translator, file, bytes, state_->seed,
+                        state_->corrupt_kiln, phase);
   Request request;
   std::string why;
   if (!request.build(bytes, why)) {

@@ -92,7 +92,7 @@ void State::reset() {
   float_defined.fill(0);
   int_defined = bool_defined = bool_values = 0;
   def_array = def_flags = {};
-  def_limit = 0;
+  def_base = def_limit = 0;
   for (auto& t : temps) t.fill({});
   for (auto& t : tex_temps) t.fill({});
   addr.fill({});
@@ -129,6 +129,7 @@ bool State::scan() {
       if (float_defs.size() <= reg) float_defs.resize(reg + 1);
       std::memcpy(float_defs[reg].data(), ins.value, 16);
       float_defined[reg / 8] |= std::uint8_t(1u << (reg % 8));
+      def_base = def_limit ? std::min(def_base, reg) : reg;
       def_limit = std::max(def_limit, reg + 1);
       break;
     }
@@ -247,14 +248,15 @@ void State::declare_constants() {
   // Relative reads that land on def'd registers return the def (as D3D9 does): a constant copy
   // of the def'd range and a flag per register.
   if (def_limit && relative_float) {
-    std::uint32_t n = def_limit;
+    const std::uint32_t n = def_limit - def_base;
     def_operands.resize(std::size_t(n) * 4);
     flag_operands.resize(n);
-    for (std::uint32_t r = 0; r < n; ++r) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t r = def_base + i;
       bool defined = float_defined[r / 8] & (1u << (r % 8));
       for (unsigned c = 0; c < 4; ++c)
-        def_operands[r * 4 + c] = ir::Operand::literal(defined ? float_defs[r][c] : 0u);
-      flag_operands[r] = ir::Operand::literal(defined ? 1u : 0u);
+        def_operands[i * 4 + c] = ir::Operand::literal(defined ? float_defs[r][c] : 0u);
+      flag_operands[i] = ir::Operand::literal(defined ? 1u : 0u);
     }
     def_array = b->add(ir::Op::with_operands(ir::OpCode::Constant, b->types().make_array(v4f, n),
                                              def_operands, 0));

@@ -142,10 +142,13 @@ SsaDef State::load_float_const(const Instruction& ins, const SourceParam& s) {
   SsaDef zero = b->add(ir::Op::Constant(v4f, 0.0f, 0.0f, 0.0f, 0.0f));
   v = emit(ir::Op::Select(v4f, in_range, v, zero));
   if (def_array) {
-    SsaDef di = emit(ir::Op::UMin(ir::kU32, index, u32(def_limit - 1)));
+    // The element of def_array: below def_base the difference wraps past the array's end.
+    const std::uint32_t count = def_limit - def_base;
+    SsaDef offset = def_base ? emit(ir::Op::ISub(ir::kU32, index, u32(def_base))) : index;
+    SsaDef di = emit(ir::Op::UMin(ir::kU32, offset, u32(count - 1)));
     SsaDef flag = emit(ir::Op::ConstantLoad(ir::kU32, def_flags, di));
-    SsaDef is_def = emit(
-        ir::Op::BAnd(emit(ir::Op::ULt(index, u32(def_limit))), emit(ir::Op::INe(flag, u32(0)))));
+    SsaDef is_def =
+        emit(ir::Op::BAnd(emit(ir::Op::ULt(offset, u32(count))), emit(ir::Op::INe(flag, u32(0)))));
     SsaDef dv = emit(ir::Op::ConstantLoad(v4f, def_array, di));
     v = emit(ir::Op::Select(v4f, is_def, dv, v));
   }

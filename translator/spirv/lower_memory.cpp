@@ -3,6 +3,8 @@
 // the texel-buffer form go on to lower_images.cpp and lower_texel_buffers.cpp.
 #include "translator/spirv/lower_state.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 namespace kiln::spirv {
 
 namespace {
@@ -55,6 +57,8 @@ bool Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass stor
   const ir::Type target = p.basic;
   const Id target_type = basic(target);
   (void)explicit_layout;
+  const bool guard = storage == spv::StorageClassWorkgroup && !chain.empty();
+  if (guard) guard_workgroup_prefix();
   if (rt.vector_size() > target.vector_size()) {
     if (target.vector_size() != 1 || chain.empty())
       return fail(at(o.def()), "vector load wider than its element");
@@ -62,6 +66,7 @@ bool Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass stor
     const Id last = chain.back();
     for (unsigned k = 0; k < rt.vector_size(); ++k) {
       chain.back() = offset_index(last, k);
+      if (guard) chain.back() = workgroup_index(chain.size() - 1, chain.back(), k);
       Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
       Id loaded = mb.op(spv::OpLoad, target_type, {ptr});
       parts[k] = convert_basic(loaded, target, rt.with_vector_size(1));
@@ -71,6 +76,7 @@ bool Lowering::State::load_through(ir::OpView o, Id base, spv::StorageClass stor
           std::span<const std::uint32_t>(parts, rt.vector_size()), id_for(o.def()));
     return true;
   }
+  if (guard) chain.back() = workgroup_index(chain.size() - 1, chain.back(), 0);
   Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
   Id loaded = mb.op(spv::OpLoad, target_type, {ptr});
   bind(o.def(), convert_basic(loaded, target, rt), rt);
@@ -87,12 +93,15 @@ bool Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
   const ir::Type vt = type_of(stored);
   if (!vt.is_basic()) return fail(at(o.def()), "aggregate store not supported");
   Id v = value(stored);
+  const bool guard = storage == spv::StorageClassWorkgroup && !chain.empty();
+  if (guard) guard_workgroup_prefix();
   if (vt.vector_size() > target.vector_size()) {
     if (target.vector_size() != 1 || chain.empty())
       return fail(at(o.def()), "vector store wider than its element");
     const Id last = chain.back();
     for (unsigned k = 0; k < vt.vector_size(); ++k) {
       chain.back() = offset_index(last, k);
+      if (guard) chain.back() = workgroup_index(chain.size() - 1, chain.back(), k);
       Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
       Id part = mb.op(spv::OpCompositeExtract, basic(vt.with_vector_size(1)), {v, k});
       mb.op_void(spv::OpStore, {ptr, convert_basic(part, vt.with_vector_size(1), target)});
@@ -102,6 +111,7 @@ bool Lowering::State::store_through(ir::OpView o, ir::SsaDef stored, Id base,
   }
   if (vt.vector_size() != target.vector_size())
     return fail(at(o.def()), "store narrower than its element");
+  if (guard) chain.back() = workgroup_index(chain.size() - 1, chain.back(), 0);
   Id ptr = emit_chain(base, storage, target_type, chain, nonuniform);
   mb.op_void(spv::OpStore, {ptr, convert_basic(v, vt, target)});
   return true;
@@ -338,8 +348,58 @@ bool Lowering::State::variable_chain(ir::OpView o, DeclInfo*& out, Pointee& p) {
   chain.clear();
   if (want == DeclInfo::Kind::PushData) chain.push_back(const_u32(d->member));
   if (!walk_address(d->ir_type, access.address().def(), chain, p)) return fail(at(def), error);
+  if (want == DeclInfo::Kind::Lds) bound_workgroup_chain(d->ir_type, access.address().def());
   out = d;
   return true;
+}
+
+void Lowering::State::bound_workgroup_chain(ir::Type base, ir::SsaDef address) {
+  workgroup_bounds.assign(chain.size(), 0);
+  workgroup_constants.assign(chain.size(), -1);
+  // walk_address pushed one index per address component: the array dimensions, outermost
+  // first, then (a struct's member, a constant) a vector's component.
+  std::uint32_t lengths[ir::TypeView::kMaxDims + 1] = {};
+  unsigned count = 0;
+  ir::Type element = base;
+  if (!base.is_basic()) {
+    const ir::TypeView v = ir->types().view(base);
+    for (unsigned d = v.dim_count; d-- > 0;) lengths[count++] = v.dims[d];
+    element = v.member_count() == 1 ? v.member(0) : ir::Type();
+  }
+  if (element.is_basic()) lengths[count++] = element.vector_size();
+  if (!address) return;
+  // Constant components: of a constant address, or of a vector built from constants and others
+  // (a structured address's constant offset).
+  const ir::OpView a = op(address);
+  const auto constant_part = [&](std::size_t i) -> std::int64_t {
+    if (i >= a.operand_count()) return -1;
+    if (a.code() == ir::OpCode::Constant)
+      return std::uint32_t(ir::ops::Constant(a).values()[i].bits());
+    if (a.code() != ir::OpCode::CompositeConstruct || !a.type().is_basic() ||
+        a.type().vector_size() == 1)
+      return -1;
+    const ir::OpView part = op(a.operands()[i].def());
+    if (part.code() != ir::OpCode::Constant || !part.operand_count()) return -1;
+    return std::uint32_t(ir::ops::Constant(part).values()[0].bits());
+  };
+  for (std::size_t i = 0; i < chain.size() && i < count; ++i) {
+    workgroup_bounds[i] = lengths[i];
+    workgroup_constants[i] = constant_part(i);
+  }
+}
+
+Id Lowering::State::workgroup_index(std::size_t position, Id index, std::uint32_t offset) {
+  if (position >= workgroup_bounds.size() || workgroup_bounds[position] == 0) return index;
+  const std::uint32_t last = workgroup_bounds[position] - 1;
+  const std::int64_t constant = workgroup_constants[position];
+  if (constant >= 0) return constant + offset <= last ? index : const_u32(last);
+  if (last == 0) return const_u32(0); // the only element
+  return mb.op(spv::OpExtInst, basic(ir::ScalarType::U32, 1),
+               {glsl, GLSLstd450UMin, index, const_u32(last)});
+}
+
+void Lowering::State::guard_workgroup_prefix() {
+  for (std::size_t i = 0; i + 1 < chain.size(); ++i) chain[i] = workgroup_index(i, chain[i], 0);
 }
 
 // LdsLoad, ScratchLoad, PushDataLoad.
@@ -364,6 +424,8 @@ bool Lowering::State::lower_lds_atomic(ir::OpView o) {
   Pointee p;
   if (!variable_chain(o, d, p)) return false;
   if (!p.is_basic) return fail(at(o.def()), "atomic on an aggregate");
+  guard_workgroup_prefix();
+  if (!chain.empty()) chain.back() = workgroup_index(chain.size() - 1, chain.back(), 0);
   Id ptr = emit_chain(d->var, d->storage, basic(p.basic), chain);
   const ir::ops::LdsAtomic lds_atomic(o);
   return atomic(o, ptr, p.basic, spv::ScopeWorkgroup, lds_atomic.arguments().def(),

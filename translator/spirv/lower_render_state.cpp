@@ -17,12 +17,6 @@ namespace kiln::spirv {
 
 namespace {
 
-float as_float(std::uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 bool semantic_is(std::string_view name, const char* want) {
   return name.size() == std::strlen(want) && strncasecmp(name.data(), want, name.size()) == 0;
 }
@@ -214,30 +208,26 @@ bool Lowering::State::pixel_epilogue() {
     // Each factor as D3D9 defines it: linear (end - c) / (end - start), exp e^-(density c),
     // exp2 e^-(density c)^2, computed as exp2 with log2(e) folded into the scale.
     constexpr double kLog2E = 1.4426950408889634, kSqrtLog2E = 1.2011224087864498;
+    // The same operations whether the parameters are immediate (constants the driver folds)
+    // or specialization constants (folded once specialized): kiln folding an immediate scale
+    // itself, in double precision, gave results one unit in the last place away from the
+    // driver's for the same state (docs/execution.md, "D3D9 shaders").
     const auto linear = [&] {
-      std::array<std::uint32_t, 4> start, end;
-      Id scale;
       // 1 / (end - start) with the difference in single precision, the way vkd3d's runner
       // computes the scale it passes (FOG_SCALE).
-      if (parameter_known(ParameterName::FOG_START, start) &&
-          parameter_known(ParameterName::FOG_END, end))
-        scale = mb.constant_f32(float(1.0 / double(as_float(end[0]) - as_float(start[0]))));
-      else
-        scale = mb.op(spv::OpFDiv, f32,
-                      {mb.constant_f32(1.0f), mb.op(spv::OpFSub, f32,
-                                                    {parameter(ParameterName::FOG_END),
-                                                     parameter(ParameterName::FOG_START)})});
+      const Id scale =
+          mb.op(spv::OpFDiv, f32,
+                {mb.constant_f32(1.0f),
+                 mb.op(spv::OpFSub, f32,
+                       {parameter(ParameterName::FOG_END), parameter(ParameterName::FOG_START)})});
       const Id distance = mb.op(spv::OpFSub, f32, {parameter(ParameterName::FOG_END), c});
       return mb.op(spv::OpFMul, f32, {distance, scale});
     };
     const auto exponential = [&](bool squared) {
-      std::array<std::uint32_t, 4> density{};
       const double factor = squared ? kSqrtLog2E : kLog2E;
-      Id scale =
-          parameter_known(ParameterName::FOG_DENSITY, density)
-              ? mb.constant_f32(float(as_float(density[0]) * factor))
-              : mb.op(spv::OpFMul, f32,
-                      {parameter(ParameterName::FOG_DENSITY), mb.constant_f32(float(factor))});
+      const Id scale =
+          mb.op(spv::OpFMul, f32,
+                {parameter(ParameterName::FOG_DENSITY), mb.constant_f32(float(factor))});
       Id x = mb.op(spv::OpFMul, f32, {c, scale});
       if (squared) x = mb.op(spv::OpFMul, f32, {x, x});
       x = mb.op(spv::OpFNegate, f32, {x});
@@ -369,9 +359,11 @@ bool Lowering::State::vertex_epilogue(ir::SsaDef at_op) {
     };
     Id coordinate;
     if (known) {
+      // The shader's own oFog is stored again as (x, 0, 0, 0), as the specialized form stores
+      // it: the two forms of one state must write the same varying.
       coordinate = source == KILN_FOG_SOURCE_Z   ? component(2)
                    : source == KILN_FOG_SOURCE_W ? component(3)
-                                                 : (fog.written ? 0 : from_output());
+                                                 : from_output();
     } else {
       const Id s = parameter(ParameterName::FOG_SOURCE);
       coordinate = from_output();

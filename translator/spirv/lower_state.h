@@ -274,6 +274,18 @@ struct Lowering::State : ValueMaps,
   // The declaration (of the kind the op names) and the access chain of an LDS, scratch or
   // push-data op.
   bool variable_chain(ir::OpView op, DeclInfo*& d, Pointee& p);
+  // g# (Workgroup) accesses stay inside their variable: D3D keeps an out-of-range g# address
+  // inside the group's shared memory (a load's value and, after a store or atomic, the memory's
+  // contents undefined), where SPIR-V makes it undefined behaviour. variable_chain records per
+  // index of an LDS op's `chain` the length it must stay below (0: none) and its value when
+  // constant (-1: dynamic); workgroup_index clamps an index that is not provably in range, with
+  // `offset` already added (a vector access's consecutive scalars), to its last element.
+  std::vector<std::uint32_t> workgroup_bounds;
+  std::vector<std::int64_t> workgroup_constants;
+  void bound_workgroup_chain(ir::Type base, ir::SsaDef address);
+  Id workgroup_index(std::size_t position, Id index, std::uint32_t offset);
+  // Clamps every index of `chain` but the last (guarded per scalar by the caller) in place.
+  void guard_workgroup_prefix();
   // What every image op starts from: the descriptor, the image (or combined sampled image),
   // the texel type; with_sampler: operand 1 is a sampler.
   struct ImageAccess {

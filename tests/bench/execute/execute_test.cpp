@@ -162,6 +162,26 @@ TEST(ExecuteCorpus, StreamOutputOfASharedRegisterAgrees) {
         << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
 }
 
+// A compute shader whose loop indexes its 2,048-entry TGSM array one past the end (for the
+// last of its 1,024 threads): kiln's module once crashed lavapipe there, as SPIR-V leaves an
+// out-of-range Workgroup access undefined; kiln now clamps the index (docs/pipeline.md, "Final
+// form"). vkd3d-shader 1.2's module still crashes the driver, so kiln's run goes first.
+TEST(ExecuteCorpus, OutOfRangeTgsmIndexRunsKilnsModule) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  options.paths = {(corpus_dir() / "dxbc" / "794974277340.dxbc").string()};
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), 1u);
+  const ShaderRecord& r = summary.records[0];
+  EXPECT_TRUE(r.kiln_first);
+  const bool reference_crashed =
+      r.verdict == Verdict::Crashed && r.reason.find("during run-vkd3d") != std::string::npos;
+  EXPECT_TRUE(r.verdict == Verdict::Match || reference_crashed)
+      << verdict_name(r.verdict) << ": " << r.reason;
+}
+
 TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;

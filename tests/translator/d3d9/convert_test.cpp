@@ -216,6 +216,23 @@ TEST(D3d9Convert, RelativeConstantFallsBackToDef) {
   EXPECT_NE(r.text.find("vec4<f32>[256]"), std::string::npos) << r.text;
 }
 
+TEST(D3d9Convert, RelativeConstantDefArrayStartsAtTheLowestDef) {
+  // vs_2_0: def c243, 1,2,3,4; def c245, ...; mova a0.x, v0.x; mov oPos, c[a0.x + 1]. The
+  // constant copy holds c243-c245 (three registers), not all 246 from c0: lavapipe took 20 s
+  // to compile a corpus shader whose copy began at c0 (docs/execution.md, "D3D9 shaders").
+  Result r =
+      convert({0xFFFE0200,      ins(81, 5),         dst(C, 243),     fbits(1),        fbits(2),
+               fbits(3),        fbits(4),           ins(81, 5),      dst(C, 245),     fbits(5),
+               fbits(6),        fbits(7),           fbits(8),        ins(31, 2),      dcl_token(0),
+               dst(V, 0),       ins(46, 2),         dst(A, 0, 0x1),  src(V, 0, 0x00), ins(1, 3),
+               dst(RastOut, 0), src(C, 1) | 0x2000, src(A, 0, 0x00), 0x0000FFFF});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_NE(r.text.find("Constant vec4<f32>[3]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("Constant u32[3]"), std::string::npos) << r.text; // flags: c244 is not
+  EXPECT_TRUE(r.has("ISub")) << r.text; // the register's place in the copy
+  EXPECT_EQ(r.text.find("vec4<f32>[246]"), std::string::npos) << r.text;
+}
+
 TEST(D3d9Convert, SubroutineIfAndPredicate) {
   // vs_2_x: dcl_position v0; setp_gt p0, v0, c0; if b0; call l1; endif;
   // (p0) mov oPos, v0; ret; label l1; mov oD0, c1; ret
