@@ -77,9 +77,18 @@ bool has_builtin(const ModuleInterface& interface, std::uint32_t storage, spv::B
 
 Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
               const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
-              Resources& fresh) {
+              Resources& resources) {
+  Resources fresh;
   if (Status s = fresh.create(context, reflection, seed, integers); !s) return s;
-  return descriptors.update(fresh.writes());
+  if (Status s = descriptors.update(fresh.writes()); !s) return s;
+  resources = std::move(fresh); // the earlier run has completed: nothing reads them any more
+  return Status::ok();
+}
+
+Status build_timed(vulkan::Context& context, const vulkan::GraphicsPipelineDesc& desc,
+                   vulkan::GraphicsPipeline& pipeline, double& build_ms) {
+  Timer timer{build_ms};
+  return vulkan::GraphicsPipeline::create(context, desc, pipeline);
 }
 
 namespace {
@@ -143,8 +152,8 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
       words[i] = seeded_word(scalar, stream, i);
   }
 
-  Resources first;
-  if (Status s = first.create(context, reflection, seed, integers); !s)
+  Resources resources;
+  if (Status s = resources.create(context, reflection, seed, integers); !s)
     return (error = s.message(), false);
   // The capture buffers: transform feedback, and the storage buffer a generated stage writes.
   vulkan::Buffer feedback, storage;
@@ -160,7 +169,7 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, storage);
       !s)
     return (error = s.message(), false);
-  std::vector<vulkan::DescriptorWrite> writes(first.writes().begin(), first.writes().end());
+  std::vector<vulkan::DescriptorWrite> writes(resources.writes().begin(), resources.writes().end());
   if (stored) {
     vulkan::DescriptorWrite w;
     w.set = 1;
@@ -177,19 +186,14 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
   desc.rasterizer_discard = true;
   desc.stages = draw.stages;
   vulkan::GraphicsPipeline pipeline;
-  {
-    Timer timer{out.build_ms};
-    if (Status s = vulkan::GraphicsPipeline::create(context, desc, pipeline); !s)
-      return (error = s.message(), false);
-  }
+  if (Status s = build_timed(context, desc, pipeline, out.build_ms); !s)
+    return (error = s.message(), false);
 
   for (unsigned run = 0; run < runs; ++run) {
-    Resources again;
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
         return (error = s.message(), false);
     }
-    Resources& resources = run == 0 ? first : again;
     for (vulkan::Buffer* buffer : {&feedback, &storage}) {
       auto* mapped = static_cast<std::uint32_t*>(buffer->mapped());
       std::fill(mapped, mapped + buffer->size() / 4, kUnwrittenWord);

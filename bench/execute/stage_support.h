@@ -34,11 +34,15 @@ std::vector<Varying> varyings_of(const ModuleInterface& interface, std::uint32_t
 bool has_builtin(const ModuleInterface& interface, std::uint32_t storage, spv::BuiltIn builtin,
                  std::uint32_t* array_size = nullptr);
 
-// Resources for a run after the first: created anew from the same seed (a run must not read
-// what an earlier run wrote) and bound in place of the earlier ones.
+// Before a run after the first: `resources` made anew from the same seed (a run must not read
+// what an earlier run wrote) and bound in place of the earlier ones, which it replaces.
 Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
               const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
-              Resources& fresh);
+              Resources& resources);
+
+// Builds `pipeline`, the driver's time into `build_ms`.
+Status build_timed(vulkan::Context& context, const vulkan::GraphicsPipelineDesc& desc,
+                   vulkan::GraphicsPipeline& pipeline, double& build_ms);
 
 // A draw of `vertex_count` vertices through `stages`, the first of them the generated vertex
 // shader of passthrough_vertex_shader(`varyings`, 0): attribute i feeds varyings[i] and the

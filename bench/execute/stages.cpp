@@ -35,11 +35,11 @@ std::map<std::uint32_t, ColourOutput> colour_outputs(const ModuleInterface& inte
 bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                  const Reflection& reflection, std::uint64_t seed, const IntegerWords& integers,
                  unsigned runs, StageRun& out, std::string& error) {
-  Resources first;
-  if (Status s = first.create(context, reflection, seed, integers); !s)
+  Resources resources;
+  if (Status s = resources.create(context, reflection, seed, integers); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
-  if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
+  if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
     return (error = s.message(), false);
   vulkan::ComputeProgram program;
   {
@@ -50,12 +50,10 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
       return (error = s.message(), false);
   }
   for (unsigned run = 0; run < runs; ++run) {
-    Resources again;
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
         return (error = s.message(), false);
     }
-    Resources& resources = run == 0 ? first : again;
     double ms = 0;
     {
       Timer timer{ms};
@@ -110,11 +108,11 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   }
   if (cull) return (error = "reads SV_CullDistance", false);
 
-  Resources first;
-  if (Status s = first.create(context, reflection, seed, integers); !s)
+  Resources resources;
+  if (Status s = resources.create(context, reflection, seed, integers); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
-  if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
+  if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
     return (error = s.message(), false);
 
   const auto colours = colour_outputs(interface);
@@ -128,19 +126,14 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, vertex_shader},
                  {VK_SHADER_STAGE_FRAGMENT_BIT, spirv, "main", specialization}};
   vulkan::GraphicsPipeline pipeline;
-  {
-    Timer timer{out.build_ms};
-    if (Status s = vulkan::GraphicsPipeline::create(context, desc, pipeline); !s)
-      return (error = s.message(), false);
-  }
+  if (Status s = build_timed(context, desc, pipeline, out.build_ms); !s)
+    return (error = s.message(), false);
 
   for (unsigned run = 0; run < runs; ++run) {
-    Resources again;
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
         return (error = s.message(), false);
     }
-    Resources& resources = run == 0 ? first : again;
     std::vector<vulkan::Image> targets(locations);
     vulkan::Image depth_target;
     vulkan::DrawDesc draw;
@@ -234,30 +227,25 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
       words[i] = seeded_word(scalar, mix64(seed + 0x51ed + location), i);
     ++a;
   }
-  Resources first;
-  if (Status s = first.create(context, reflection, seed, integers); !s)
+  Resources resources;
+  if (Status s = resources.create(context, reflection, seed, integers); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
-  if (Status s = vulkan::DescriptorBinding::create(context, first.writes(), 0, descriptors); !s)
+  if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
     return (error = s.message(), false);
   desc.layout = descriptors.layout();
   desc.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   desc.rasterizer_discard = true;
   desc.stages = {{VK_SHADER_STAGE_VERTEX_BIT, spirv, "main", specialization}};
   vulkan::GraphicsPipeline pipeline;
-  {
-    Timer timer{out.build_ms};
-    if (Status s = vulkan::GraphicsPipeline::create(context, desc, pipeline); !s)
-      return (error = s.message(), false);
-  }
+  if (Status s = build_timed(context, desc, pipeline, out.build_ms); !s)
+    return (error = s.message(), false);
   const std::uint32_t stride = std::uint32_t(captured.size()) * 4;
   for (unsigned run = 0; run < runs; ++run) {
-    Resources again;
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, again); !s)
+      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
         return (error = s.message(), false);
     }
-    Resources& resources = run == 0 ? first : again;
     vulkan::Buffer feedback;
     if (Status s =
             vulkan::Buffer::create(context, std::max(4u, stride * kVertices),
