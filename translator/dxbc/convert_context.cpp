@@ -4,6 +4,7 @@
 
 #include "translator/dxbc/convert_core.h"
 
+#include <span>
 #include <string>
 
 namespace kiln::dxbc {
@@ -87,9 +88,7 @@ SsaDef ConvertContext::make_vector(const Vec4& value, std::uint8_t mask, ScalarT
     if (mask & (1u << i)) parts[n++] = value[i];
   if (n == 1) return parts[0];
   if (n == 0) return {};
-  Op op(ir::OpCode::CompositeConstruct, ir::vec(type, n));
-  for (unsigned i = 0; i < n; ++i) op.ref(parts[i]);
-  return emit(op);
+  return emit(Op::CompositeConstruct(ir::vec(type, n), std::span<const SsaDef>(parts, n)));
 }
 
 Vec4 ConvertContext::split_vector(SsaDef vector, unsigned count, ScalarType type) {

@@ -6,6 +6,7 @@
 #include "translator/dxbc/convert_dispatch.h"
 #include "translator/ir/ir_op_views.h"
 
+#include <span>
 #include <string>
 
 namespace kiln::dxbc {
@@ -405,9 +406,8 @@ ir::SsaDef make_u32x2(ConvertContext& ctx, ir::SsaDef a, ir::SsaDef b) {
 
 ir::SsaDef constant_vector(ConvertContext& ctx, ir::ScalarType type, const std::uint32_t* bits,
                            unsigned count) {
-  ir::Op op(ir::OpCode::Constant, ir::Type(type, count));
-  for (unsigned i = 0; i < count; ++i) op.literal(bits[i]);
-  return ctx.builder().add(op);
+  return ctx.builder().add(
+      ir::Op::Constant(ir::Type(type, count), std::span<const std::uint32_t>(bits, count)));
 }
 
 ImageShape image_shape(ir::ResourceKind kind) {

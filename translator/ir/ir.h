@@ -8,6 +8,7 @@
 //   for (ir::OpView op : b.ops()) ... op.code(), op.type(), op.operands()
 //   ir::ops::FAdd(b.op(sum)).a().def()    // operands by role: ir_op_views.h
 
+#include "translator/ir/ir_builder_args.h"
 #include "translator/ir/ir_enums.h"
 #include "translator/ir/ir_opcodes.h"
 #include "translator/ir/ir_operand.h"
@@ -74,17 +75,26 @@ class Op {
   Op& string(std::string_view s);
 
   // Generated from the table: Op::FAdd(type, a, b), Op::Label(Construct::None),
-  // Op::DebugName(def, "name"). Arguments: SsaDef -> reference; integers, enums -> literal;
-  // float/double -> literal bits; string -> string literal. Without a leading Type the op gets
-  // the type its return class fixes (void where it is not fixed).
+  // Op::DebugName(def, "name"), Op::CompositeConstruct(type, std::span<const SsaDef>(parts, n)).
+  // The arguments must fit the op's shape (ir_builder_args.h): one per operand, an SsaDef for
+  // each reference, an integer or the letter's enum for each literal, a variadic list or one
+  // span for a `[..]` group or a `#` tail, a string for a `$` tail; any other call does not
+  // compile. Floats become literal bits, strings string literals. Without a leading Type the op
+  // gets the type its return class fixes (void where it is not fixed).
+  //
+  // The one untyped way is the constructor, Op(code, type), followed by ref() and literal():
+  // for an opcode chosen at run time (a front end's table row), and for tests that build
+  // malformed ops on purpose.
 #define KILN_X(name, ...)                                                                          \
   template <typename... A>                                                                         \
+  requires detail::OperandsFitShape<OpCode::name, A...>                                            \
   static Op name(Type type, A... args) {                                                           \
     Op op(OpCode::name, type);                                                                     \
     (op.push(args), ...);                                                                          \
     return op;                                                                                     \
   }                                                                                                \
   template <typename... A>                                                                         \
+  requires detail::OperandsFitShape<OpCode::name, A...>                                            \
   static Op name(A... args) {                                                                      \
     return name(default_type(op_info(OpCode::name).return_class), args...);                        \
   }
@@ -148,6 +158,12 @@ class Op {
   }
   Op& push(const char* s) {
     return string(s);
+  }
+  // A `[..]` group or a `#` tail handed over as one span.
+  template <typename T, std::size_t N>
+  Op& push(std::span<T, N> values) {
+    for (const T& v : values) push(v);
+    return *this;
   }
   template <typename T>
   Op& push(T v) requires(std::is_integral_v<T> || std::is_enum_v<T>) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace kiln::passes {
 
@@ -196,9 +197,9 @@ Status LowerUnsupported::run(ir::Builder& b) {
       if (n == 1) {
         component_op(0, true);
       } else {
-        Op construct(OpCode::CompositeConstruct, type);
-        for (unsigned i = 0; i < n; ++i) construct.ref(component_op(i, false));
-        place(construct);
+        SsaDef parts[4]; // a basic type has at most 4 components
+        for (unsigned i = 0; i < n; ++i) parts[i] = component_op(i, false);
+        place(Op::CompositeConstruct(type, std::span<const SsaDef>(parts, n)));
       }
       break;
     }

@@ -1,5 +1,5 @@
-#include "tests/translator/ir/test_programs.h"
 #include "tests/support/shared_data.h"
+#include "tests/translator/ir/test_programs.h"
 #include "translator/ir/ir_serialize.h"
 #include "translator/ir/ir_text.h"
 #include "translator/ir/ir_validate.h"
@@ -181,7 +181,8 @@ TEST(IrText, NonFiniteAndOddLiteralsSurvive) {
   b.add(Op::Constant(vec(ScalarType::F64, 2), -0.0, 1e300));
   b.add(Op::Constant(vec(ScalarType::I64, 2), std::int64_t(-9), std::int64_t(1) << 62));
   b.add(Op::Constant(kBool, std::uint32_t(7))); // not 0/1: printed as number
-  b.add(Op::DebugName(SsaDef(1), std::uint64_t(0x4141414141414141ull))); // no terminator
+  // A name without its terminator: malformed, so built untyped (the builder wants a string).
+  b.add(Op(OpCode::DebugName, kVoid).ref(SsaDef(1)).literal(0x4141414141414141ull));
   std::string text = print(b);
   Builder parsed;
   ASSERT_TRUE(parse(text, parsed));

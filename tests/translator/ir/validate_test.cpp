@@ -110,7 +110,8 @@ TEST(IrValidate, PhiAtBlockStart) {
 
 TEST(IrValidate, OperandCountFitsTheShape) {
   Base p;
-  SsaDef bad = p.b.add_after(p.sum, Op::FAdd(kF32, p.x));
+  // One operand short: Op::FAdd would not compile, so the op is built untyped.
+  SsaDef bad = p.b.add_after(p.sum, Op(OpCode::FAdd, kF32).ref(p.x));
   expect_violation(p.b, "operands do not fit the shape of FAdd", bad);
   Base q;
   SsaDef sw = q.b.add_after(q.l2, Op(OpCode::Phi, kF32).ref(q.l1)); // Phi needs pairs
