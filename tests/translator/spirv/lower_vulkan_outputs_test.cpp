@@ -132,6 +132,25 @@ class LoweredOutputs : public ::testing::Test {
     draw_captured(pipeline_desc(vs, {}), 3 * 6, out);
   }
 
+  // Translates DXBC `bytes` for Vulkan 1.0 with stream output of `elements` into buffer 0 at
+  // `stride` bytes a vertex, and `extensions` beside transform feedback; `spirv` gets the module.
+  static void translate_captured(std::span<const std::uint8_t> bytes,
+                                 std::vector<StreamOutputElement> elements, std::uint32_t stride,
+                                 ExtensionMask extensions, std::vector<std::uint32_t>& spirv) {
+    auto interface = std::make_shared<ShaderInterface>();
+    interface->extensions = extension_bit(Extension::TransformFeedback) | extensions;
+    interface->stream_output.elements = std::move(elements);
+    interface->stream_output.buffer_strides = {stride, 0, 0, 0};
+    TranslateOptions options;
+    options.target = SpirvTarget::Vulkan10;
+    options.interface = interface;
+    Translator translator;
+    TranslateResult result;
+    Status translated = translator.translate(bytes, options, result);
+    ASSERT_TRUE(translated) << translated.message();
+    spirv = std::move(result.spirv);
+  }
+
   // Draws the triangle with `desc` and rasterization off, capturing transform feedback into a
   // buffer of `floats` floats filled with -7 first (so an element not written shows); `out` gets
   // the buffer.
@@ -281,19 +300,10 @@ TEST_F(LoweredOutputs, StreamOutputCapturesEachClipDistanceElement) {
   StreamOutputElement clip1 = element("SV_ClipDistance", 3, 1),
                       clip0 = element("SV_ClipDistance", 0, 3);
   clip1.semantic_index = 1;
-  auto interface = std::make_shared<ShaderInterface>();
-  interface->extensions = extension_bit(Extension::TransformFeedback);
-  interface->stream_output.elements = {clip1, clip0};
-  interface->stream_output.buffer_strides = {16, 0, 0, 0};
-  TranslateOptions options;
-  options.target = SpirvTarget::Vulkan10;
-  options.interface = interface;
-  Translator translator;
-  TranslateResult result;
-  Status translated = translator.translate(bytes, options, result);
-  ASSERT_TRUE(translated) << translated.message();
+  std::vector<std::uint32_t> spirv;
+  ASSERT_NO_FATAL_FAILURE(translate_captured(bytes, {clip1, clip0}, 16, 0, spirv));
   std::vector<float> out;
-  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(result.spirv, {}), 3 * 4, out));
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(spirv, {}), 3 * 4, out));
   for (std::size_t v = 0; v < 3; ++v) {
     const float* position = kTriangle + v * 4;
     EXPECT_EQ(out[v * 4], position[0]) << "vertex " << v << " SV_ClipDistance1";
@@ -330,21 +340,12 @@ TEST_F(LoweredOutputs, StreamOutputCapturesAScalarBuiltInInAnotherComponent) {
        {fourcc('O', 'S', 'G', 'N'), signature({{"SV_Position", 0, 1, 3, 0, 0xf},
                                                {"TEXCOORD", 0, 0, 1, 1, 0x1},
                                                {"SV_RenderTargetArrayIndex", 0, 4, 1, 1, 0x2}})}});
-  auto interface = std::make_shared<ShaderInterface>();
-  interface->extensions =
-      extension_bit(Extension::TransformFeedback) | extension_bit(Extension::ViewportIndexLayer);
-  interface->stream_output.elements = {element("SV_RenderTargetArrayIndex", 1, 1),
-                                       element("TEXCOORD", 0, 1)};
-  interface->stream_output.buffer_strides = {8, 0, 0, 0};
-  TranslateOptions options;
-  options.target = SpirvTarget::Vulkan10;
-  options.interface = interface;
-  Translator translator;
-  TranslateResult result;
-  Status translated = translator.translate(bytes, options, result);
-  ASSERT_TRUE(translated) << translated.message();
+  std::vector<std::uint32_t> spirv;
+  ASSERT_NO_FATAL_FAILURE(translate_captured(
+      bytes, {element("SV_RenderTargetArrayIndex", 1, 1), element("TEXCOORD", 0, 1)}, 8,
+      extension_bit(Extension::ViewportIndexLayer), spirv));
   std::vector<float> captured;
-  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(result.spirv, {}), 3 * 2, captured));
+  ASSERT_NO_FATAL_FAILURE(draw_captured(pipeline_desc(spirv, {}), 3 * 2, captured));
   for (std::size_t v = 0; v < 3; ++v) {
     std::uint32_t words[2];
     std::memcpy(words, captured.data() + v * 2, sizeof words);
