@@ -11,7 +11,10 @@ inline constexpr const char* kVersionString = "0.3.0";
 // descriptor and signature facts (reflection.h), and the output changed for image sparse
 // status, packed-signature locations, GS stream variables and hull phase functions, so entries
 // made before rebuild; 4: float folding leaves NaNs to the device, the hull pass-through writes
-// what the output signature says, patch constants past control point registers 16 and up.
-inline constexpr std::uint32_t kCodegenVersion = 4;
+// what the output signature says, patch constants past control point registers 16 and up; 5:
+// g# indices clamped, D3D9 fog varying and fog operations, D3D9 def copies from the lowest
+// def'd register. tests/translator/codegen_version_test.cpp fails when the SPIR-V changes
+// without a bump.
+inline constexpr std::uint32_t kCodegenVersion = 5;
 
 } // namespace kiln
