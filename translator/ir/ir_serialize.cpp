@@ -91,7 +91,7 @@ class Reader {
     while (offset_ < bytes_.size()) {
       std::size_t op_offset = offset_;
       ++self;
-      std::int64_t t;
+      std::int64_t t = 0;
       if (!read(t)) return false;
       if (t < 0 || (t >> 18) != 0) return fail(op_at(op_offset), "bad opcode token");
       auto code = OpCode(t & 0x3ff);
@@ -100,7 +100,7 @@ class Reader {
       std::uint32_t flags = std::uint32_t(t >> 10);
       if (!enum_value_valid(kOpFlagsTable, flags))
         return fail(op_at(op_offset), "unknown op flags");
-      std::int64_t count;
+      std::int64_t count = 0;
       if (!read(count)) return false;
       // Every operand takes at least one byte.
       if (count < 0 || count > 0xffff || std::uint64_t(count) > bytes_.size() - offset_)
@@ -113,7 +113,7 @@ class Reader {
                     std::to_string(count) + " operands do not fit " + std::string(op_name(code)));
       operands_.resize(std::size_t(count));
       for (std::int64_t i = 0; i < count; ++i) {
-        std::int64_t v;
+        std::int64_t v = 0;
         if (!read(v)) return false;
         if (i < refs) {
           // A reference is stored relative to the op: target = self - v, in [1, 2^31 - 1].
@@ -145,20 +145,20 @@ class Reader {
   }
   bool read_type(Type& out_type) {
     std::size_t at = offset_;
-    std::int64_t header;
+    std::int64_t header = 0;
     if (!read(header)) return false;
     if (header < 0 || (header >> 2) > TypeView::kMaxMembers) return fail(at, "bad type header");
     unsigned dims_n = unsigned(header & 3), members_n = unsigned(header >> 2);
     std::uint32_t dims[TypeView::kMaxDims];
     Type members[TypeView::kMaxMembers];
     for (unsigned i = 0; i < dims_n; ++i) {
-      std::int64_t d;
+      std::int64_t d = 0;
       if (!read(d)) return false;
       if (d < 0 || d > 0xffffffff) return fail(at, "bad array size");
       dims[i] = std::uint32_t(d);
     }
     for (unsigned i = 0; i < members_n; ++i) {
-      std::int64_t f;
+      std::int64_t f = 0;
       if (!read(f)) return false;
       if (f < 0 || f > 0x7f || (f & 0x1f) >= std::int64_t(ScalarType::Count))
         return fail(at, "bad struct member type");
