@@ -8,10 +8,6 @@ namespace kiln::execute {
 
 namespace {
 
-// What a word nobody wrote holds: a NaN, compared as any NaN (stages.cpp's render targets
-// start with the same pattern).
-constexpr std::uint32_t kUnwrittenWord = 0x7f8dead1u;
-
 // One output per word position of a record (a captured vertex, the storage buffer's one
 // record), so that each word keeps its own type ('f', 'u', 'i' in `kinds`).
 void append_captured(const vulkan::Buffer& buffer, const char* name, const std::string& kinds,

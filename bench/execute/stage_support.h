@@ -16,6 +16,10 @@ namespace kiln::execute {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start);
 
+// What a word nobody wrote holds, in render targets (a pixel the shader discards) and capture
+// buffers alike: a NaN pattern no arithmetic produces by chance, compared as any NaN.
+inline constexpr std::uint32_t kUnwrittenWord = 0x7f8dead1u;
+
 // Writes the milliseconds since its construction into `into` when it ends.
 struct Timer {
   double& into;

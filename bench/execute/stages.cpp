@@ -13,10 +13,6 @@ namespace kiln::execute {
 namespace {
 
 constexpr std::uint32_t kTargetSize = 8;
-// What an unwritten render-target word holds (a pixel the shader discards): a pattern no
-// arithmetic produces by chance.
-constexpr std::uint32_t kClearWord = 0x7f8dead1u; // a NaN, compared as any NaN
-
 // The pixel shader's colour outputs: per location, the components it declares and their type.
 struct ColourOutput {
   std::uint32_t mask = 0;
@@ -147,7 +143,8 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
       image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
       if (Status s = vulkan::Image::create(context, image, targets[location]); !s)
         return (error = s.message(), false);
-      const std::uint32_t clear[4] = {kClearWord, kClearWord, kClearWord, kClearWord};
+      const std::uint32_t clear[4] = {kUnwrittenWord, kUnwrittenWord, kUnwrittenWord,
+                                      kUnwrittenWord};
       if (Status s = targets[location].clear_color(clear); !s) return (error = s.message(), false);
       draw.color[location].image = &targets[location];
     }
