@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The code layout of scripts/link-order.txt reaches the shipped binaries (KilnLinkOrder.cmake).
+
+usage: link_order_test.py LIST BINARY...
+For each binary: most of the list's hot head names a function there (else the list is stale:
+regenerate it with scripts/link_order.py), and those functions lie in the list's order, side by
+side (else the linker did not apply the list). Exits non-zero with the reason.
+"""
+import subprocess
+import sys
+
+HEAD = 150  # the core every translation runs (docs/bench.md "Cold translation")
+MIN_FOUND = 0.8
+# The head's functions are about 150 KB of code: if laid out together they span well under
+# twice that; scattered over the binary's .text they span megabytes.
+MAX_SPAN = 2 * 1024 * 1024 // 8
+
+
+def functions(binary):
+    out = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True,
+                         check=True).stdout
+    addresses = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] in "tTwW":
+            addresses.setdefault(fields[2], int(fields[0], 16))
+    return addresses
+
+
+def check(listed, binary):
+    addresses = functions(binary)
+    head = listed[:HEAD]
+    found = [name for name in head if name in addresses]
+    if len(found) < MIN_FOUND * len(head):
+        return (f"{binary}: only {len(found)} of the list's first {len(head)} functions are in it; "
+                "regenerate scripts/link-order.txt (scripts/link_order.py)")
+    places = [addresses[name] for name in found]
+    out_of_order = sum(1 for a, b in zip(places, places[1:]) if b < a)
+    if out_of_order:
+        return f"{binary}: {out_of_order} of the listed functions lie out of the list's order"
+    span = places[-1] - places[0]
+    if span > MAX_SPAN:
+        return f"{binary}: the listed functions span {span} bytes, not laid out together"
+    print(f"{binary}: {len(found)}/{len(head)} listed functions in order over {span} bytes")
+    return None
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        listed = [line.strip()[len(".text."):] for line in f if line.startswith(".text.")]
+    failures = [reason for reason in (check(listed, b) for b in sys.argv[2:]) if reason]
+    for reason in failures:
+        print(reason, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
