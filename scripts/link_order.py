@@ -8,11 +8,13 @@ function is a section of its own, and the linker's section ordering (gold's
 --section-ordering-file; scripts/cmake/KilnLinkOrder.cmake) puts the listed ones side by side.
 
 The list comes from a callgrind run of `kiln bench` over shader files: one dump per translation
-(--dump-before the span overload of Translator::translate, collecting only inside the
-ShaderInput overload), then the functions by how many translations ran them, most first (the
-core that every shader runs, then rarer opcodes' code), ties by instructions. Entries that no
-longer name a function (renamed, inlined) are ignored by the linker: a stale list costs speed,
-never a build.
+(--dump-before the span overload of Translator::translate, collecting only inside
+read_shader_input and the ShaderInput overload), then the functions by the share of one
+input kind's translations (one profile per folder) that ran them, most first (the core that
+every shader runs, then rarer opcodes' code), ties by instructions. Those that at least 90% of
+one kind's translations run go between translator/hot_code.cpp's two markers: the block that
+prefetch_hot_code() asks for at once when it finds it cold. Entries that no longer name a
+function (renamed, inlined) are ignored by the linker: a stale list costs speed, never a build.
 
 usage: scripts/link_order.py KILN_BINARY SHADER_DIR... [--every N] [--out FILE]
   --every N   take every Nth shader file of each folder (default 3; the full corpus is slow
@@ -28,9 +30,14 @@ import subprocess
 import sys
 import tempfile
 
-TOGGLE = "_ZN4kiln10Translator9translateERKNS_11ShaderInputE*"
+# Collected: reading the input (the service reads it at submit) and translating it.
+TOGGLES = ("_ZN4kiln17read_shader_inputE*", "_ZN4kiln10Translator9translateERKNS_11ShaderInputE*")
 DUMP_BEFORE = "_ZN4kiln10Translator9translateESt4span*"
 SIDECARS = (".hlsl", ".txt", ".json", ".tsv", ".md", ".spv")
+# translator/hot_code.cpp's markers around the functions nearly every translation runs: the
+# block prefetch_hot_code() asks for at once when it finds it cold.
+HOT_BEGIN, HOT_END = "kiln_hot_text_begin", "kiln_hot_text_end"
+HOT_SHARE = 0.9
 
 
 def sample(dirs, every):
@@ -48,7 +55,7 @@ def profile(binary, shaders, workdir):
         os.symlink(os.path.abspath(path), os.path.join(links, f"{i:05d}_{os.path.basename(path)}"))
     out = os.path.join(workdir, "cg.out")
     subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no",
-                    f"--toggle-collect={TOGGLE}", f"--dump-before={DUMP_BEFORE}",
+                    *(f"--toggle-collect={t}" for t in TOGGLES), f"--dump-before={DUMP_BEFORE}",
                     f"--callgrind-out-file={out}", binary, "bench", links, "--reps", "1",
                     "--no-service", "--quiet"],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -70,6 +77,7 @@ def coverage(parts, binary):
         return names[kind].get(m.group(1), "?")
 
     runs, instructions = collections.Counter(), collections.Counter()
+    translations = 0
     target = os.path.realpath(binary)
     for part in parts:
         ob = fn = None
@@ -95,11 +103,12 @@ def coverage(parts, binary):
                     name("fn", line[4:].strip())
                 elif line.startswith("calls="):
                     skip_call_cost = True
+        translations += 1 if ran else 0
         for fn, count in ran.items():
             if count > 0:
                 runs[fn] += 1
                 instructions[fn] += count
-    return runs, instructions
+    return runs, instructions, translations
 
 
 def main():
@@ -109,16 +118,28 @@ def main():
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "link-order.txt"))
     args = parser.parse_args()
-    shaders = list(sample(args.dirs, args.every))
-    with tempfile.TemporaryDirectory() as workdir:
-        runs, instructions = coverage(profile(args.binary, shaders, workdir), args.binary)
+    # One profile per folder (one input kind each): a function's share is the largest share of
+    # one kind's translations that ran it, so each front end's core counts as core.
+    share, instructions, shaders = collections.Counter(), collections.Counter(), 0
+    for folder in args.dirs:
+        sampled = list(sample([folder], args.every))
+        shaders += len(sampled)
+        with tempfile.TemporaryDirectory() as workdir:
+            runs, spent, translations = coverage(profile(args.binary, sampled, workdir),
+                                                 args.binary)
+        for fn, count in runs.items():
+            share[fn] = max(share[fn], count / max(translations, 1))
+        instructions.update(spent)
     # Split-off cold parts (.cold) stay where GCC put them: in .text.unlikely.
-    hot = [fn for fn in runs if not fn.endswith(".cold")]
-    hot.sort(key=lambda fn: (-runs[fn], -instructions[fn], fn))
+    hot = [fn for fn in share if not fn.endswith(".cold") and fn not in (HOT_BEGIN, HOT_END)]
+    hot.sort(key=lambda fn: (-share[fn], -instructions[fn], fn))
+    core = sum(1 for fn in hot if share[fn] >= HOT_SHARE)
+    ordered = [HOT_BEGIN] + hot[:core] + [HOT_END] + hot[core:]
     with open(args.out, "w") as out:
-        for fn in hot:
+        for fn in ordered:
             out.write(f".text.{fn}\n")
-    print(f"{args.out}: {len(hot)} functions from {len(shaders)} shaders", file=sys.stderr)
+    print(f"{args.out}: {len(hot)} functions ({core} between the markers) from {shaders} "
+          "shaders", file=sys.stderr)
 
 
 if __name__ == "__main__":

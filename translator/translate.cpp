@@ -2,6 +2,7 @@
 
 #include "translator/d3d9/converter.h"
 #include "translator/dxbc/converter.h"
+#include "translator/hot_code.h"
 #include "translator/ir/ir.h"
 #include "translator/passes/pipeline.h"
 #include "translator/spirv/lower.h"
@@ -29,6 +30,7 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
 
 Status Translator::translate(const ShaderInput& input, const TranslateOptions& options,
                              TranslateResult& out) {
+  prefetch_hot_code();
   out.spirv.clear();
   out.diagnostics.clear();
   workspace_->lowering.recycle(out.reflection);

@@ -14,6 +14,8 @@ MIN_FOUND = 0.8
 # The head's functions are about 150 KB of code: if laid out together they span well under
 # twice that; scattered over the binary's .text they span megabytes.
 MAX_SPAN = 2 * 1024 * 1024 // 8
+HOT_BEGIN, HOT_END = "kiln_hot_text_begin", "kiln_hot_text_end"
+MAX_HOT_BLOCK = 1 << 20  # kMaxBlock in translator/hot_code.cpp
 
 
 def functions(binary):
@@ -41,7 +43,16 @@ def check(listed, binary):
     span = places[-1] - places[0]
     if span > MAX_SPAN:
         return f"{binary}: the listed functions span {span} bytes, not laid out together"
-    print(f"{binary}: {len(found)}/{len(head)} listed functions in order over {span} bytes")
+    begin, end = addresses.get(HOT_BEGIN), addresses.get(HOT_END)
+    if begin is None or end is None:
+        return f"{binary}: no {HOT_BEGIN} / {HOT_END} (translator/hot_code.cpp)"
+    core = listed[listed.index(HOT_BEGIN) + 1:listed.index(HOT_END)]
+    outside = [n for n in core if n in addresses and not begin < addresses[n] < end]
+    if outside or not 0 < end - begin <= MAX_HOT_BLOCK:
+        return (f"{binary}: the hot block [{begin:#x}, {end:#x}) does not hold the list's core "
+                f"({len(outside)} of its functions outside)")
+    print(f"{binary}: {len(found)}/{len(head)} listed functions in order over {span} bytes; "
+          f"hot block {end - begin} bytes")
     return None
 
 
