@@ -37,7 +37,8 @@ const char* verdict_name(Verdict verdict);
 
 struct ShaderRecord {
   std::string file;
-  std::string stage; // "ps", "cs", ...
+  std::string stage;             // "ps", "cs", ...
+  std::uint64_t input_bytes = 0; // the shader file's size (the size buckets of driver_times.h)
   Verdict verdict = Verdict::NotExecuted;
   std::string reason;   // the first difference, the reason it did not run, the failure
   std::string op_class; // the tolerance class the floats were compared under
@@ -53,6 +54,7 @@ struct ShaderRecord {
 struct ExecuteOptions {
   std::vector<std::string> paths;
   std::string json_path;
+  std::string svg_path; // the driver-time ratios as a bar chart (driver_times.h)
   bool progress = true;
   unsigned timeout_seconds = 20; // one phase of one shader
   std::uint64_t seed = 1;
@@ -78,6 +80,8 @@ ExecuteSummary run_execute(const ExecuteOptions& options);
 void print_summary(const ExecuteSummary& summary);
 bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
                 const std::string& path, std::string& error);
+// The driver-time ratios (driver_times.h) as SVG.
+bool write_svg(const ExecuteSummary& summary, const std::string& path, std::string& error);
 
 // The worker's per-shader work, exposed for the supervisor (supervisor.cpp) and tests. Each
 // phase is announced through `phase` before it starts.

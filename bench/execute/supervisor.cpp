@@ -187,6 +187,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
           break;
         case 'R': {
           ShaderRecord record;
+          record.input_bytes = inputs[std::size_t(in_flight)].bytes.size();
           if (deserialize(body, record)) summary.records.push_back(std::move(record));
           next = std::size_t(in_flight) + 1;
           in_flight = -1;
@@ -212,6 +213,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     }
     ShaderRecord record;
     record.file = inputs[std::size_t(in_flight)].path;
+    record.input_bytes = inputs[std::size_t(in_flight)].bytes.size();
     record.stage = std::string(shader_stage_abbrev(inputs[std::size_t(in_flight)].stage));
     record.d3d9 = inputs[std::size_t(in_flight)].kind == InputKind::D3D9;
     if (record.d3d9) record.stage = d3d9_model(inputs[std::size_t(in_flight)].bytes);
