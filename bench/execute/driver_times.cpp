@@ -74,9 +74,11 @@ std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>&
   return groups;
 }
 
-void print_driver_times(std::FILE* out, const std::vector<DriverTimeGroup>& groups) {
+void print_driver_times(std::FILE* out, const std::vector<DriverTimeGroup>& groups, bool warmed) {
   if (groups.empty()) return;
-  std::fprintf(out, "driver time, kiln/vkd3d over shaders both built and ran (totals, ms):\n");
+  std::fprintf(out, "driver time, kiln/vkd3d over shaders both built and ran (totals, ms; %s):\n",
+               warmed ? "after an untimed build and run of both"
+                      : "not warmed, --warm-driver for fair ratios");
   std::fprintf(out, "  %-10s %7s %10s %10s %7s %10s %10s %7s\n", "group", "shaders", "kiln build",
                "vkd3d build", "ratio", "kiln run", "vkd3d run", "ratio");
   for (const DriverTimeGroup& g : groups)

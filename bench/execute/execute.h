@@ -63,6 +63,11 @@ struct ExecuteOptions {
   // non-commutative binary operation; for D3D9 shaders, give the specialized form other
   // render-state values than the immediate one) so that the comparison must catch it.
   bool corrupt_kiln = false;
+  // Before the timed builds and runs, build and run both translations once, untimed: the first
+  // pipeline a shader's worker builds after translating pays about twice the build and run
+  // time of the second (docs/execution.md, "Times"), which otherwise lands on whichever
+  // translation goes first.
+  bool warm_driver = false;
 };
 
 struct ExecuteSummary {
@@ -70,7 +75,8 @@ struct ExecuteSummary {
   std::size_t counts[std::size_t(Verdict::Count)] = {};
   double wall_seconds = 0;
   std::string device;
-  std::string setup_error; // no device, no vkd3d-shader: nothing ran
+  std::string setup_error;  // no device, no vkd3d-shader: nothing ran
+  bool warm_driver = false; // the times were taken after an untimed build and run of both
 };
 
 // Runs every shader of `options.paths` (DXBC; other inputs are recorded as not executed).
@@ -87,7 +93,7 @@ bool write_svg(const ExecuteSummary& summary, const std::string& path, std::stri
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed);
+  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_driver = false);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;

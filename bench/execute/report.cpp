@@ -111,7 +111,7 @@ void print_summary(const ExecuteSummary& summary) {
                   d3d9 ? "specialized" : "vkd3d", median(vkd3d_build), d3d9 ? "immediate" : "kiln",
                   median(kiln_run), d3d9 ? "specialized" : "vkd3d", median(vkd3d_run));
   }
-  print_driver_times(stdout, driver_time_groups(summary.records));
+  print_driver_times(stdout, driver_time_groups(summary.records), summary.warm_driver);
   for (const ShaderRecord& r : summary.records) {
     if (r.verdict == Verdict::Match || r.verdict == Verdict::NotExecuted) continue;
     std::printf("  %-12s %s [%s]: %s\n", verdict_name(r.verdict), r.file.c_str(), r.stage.c_str(),
@@ -137,7 +137,8 @@ bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
                number(summary.wall_seconds).c_str(), escape(summary.setup_error).c_str());
   for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
     std::fprintf(f, "%s\"%s\":%zu", v ? "," : "", verdict_name(Verdict(v)), summary.counts[v]);
-  std::fprintf(f, "},\"driver_times\":%s,\"shaders\":[",
+  std::fprintf(f, "},\"driver_warmed\":%s,\"driver_times\":%s,\"shaders\":[",
+               summary.warm_driver ? "true" : "false",
                driver_times_json(driver_time_groups(summary.records)).c_str());
   write_records(f, summary, false);
   // D3D9 shaders: their two render-state forms (docs/execution.md, "D3D9 shaders").

@@ -82,7 +82,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   g_pipe = fd;
   // The driver's messages and vkd3d-shader's would interleave with the progress output.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
-  ShaderExecutor executor(options.corrupt_kiln, options.seed);
+  ShaderExecutor executor(options.corrupt_kiln, options.seed, options.warm_driver);
   if (!executor.setup_error().empty()) {
     send("S " + clean(executor.setup_error()));
     _exit(0);
@@ -116,6 +116,7 @@ const char* verdict_name(Verdict verdict) {
 
 ExecuteSummary run_execute(const ExecuteOptions& options) {
   ExecuteSummary summary;
+  summary.warm_driver = options.warm_driver;
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::string> errors;
   std::vector<bench::BenchInput> inputs = bench::collect_inputs(options.paths, errors);
