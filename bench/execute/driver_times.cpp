@@ -15,7 +15,21 @@ bool timed_by_both(const ShaderRecord& r) {
          r.vkd3d_run_ms >= 0;
 }
 
-void add(DriverTimeGroup& group, const ShaderRecord& r) {
+// The per-shader ratios of a group, kept while the groups fill.
+struct Ratios {
+  std::vector<double> build, run;
+};
+
+double median_of(std::vector<double>& values) {
+  if (values.empty()) return 0;
+  const std::size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(middle), values.end());
+  return values[middle];
+}
+
+void add(DriverTimeGroup& group, Ratios& ratios, const ShaderRecord& r) {
+  if (r.vkd3d_build_ms > 0) ratios.build.push_back(r.kiln_build_ms / r.vkd3d_build_ms);
+  if (r.vkd3d_run_ms > 0) ratios.run.push_back(r.kiln_run_ms / r.vkd3d_run_ms);
   ++group.shaders;
   group.kiln_build_ms += r.kiln_build_ms;
   group.vkd3d_build_ms += r.vkd3d_build_ms;
@@ -48,29 +62,36 @@ std::string escape_xml(const std::string& text) {
 
 std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>& records) {
   DriverTimeGroup all{"all", "all"};
-  std::map<std::string, DriverTimeGroup> stages;
-  std::vector<DriverTimeGroup> sizes;
+  Ratios all_ratios;
+  std::map<std::string, std::pair<DriverTimeGroup, Ratios>> stages;
+  std::vector<std::pair<DriverTimeGroup, Ratios>> sizes;
   for (const bench::SizeBucket& bucket : bench::kSizeBuckets)
-    if (bucket.min != 0 || bucket.max != UINT64_MAX) sizes.push_back({"size", bucket.name});
+    if (bucket.min != 0 || bucket.max != UINT64_MAX)
+      sizes.push_back({DriverTimeGroup{"size", bucket.name}, Ratios{}});
   for (const ShaderRecord& r : records) {
     if (!timed_by_both(r)) continue;
-    add(all, r);
-    DriverTimeGroup& stage = stages[r.stage];
+    add(all, all_ratios, r);
+    auto& [stage, stage_ratios] = stages[r.stage];
     stage.axis = "stage", stage.name = r.stage;
-    add(stage, r);
+    add(stage, stage_ratios, r);
     std::size_t index = 0;
     for (const bench::SizeBucket& bucket : bench::kSizeBuckets) {
       if (bucket.min == 0 && bucket.max == UINT64_MAX) continue;
-      if (bucket.holds(r.input_bytes)) add(sizes[index], r);
+      if (bucket.holds(r.input_bytes)) add(sizes[index].first, sizes[index].second, r);
       ++index;
     }
   }
   std::vector<DriverTimeGroup> groups;
   if (all.shaders == 0) return groups;
-  groups.push_back(all);
-  for (auto& [name, group] : stages) groups.push_back(group);
-  for (const DriverTimeGroup& group : sizes)
-    if (group.shaders) groups.push_back(group);
+  auto finish = [&groups](DriverTimeGroup group, Ratios& ratios) {
+    group.median_build_ratio = median_of(ratios.build);
+    group.median_run_ratio = median_of(ratios.run);
+    groups.push_back(std::move(group));
+  };
+  finish(all, all_ratios);
+  for (auto& [name, group] : stages) finish(group.first, group.second);
+  for (auto& [group, ratios] : sizes)
+    if (group.shaders) finish(group, ratios);
   return groups;
 }
 
@@ -79,12 +100,14 @@ void print_driver_times(std::FILE* out, const std::vector<DriverTimeGroup>& grou
   std::fprintf(out, "driver time, kiln/vkd3d over shaders both built and ran (totals, ms; %s):\n",
                warmed ? "after an untimed build and run of both"
                       : "not warmed, --warm-driver for fair ratios");
-  std::fprintf(out, "  %-10s %7s %10s %10s %7s %10s %10s %7s\n", "group", "shaders", "kiln build",
-               "vkd3d build", "ratio", "kiln run", "vkd3d run", "ratio");
+  std::fprintf(out, "  %-10s %7s %10s %10s %7s %7s %10s %10s %7s %7s\n", "group", "shaders",
+               "kiln build", "vkd3d build", "ratio", "median", "kiln run", "vkd3d run", "ratio",
+               "median");
   for (const DriverTimeGroup& g : groups)
-    std::fprintf(out, "  %-10s %7zu %10.1f %10.1f %7.3f %10.1f %10.1f %7.3f\n", g.name.c_str(),
-                 g.shaders, g.kiln_build_ms, g.vkd3d_build_ms, g.build_ratio(), g.kiln_run_ms,
-                 g.vkd3d_run_ms, g.run_ratio());
+    std::fprintf(out, "  %-10s %7zu %10.1f %10.1f %7.3f %7.3f %10.1f %10.1f %7.3f %7.3f\n",
+                 g.name.c_str(), g.shaders, g.kiln_build_ms, g.vkd3d_build_ms, g.build_ratio(),
+                 g.median_build_ratio, g.kiln_run_ms, g.vkd3d_run_ms, g.run_ratio(),
+                 g.median_run_ratio);
 }
 
 std::string driver_times_json(const std::vector<DriverTimeGroup>& groups) {
@@ -93,10 +116,12 @@ std::string driver_times_json(const std::vector<DriverTimeGroup>& groups) {
     const DriverTimeGroup& g = groups[i];
     json += (i ? ",\n" : "\n") + std::string("{\"axis\":\"") + g.axis + "\",\"group\":\"" + g.name +
             "\",\"shaders\":" + std::to_string(g.shaders);
-    json += format(",\"kiln_build_ms\":%.4f,\"vkd3d_build_ms\":%.4f,\"build_ratio\":%.4f",
-                   g.kiln_build_ms, g.vkd3d_build_ms, g.build_ratio());
-    json += format(",\"kiln_run_ms\":%.4f,\"vkd3d_run_ms\":%.4f,\"run_ratio\":%.4f}", g.kiln_run_ms,
-                   g.vkd3d_run_ms, g.run_ratio());
+    json += format(",\"kiln_build_ms\":%.4f,\"vkd3d_build_ms\":%.4f,\"build_ratio\":%.4f,"
+                   "\"median_build_ratio\":%.4f",
+                   g.kiln_build_ms, g.vkd3d_build_ms, g.build_ratio(), g.median_build_ratio);
+    json += format(",\"kiln_run_ms\":%.4f,\"vkd3d_run_ms\":%.4f,\"run_ratio\":%.4f,"
+                   "\"median_run_ratio\":%.4f}",
+                   g.kiln_run_ms, g.vkd3d_run_ms, g.run_ratio(), g.median_run_ratio);
   }
   return json + "\n]";
 }

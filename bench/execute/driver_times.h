@@ -19,6 +19,9 @@ struct DriverTimeGroup {
   std::size_t shaders = 0;
   double kiln_build_ms = 0, vkd3d_build_ms = 0; // totals over the group
   double kiln_run_ms = 0, vkd3d_run_ms = 0;
+  // The median over the group's shaders of each shader's kiln/vkd3d ratio: where the totals
+  // follow a few expensive shaders, this says whether the rest moved.
+  double median_build_ratio = 0, median_run_ratio = 0;
   double build_ratio() const { return vkd3d_build_ms > 0 ? kiln_build_ms / vkd3d_build_ms : 0; }
   double run_ratio() const { return vkd3d_run_ms > 0 ? kiln_run_ms / vkd3d_run_ms : 0; }
 };

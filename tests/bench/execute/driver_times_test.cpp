@@ -54,6 +54,9 @@ TEST(ExecuteDriverTimes, TotalsPerStageAndSizeBucket) {
   EXPECT_EQ(all->shaders, 4u);
   EXPECT_DOUBLE_EQ(all->build_ratio(), 10.0 / 12.0);
   EXPECT_DOUBLE_EQ(all->run_ratio(), 90.0 / 60.0);
+  // Per-shader ratios: build 0.5 1.5 0.5 1.0, run 0.5 1.5 4.0 1.0 (the upper median of four).
+  EXPECT_DOUBLE_EQ(all->median_build_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(all->median_run_ratio, 1.5);
 
   const DriverTimeGroup* ps = find(groups, "ps");
   ASSERT_NE(ps, nullptr);
@@ -68,6 +71,7 @@ TEST(ExecuteDriverTimes, TotalsPerStageAndSizeBucket) {
   EXPECT_EQ(big->shaders, 2u);
   EXPECT_DOUBLE_EQ(big->build_ratio(), 6.0 / 8.0);
   EXPECT_DOUBLE_EQ(big->run_ratio(), 50.0 / 20.0);
+  EXPECT_DOUBLE_EQ(big->median_run_ratio, 4.0); // 4.0 and 1.0
   const DriverTimeGroup* small = find(groups, "< 1 KB");
   ASSERT_NE(small, nullptr);
   EXPECT_EQ(small->shaders, 1u);
@@ -87,8 +91,9 @@ TEST(ExecuteDriverTimes, JsonAndSvgCarryEveryGroup) {
   const std::string json = driver_times_json(groups);
   EXPECT_NE(json.find("{\"axis\":\"all\",\"group\":\"all\",\"shaders\":2,"), std::string::npos);
   EXPECT_NE(json.find("\"group\":\"ps\",\"shaders\":1,\"kiln_build_ms\":1.0000,"
-                      "\"vkd3d_build_ms\":2.0000,\"build_ratio\":0.5000,\"kiln_run_ms\":30.0000,"
-                      "\"vkd3d_run_ms\":20.0000,\"run_ratio\":1.5000}"),
+                      "\"vkd3d_build_ms\":2.0000,\"build_ratio\":0.5000,"
+                      "\"median_build_ratio\":0.5000,\"kiln_run_ms\":30.0000,"
+                      "\"vkd3d_run_ms\":20.0000,\"run_ratio\":1.5000,\"median_run_ratio\":1.5000}"),
             std::string::npos);
   EXPECT_NE(json.find("\"group\":\"4-16 KB\""), std::string::npos);
   EXPECT_EQ(json.find("1-4 KB"), std::string::npos); // empty buckets are left out
