@@ -1,5 +1,7 @@
 #include "bench/results.h"
 
+#include "bench/size_buckets.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -44,17 +46,6 @@ std::vector<ReasonCount> top_reasons(const std::vector<std::string>& messages, s
 
 namespace {
 
-// Input-size buckets of the peer comparison: [min, max) bytes. "> 4 KB" is the figure issue 19
-// judges big shaders by; it overlaps the two buckets above it.
-struct SizeBucket {
-  const char* name;
-  std::uint64_t min, max;
-};
-constexpr SizeBucket kSizeBuckets[] = {
-    {"all", 0, UINT64_MAX},          {"< 1 KB", 0, 1024},
-    {"1-4 KB", 1024, 4096},          {"4-16 KB", 4096, 16384},
-    {">= 16 KB", 16384, UINT64_MAX}, {"> 4 KB", 4097, UINT64_MAX}};
-
 // total = sum(own) / sum(peer), median = median(own) / median(peer); both non-empty.
 void ratio_of(const std::vector<double>& own, const std::vector<double>& peer, double& total,
               double& median_ratio) {
@@ -72,7 +63,7 @@ std::vector<PeerRatio> peer_ratios(const std::vector<FileRecord>& files) {
     std::vector<double> own, peer, own_cold, peer_cold;
     for (const FileRecord& r : files) {
       if (!r.ok || !r.peer.attempted || !r.peer.ok || r.peer.median_us <= 0) continue;
-      if (r.input_bytes < bucket.min || r.input_bytes >= bucket.max) continue;
+      if (!bucket.holds(r.input_bytes)) continue;
       own.push_back(r.median_us);
       peer.push_back(r.peer.median_us);
       if (r.cold_us && r.peer.cold_us && *r.peer.cold_us > 0) {

@@ -10,6 +10,7 @@ namespace kiln::cli {
 namespace {
 constexpr OptionSpec kOptions[] = {
     {"--json", "FILE", "write per-shader records and the counts as JSON"},
+    {"--svg", "FILE", "plot kiln/vkd3d driver-time ratios per stage and input size as SVG"},
     {"--timeout", "S",
      "seconds one phase of one shader may take before it counts as hung "
      "(default 20)"},
@@ -18,6 +19,9 @@ constexpr OptionSpec kOptions[] = {
     {"--corrupt-kiln", "",
      "swap the operands of one operation in kiln's translation (tests that "
      "the comparison catches it)"},
+    {"--warm-driver", "",
+     "build and run both translations once, untimed, before the timed build and run "
+     "(fair driver-time ratios; about 1.7x the time)"},
     {"--quiet", "", "no progress on stderr"},
 };
 
@@ -52,13 +56,19 @@ int run_execute(const ParsedArgs& args) {
   options.limit = std::size_t(limit);
   options.corrupt_kiln = args.has("--corrupt-kiln");
   options.progress = !args.has("--quiet");
+  options.warm_driver = args.has("--warm-driver");
   options.json_path = args.value("--json");
+  options.svg_path = args.value("--svg");
   const execute::ExecuteSummary summary = execute::run_execute(options);
   execute::print_summary(summary);
   if (!options.json_path.empty()) {
     std::string error;
     if (!execute::write_json(summary, options, options.json_path, error))
       return fail(options.json_path, error);
+  }
+  if (!options.svg_path.empty()) {
+    std::string error;
+    if (!execute::write_svg(summary, options.svg_path, error)) return fail(options.svg_path, error);
   }
   if (!summary.setup_error.empty()) return kExitFailed;
   return summary.counts[std::size_t(execute::Verdict::Differ)] ? kExitFailed : kExitOk;

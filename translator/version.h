@@ -13,8 +13,9 @@ inline constexpr const char* kVersionString = "0.3.0";
 // made before rebuild; 4: float folding leaves NaNs to the device, the hull pass-through writes
 // what the output signature says, patch constants past control point registers 16 and up; 5:
 // g# indices clamped, D3D9 fog varying and fog operations, D3D9 def copies from the lowest
-// def'd register. tests/translator/codegen_version_test.cpp fails when the SPIR-V changes
-// without a bump.
-inline constexpr std::uint32_t kCodegenVersion = 5;
+// def'd register; 6: the hull wrapper's barrier only where the patch-constant phase reads
+// control-point outputs. tests/translator/codegen_version_test.cpp fails when the SPIR-V
+// changes without a bump.
+inline constexpr std::uint32_t kCodegenVersion = 6;
 
 } // namespace kiln

@@ -37,7 +37,8 @@ const char* verdict_name(Verdict verdict);
 
 struct ShaderRecord {
   std::string file;
-  std::string stage; // "ps", "cs", ...
+  std::string stage;             // "ps", "cs", ...
+  std::uint64_t input_bytes = 0; // the shader file's size (the size buckets of driver_times.h)
   Verdict verdict = Verdict::NotExecuted;
   std::string reason;   // the first difference, the reason it did not run, the failure
   std::string op_class; // the tolerance class the floats were compared under
@@ -53,6 +54,7 @@ struct ShaderRecord {
 struct ExecuteOptions {
   std::vector<std::string> paths;
   std::string json_path;
+  std::string svg_path; // the driver-time ratios as a bar chart (driver_times.h)
   bool progress = true;
   unsigned timeout_seconds = 20; // one phase of one shader
   std::uint64_t seed = 1;
@@ -61,6 +63,11 @@ struct ExecuteOptions {
   // non-commutative binary operation; for D3D9 shaders, give the specialized form other
   // render-state values than the immediate one) so that the comparison must catch it.
   bool corrupt_kiln = false;
+  // Before the timed builds and runs, build and run both translations once, untimed: the first
+  // pipeline a shader's worker builds after translating pays about twice the build and run
+  // time of the second (docs/execution.md, "Times"), which otherwise lands on whichever
+  // translation goes first.
+  bool warm_driver = false;
 };
 
 struct ExecuteSummary {
@@ -68,7 +75,8 @@ struct ExecuteSummary {
   std::size_t counts[std::size_t(Verdict::Count)] = {};
   double wall_seconds = 0;
   std::string device;
-  std::string setup_error; // no device, no vkd3d-shader: nothing ran
+  std::string setup_error;  // no device, no vkd3d-shader: nothing ran
+  bool warm_driver = false; // the times were taken after an untimed build and run of both
 };
 
 // Runs every shader of `options.paths` (DXBC; other inputs are recorded as not executed).
@@ -78,12 +86,14 @@ ExecuteSummary run_execute(const ExecuteOptions& options);
 void print_summary(const ExecuteSummary& summary);
 bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
                 const std::string& path, std::string& error);
+// The driver-time ratios (driver_times.h) as SVG.
+bool write_svg(const ExecuteSummary& summary, const std::string& path, std::string& error);
 
 // The worker's per-shader work, exposed for the supervisor (supervisor.cpp) and tests. Each
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed);
+  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_driver = false);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;

@@ -1,5 +1,6 @@
 // The text summary and the JSON file of `kiln execute` (execute.h; schema in docs/execution.md).
 
+#include "bench/execute/driver_times.h"
 #include "bench/execute/execute.h"
 
 #include <algorithm>
@@ -45,11 +46,13 @@ void write_records(std::FILE* f, const ExecuteSummary& summary, bool d3d9) {
   for (const ShaderRecord& r : summary.records) {
     if (r.d3d9 != d3d9) continue;
     std::fprintf(f,
-                 "%s\n{\"file\":\"%s\",\"stage\":\"%s\",\"verdict\":\"%s\",\"reason\":\"%s\","
+                 "%s\n{\"file\":\"%s\",\"stage\":\"%s\",\"input_bytes\":%llu,\"verdict\":\"%s\","
+                 "\"reason\":\"%s\","
                  "\"tolerance\":\"%s\",\"%s_build_ms\":%s,\"%s_build_ms\":%s,"
                  "\"%s_run_ms\":%s,\"%s_run_ms\":%s,\"words_compared\":%llu,"
                  "\"words_different\":%llu",
-                 any ? "," : "", escape(r.file).c_str(), r.stage.c_str(), verdict_name(r.verdict),
+                 any ? "," : "", escape(r.file).c_str(), r.stage.c_str(),
+                 static_cast<unsigned long long>(r.input_bytes), verdict_name(r.verdict),
                  escape(r.reason).c_str(), r.op_class.c_str(), first,
                  number(r.kiln_build_ms).c_str(), second, number(r.vkd3d_build_ms).c_str(), first,
                  number(r.kiln_run_ms).c_str(), second, number(r.vkd3d_run_ms).c_str(),
@@ -108,6 +111,7 @@ void print_summary(const ExecuteSummary& summary) {
                   d3d9 ? "specialized" : "vkd3d", median(vkd3d_build), d3d9 ? "immediate" : "kiln",
                   median(kiln_run), d3d9 ? "specialized" : "vkd3d", median(vkd3d_run));
   }
+  print_driver_times(stdout, driver_time_groups(summary.records), summary.warm_driver);
   for (const ShaderRecord& r : summary.records) {
     if (r.verdict == Verdict::Match || r.verdict == Verdict::NotExecuted) continue;
     std::printf("  %-12s %s [%s]: %s\n", verdict_name(r.verdict), r.file.c_str(), r.stage.c_str(),
@@ -133,7 +137,9 @@ bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
                number(summary.wall_seconds).c_str(), escape(summary.setup_error).c_str());
   for (std::size_t v = 0; v < std::size_t(Verdict::Count); ++v)
     std::fprintf(f, "%s\"%s\":%zu", v ? "," : "", verdict_name(Verdict(v)), summary.counts[v]);
-  std::fprintf(f, "},\"shaders\":[");
+  std::fprintf(f, "},\"driver_warmed\":%s,\"driver_times\":%s,\"shaders\":[",
+               summary.warm_driver ? "true" : "false",
+               driver_times_json(driver_time_groups(summary.records)).c_str());
   write_records(f, summary, false);
   // D3D9 shaders: their two render-state forms (docs/execution.md, "D3D9 shaders").
   std::fprintf(f, "\n],\"d3d9\":{\"counts\":{");
@@ -146,6 +152,18 @@ bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
   write_records(f, summary, true);
   std::fprintf(f, "\n]}}\n");
   const bool ok = std::fclose(f) == 0;
+  if (!ok) error = "cannot write " + path;
+  return ok;
+}
+
+bool write_svg(const ExecuteSummary& summary, const std::string& path, std::string& error) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    error = "cannot write " + path;
+    return false;
+  }
+  const std::string svg = driver_times_svg(driver_time_groups(summary.records), summary.device);
+  const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size() && std::fclose(f) == 0;
   if (!ok) error = "cannot write " + path;
   return ok;
 }

@@ -82,7 +82,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   g_pipe = fd;
   // The driver's messages and vkd3d-shader's would interleave with the progress output.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
-  ShaderExecutor executor(options.corrupt_kiln, options.seed);
+  ShaderExecutor executor(options.corrupt_kiln, options.seed, options.warm_driver);
   if (!executor.setup_error().empty()) {
     send("S " + clean(executor.setup_error()));
     _exit(0);
@@ -116,6 +116,7 @@ const char* verdict_name(Verdict verdict) {
 
 ExecuteSummary run_execute(const ExecuteOptions& options) {
   ExecuteSummary summary;
+  summary.warm_driver = options.warm_driver;
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::string> errors;
   std::vector<bench::BenchInput> inputs = bench::collect_inputs(options.paths, errors);
@@ -187,6 +188,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
           break;
         case 'R': {
           ShaderRecord record;
+          record.input_bytes = inputs[std::size_t(in_flight)].bytes.size();
           if (deserialize(body, record)) summary.records.push_back(std::move(record));
           next = std::size_t(in_flight) + 1;
           in_flight = -1;
@@ -212,6 +214,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     }
     ShaderRecord record;
     record.file = inputs[std::size_t(in_flight)].path;
+    record.input_bytes = inputs[std::size_t(in_flight)].bytes.size();
     record.stage = std::string(shader_stage_abbrev(inputs[std::size_t(in_flight)].stage));
     record.d3d9 = inputs[std::size_t(in_flight)].kind == InputKind::D3D9;
     if (record.d3d9) record.stage = d3d9_model(inputs[std::size_t(in_flight)].bytes);

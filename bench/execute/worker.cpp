@@ -16,6 +16,7 @@ namespace kiln::execute {
 
 struct ShaderExecutor::State {
   bool corrupt_kiln = false;
+  bool warm_driver = false; // ExecuteOptions::warm_driver
   std::uint64_t seed = 1;
   std::unique_ptr<vulkan::Context> context;
   vkd3d::RealLibrary vkd3d;
@@ -88,9 +89,10 @@ bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
   return true;
 }
 
-ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed)
+ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_driver)
     : state_(std::make_unique<State>()) {
   state_->corrupt_kiln = corrupt_kiln;
+  state_->warm_driver = warm_driver;
   state_->seed = seed;
   if (!state_->vkd3d.loaded()) {
     state_->setup_error = "libvkd3d-shader 1.2 not loaded: " + state_->vkd3d.error();
@@ -175,20 +177,26 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   std::string captured;
   for (const Request::CapturedWord& w : request.captured()) captured += w.kind;
 
-  // Alternate which pipeline the driver builds first, so that neither pays for warming it.
-  StageRun kiln_run, vkd3d_run;
+  // Alternate which pipeline the driver builds first, so that neither pays for warming it; with
+  // warm_driver, both are built and run once, untimed, before (the first pipeline after the
+  // translations pays about twice the time of the second).
+  StageRun kiln_run, vkd3d_run, kiln_warm_up, vkd3d_warm_up;
   std::string error;
-  auto run_kiln = [&] {
-    phase("run-kiln");
+  auto run_kiln = [&](bool warm_up) {
+    phase(warm_up ? "warm-up-kiln" : "run-kiln");
     return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, captured, 2, kiln_run, error);
+                     integers, captured, warm_up ? 1 : 2, warm_up ? kiln_warm_up : kiln_run, error);
   };
-  auto run_vkd3d = [&] {
-    phase("run-vkd3d");
+  auto run_vkd3d = [&](bool warm_up) {
+    phase(warm_up ? "warm-up-vkd3d" : "run-vkd3d");
     return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, captured, 1, vkd3d_run, error);
+                     integers, captured, 1, warm_up ? vkd3d_warm_up : vkd3d_run, error);
   };
-  const bool ran = record.kiln_first ? run_kiln() && run_vkd3d() : run_vkd3d() && run_kiln();
+  auto run_both = [&](bool warm_up) {
+    return record.kiln_first ? run_kiln(warm_up) && run_vkd3d(warm_up)
+                             : run_vkd3d(warm_up) && run_kiln(warm_up);
+  };
+  const bool ran = (!state_->warm_driver || run_both(true)) && run_both(false);
   // A run the device did not finish within the fence timeout (a loop the seeded contents keep
   // going) is a hang: the worker stops after it (supervisor.cpp), the device still busy.
   if (!ran)

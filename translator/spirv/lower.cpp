@@ -166,15 +166,18 @@ Id Lowering::State::load_invocation_id() {
 bool Lowering::State::finish_entry_point() {
   if (!check_stream_output()) return false;
   if (stage == ShaderStage::Hull) {
-    // One SPIR-V entry: the control-point function in every invocation, a barrier, then the
-    // patch-constant function (which reads control-point outputs) in invocation 0 only.
+    // One SPIR-V entry: the control-point function in every invocation, then the
+    // patch-constant function in invocation 0 only, after a barrier when it reads control-point
+    // outputs (other invocations write them). Without that read the barrier only costs: a
+    // driver may split the shader at it (llvmpipe resumes a coroutine per invocation).
     Id void_type = mb.type_void();
     mb.begin_function(void_type, spv::FunctionControlMaskNone, mb.type_function(void_type, {}),
                       entry_function);
     mb.label();
     if (hs_functions[0]) mb.op(spv::OpFunctionCall, void_type, {id_for(hs_functions[0])});
-    mb.op_void(spv::OpControlBarrier,
-               {const_u32(spv::ScopeWorkgroup), const_u32(spv::ScopeInvocation), const_u32(0)});
+    if (hs_reads_control_points)
+      mb.op_void(spv::OpControlBarrier,
+                 {const_u32(spv::ScopeWorkgroup), const_u32(spv::ScopeInvocation), const_u32(0)});
     Id invocation = load_invocation_id();
     Id is_first = mb.op(spv::OpIEqual, mb.type_bool(), {invocation, mb.constant_i32(0)});
     Id then_block = mb.allocate_id(), merge = mb.allocate_id();

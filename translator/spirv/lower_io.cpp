@@ -216,6 +216,10 @@ bool Lowering::State::lower_io_decl(ir::OpView o) {
   d.is_builtin = is_builtin;
   ir::TypeView view = ir->types().view(t);
   if (view.member_count() != 1) return fail(at(def), "I/O of struct type");
+  d.per_control_point =
+      stage == ShaderStage::Hull && !input && view.dim_count > 0 &&
+      (!is_builtin ||
+       builtin_is_per_vertex(ir::ops::DclInputBuiltIn(o).builtin().literal_enum<ir::BuiltIn>()));
   ir::Type element = view.member(0);
 
   SignatureElement sig;

@@ -70,6 +70,9 @@ bool Lowering::State::lower_io_load(ir::OpView o) {
     bind(def, convert_basic(d->constant_value, ir::Type(d->builtin_scalar), o.type()), o.type());
     return true;
   }
+  if (d->per_control_point && o.code() == ir::OpCode::OutputLoad &&
+      current_function != hs_functions[0])
+    hs_reads_control_points = true;
   Id ptr = emit_chain(d->var, d->storage, a.pointee, chain);
   if (!a.p.is_basic) {
     if (d->is_builtin && d->spv_types[0] != basic(ir::Type(ir->types().view(d->ir_type).member(0))))

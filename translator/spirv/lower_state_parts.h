@@ -70,8 +70,9 @@ struct DeclInfo {
   // A Semantic named it: further Semantics of the declaration (other signature elements the
   // variable covers) only serve stream output, the first names it in the reflection.
   bool named = false;
-  bool xfb_split = false; // captured in parts: pieces of their own (lower_outputs.cpp)
-  bool written = false;   // outputs: an OutputStore reached it
+  bool xfb_split = false;         // captured in parts: pieces of their own (lower_outputs.cpp)
+  bool written = false;           // outputs: an OutputStore reached it
+  bool per_control_point = false; // hull shader outputs with a control-point dimension
 };
 
 // Every IR value's SPIR-V id and every declaration's DeclInfo, dense by SsaDef id.
@@ -119,6 +120,9 @@ struct EntryState {
   std::uint32_t gs_streams = 0;        // mask
   std::uint32_t gs_input_vertices = 0; // from SetGsInputPrimitive
   Id invocation_id_var = 0;            // HS: InvocationId (declared or created for the wrapper)
+  // HS: code outside the control-point function reads a control-point output, which another
+  // invocation writes: the wrapper needs its barrier (finish_entry_point).
+  bool hs_reads_control_points = false;
   std::uint32_t invocation_id_decl = 0;
   // Demote's fallback: a function that runs OpKill (emitted by emit_discard_function()).
   Id discard_function_id = 0;
@@ -129,6 +133,7 @@ struct EntryState {
     ir_entry = hs_functions[0] = hs_functions[1] = ir::SsaDef();
     interface.clear();
     uses_depth_output = sample_shading = has_workgroup_size = has_gs_instances = false;
+    hs_reads_control_points = false;
     gs_streams = gs_input_vertices = 0;
     invocation_id_var = 0;
     invocation_id_decl = 0;

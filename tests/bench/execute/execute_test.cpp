@@ -182,6 +182,30 @@ TEST(ExecuteCorpus, OutOfRangeTgsmIndexRunsKilnsModule) {
       << verdict_name(r.verdict) << ": " << r.reason;
 }
 
+// --warm-driver: both translations built and run once, untimed, before the timed pair; the
+// shaders still agree and carry all four times.
+TEST(ExecuteCorpus, WarmedDriverTimesBothTranslations) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  for (const char* name : {"001e00fc9a11.dxbc", "07056461e993.dxbc", "01f37c868905.dxbc"})
+    options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+  options.progress = false;
+  options.warm_driver = true;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  EXPECT_TRUE(summary.warm_driver);
+  ASSERT_EQ(summary.records.size(), options.paths.size());
+  for (const ShaderRecord& r : summary.records) {
+    EXPECT_EQ(r.verdict, Verdict::Match)
+        << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+    EXPECT_GT(r.input_bytes, 0u);
+    EXPECT_GT(r.kiln_build_ms, 0);
+    EXPECT_GT(r.vkd3d_build_ms, 0);
+    EXPECT_GT(r.kiln_run_ms, 0);
+    EXPECT_GT(r.vkd3d_run_ms, 0);
+  }
+}
+
 TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;

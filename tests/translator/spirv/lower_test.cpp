@@ -271,6 +271,72 @@ TEST(SpirvLower, HullShaderMergesPhasesAndDomainShader) {
   EXPECT_EQ(count_lines(out.text, " Triangles"), 1);
 }
 
+// The hull wrapper's barrier orders the control-point outputs other invocations write before
+// the patch-constant function reads them; without such a read it is left out (llvmpipe splits
+// a control shader into a coroutine at every barrier).
+TEST(SpirvLower, HullShaderBarrierOnlyWhenThePatchPhaseReadsControlPoints) {
+  auto hull = [](const char* patch_read, const char* control_point_read) {
+    return std::string(R"(
+%1 = EntryPoint void %20 %40 Hull
+%2 = SetTessControlPoints void %1 3 3
+%3 = SetTessPrimitive void %1 Triangle Cw FractionalOdd
+%4 = SetTessDomain void %1 Triangle
+%5 = DclInput vec4<f32>[3] %1 0 0 0
+%6 = DclOutput vec4<f32>[3] %1 0 0 0
+%7 = DclInputBuiltIn u32 %1 TessControlPointId 0
+%8 = DclOutputBuiltIn f32[3] %1 TessFactorOuter 0
+%9 = DclOutputBuiltIn f32[1] %1 TessFactorInner 0
+%10 = DclOutput vec4<f32> %1 1 0 0
+%14 = DclOutputBuiltIn vec4<f32>[3] %1 Position 0
+%11 = Constant u32 0
+%12 = Constant u32 2
+%13 = Constant f32 4.0
+%20 = Function void
+  %21 = Label void None
+    %22 = InputLoad u32 %7 null
+    %23 = InputLoad vec4<f32> %5 %22
+    %24 = OutputStore void %6 %22 %23
+    %27 = OutputStore void %14 %22 %23
+    %28 = )") +
+           control_point_read + R"(
+    %29 = OutputStore void %10 null %28
+    %25 = Return void null
+%26 = FunctionEnd void
+%40 = Function void
+  %41 = Label void None
+    %42 = OutputStore void %8 %11 %13
+    %43 = OutputStore void %8 %12 %13
+    %44 = OutputStore void %9 %11 %13
+    %45 = )" +
+           patch_read + R"(
+    %46 = OutputStore void %10 null %45
+    %47 = Return void null
+%48 = FunctionEnd void
+)";
+  };
+  struct Case {
+    const char* patch_read;
+    const char* control_point_read;
+    int barriers;
+  } cases[] = {
+      {"OutputLoad vec4<f32> %6 %12", "InputLoad vec4<f32> %5 %11", 1},  // a user output
+      {"OutputLoad vec4<f32> %14 %12", "InputLoad vec4<f32> %5 %11", 1}, // Position
+      // Inputs and the patch constant it wrote itself: nothing another invocation writes.
+      {"InputLoad vec4<f32> %5 %12", "InputLoad vec4<f32> %5 %11", 0},
+      {"OutputLoad vec4<f32> %10 null", "InputLoad vec4<f32> %5 %11", 0},
+      // The control-point function reading its own control point's output.
+      {"InputLoad vec4<f32> %5 %12", "OutputLoad vec4<f32> %6 %22", 0},
+  };
+  for (const Case& c : cases) {
+    Lowered out;
+    lower_and_validate(hull(c.patch_read, c.control_point_read).c_str(), out);
+    EXPECT_EQ(count_lines(out.text, "OpControlBarrier"), c.barriers)
+        << c.patch_read << " / " << c.control_point_read << "\n"
+        << out.text;
+    EXPECT_EQ(count_lines(out.text, "OpFunctionCall"), 2);
+  }
+}
+
 TEST(SpirvLower, AtomicsCountersAndImages) {
   const char* ir = R"(
 %1 = EntryPoint void %20 Compute
