@@ -83,7 +83,9 @@ bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed);
+  // `timeout_seconds`: how long one submission may keep the device busy (the supervisor's
+  // --timeout, so that no shader the supervisor would wait for is cut short by the fence).
+  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;

@@ -88,7 +88,7 @@ bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
   return true;
 }
 
-ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed)
+ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds)
     : state_(std::make_unique<State>()) {
   state_->corrupt_kiln = corrupt_kiln;
   state_->seed = seed;
@@ -98,6 +98,7 @@ ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed)
   }
   vulkan::ContextOptions options;
   options.any_device = user_named_icd();
+  options.fence_timeout_ns = std::uint64_t(timeout_seconds) * 1000 * 1000 * 1000;
   state_->context = vulkan::Context::create(state_->setup_error, options);
 }
 
