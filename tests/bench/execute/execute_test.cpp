@@ -162,6 +162,31 @@ TEST(ExecuteCorpus, StreamOutputOfASharedRegisterAgrees) {
         << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
 }
 
+// SM5.1 descriptor arrays (a pixel shader sampling T0[8:15] and T1[9:12] with S0[10:13] and
+// S1[11:18] in four spaces; a compute shader reading CB2[2:3]): kiln's drop-in forwards them,
+// so the harness translates them under an explicit interface of array bindings and binds every
+// element to one seeded resource, which vkd3d-shader 1.2's single descriptor also reads. Both
+// must run and agree, and a corrupted kiln translation of the pixel shader must not (the
+// compute shader's first subtraction does not change what it writes).
+TEST(ExecuteCorpus, DescriptorArraysAgree) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  for (const bool corrupt : {false, true}) {
+    ExecuteOptions options;
+    for (const char* name : {"c9559d3f468a.dxbc", "f4f859dec1b3.dxbc"})
+      if (!corrupt || name[0] == 'c')
+        options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+    options.progress = false;
+    options.corrupt_kiln = corrupt;
+    const ExecuteSummary summary = run_execute(options);
+    if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+    ASSERT_EQ(summary.records.size(), options.paths.size());
+    for (const ShaderRecord& r : summary.records)
+      EXPECT_EQ(r.verdict, corrupt ? Verdict::Differ : Verdict::Match)
+          << (corrupt ? "corrupted: " : "") << r.file << ": " << verdict_name(r.verdict) << ": "
+          << r.reason;
+  }
+}
+
 // A compute shader whose loop indexes its 2,048-entry TGSM array one past the end (for the
 // last of its 1,024 threads): kiln's module once crashed lavapipe there, as SPIR-V leaves an
 // out-of-range Workgroup access undefined; kiln now clamps the index (docs/pipeline.md, "Final
