@@ -16,8 +16,9 @@ namespace kiln::execute {
 
 // X(enumerator, name): what happened to one shader.
 #define KILN_EXECUTE_VERDICTS(X)                                                                   \
-  X(Match, "match")                       /* both ran, the outputs agree */                        \
-  X(Differ, "differ")                     /* both ran, the outputs differ */                       \
+  X(Match, "match")          /* both ran, the outputs agree */                                     \
+  X(Differ, "differ")        /* both ran, the outputs differ */                                    \
+  X(MadFusion, "mad-fusion") /* they differ only by mad fused or not (D3D allows either) */        \
   X(Nondeterministic, "nondeterministic") /* kiln's own two runs differ (races) */                 \
   X(NotExecuted, "not-executed")          /* the harness does not run this yet: the reason */      \
   X(KilnFailed, "kiln-failed") /* kiln did not translate it, or made an invalid module */          \
@@ -93,7 +94,10 @@ bool write_svg(const ExecuteSummary& summary, const std::string& path, std::stri
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_driver = false);
+  // `timeout_seconds`: how long one submission may keep the device busy (the supervisor's
+  // --timeout, so that no shader the supervisor would wait for is cut short by the fence).
+  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds,
+                 bool warm_driver = false);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;

@@ -19,6 +19,30 @@ using vulkan::ImageDesc;
 constexpr std::uint32_t kBufferElements = 1024;
 constexpr std::uint32_t kConstantBufferBytes = 4096 * 16;
 constexpr std::uint32_t kCounterStart = 16; // imm_atomic_consume stays in range
+// At most this many descriptors for an unbounded SM5.1 array (`t[]`); the device's per-stage
+// limits usually allow fewer (lavapipe: 15 uniform buffers, 32 storage buffers, 128 sampled
+// images and uniform texel buffers, 64 storage images and storage texel buffers, 32 samplers;
+// it crashes past them even in update-after-bind layouts).
+constexpr std::uint32_t kUnboundedArrayDescriptors = 256;
+
+// Which per-stage limit a descriptor type counts against.
+enum LimitClass { kSamplers, kUniformBuffers, kStorageBuffers, kSampled, kStorage, kLimitClasses };
+
+LimitClass limit_class(std::uint32_t descriptor_type) {
+  switch (descriptor_type) {
+  case VK_DESCRIPTOR_TYPE_SAMPLER:
+    return kSamplers;
+  case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    return kUniformBuffers;
+  case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    return kStorageBuffers;
+  case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+  case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    return kSampled;
+  default:
+    return kStorage;
+  }
+}
 
 char kind_of(ResourceDataType type) {
   switch (type) {
@@ -129,7 +153,6 @@ std::string Resources::unsupported(const Reflection& reflection) {
   for (const ResourceBinding& r : reflection.resources) {
     if (r.flags & ResourceBinding::PushConstant) return "push-constant buffer";
     if (r.flags & ResourceBinding::ClassInstances) return "class-linkage instances";
-    if (r.array_size != 1) return "descriptor array";
     switch (r.descriptor_type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
@@ -151,15 +174,54 @@ std::string Resources::unsupported(const Reflection& reflection) {
   return {};
 }
 
+std::string Resources::descriptor_counts(const vulkan::Context& context,
+                                         const Reflection& reflection,
+                                         std::vector<std::uint32_t>& counts) {
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(context.physical_device(), &properties);
+  const VkPhysicalDeviceLimits& l = properties.limits;
+  const std::uint32_t limits[kLimitClasses] = {
+      l.maxPerStageDescriptorSamplers, l.maxPerStageDescriptorUniformBuffers,
+      l.maxPerStageDescriptorStorageBuffers, l.maxPerStageDescriptorSampledImages,
+      l.maxPerStageDescriptorStorageImages};
+  std::uint32_t used[kLimitClasses] = {}, unbounded[kLimitClasses] = {};
+  for (const ResourceBinding& r : reflection.resources) {
+    const LimitClass c = limit_class(r.descriptor_type);
+    if (r.array_size == 0)
+      ++unbounded[c];
+    else
+      used[c] += r.array_size;
+  }
+  for (int c = 0; c < kLimitClasses; ++c)
+    if (used[c] + unbounded[c] > limits[c])
+      return "descriptor arrays past the device's per-stage limits";
+  counts.clear();
+  for (const ResourceBinding& r : reflection.resources) {
+    const LimitClass c = limit_class(r.descriptor_type);
+    counts.push_back(
+        r.array_size ? r.array_size
+                     : std::min(kUnboundedArrayDescriptors, (limits[c] - used[c]) / unbounded[c]));
+  }
+  return {};
+}
+
 Status Resources::create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
                          const IntegerWords& integers) {
   context_ = &context;
-  for (const ResourceBinding& r : reflection.resources) {
+  std::vector<std::uint32_t> counts;
+  if (std::string why = descriptor_counts(context, reflection, counts); !why.empty())
+    return Status::error(why);
+  for (std::size_t index = 0; index < reflection.resources.size(); ++index) {
+    const ResourceBinding& r = reflection.resources[index];
     const std::uint64_t resource_seed = mix64(seed ^ (std::uint64_t(r.binding) << 32 | r.set));
     DescriptorWrite write;
     write.set = r.set;
     write.binding = r.binding;
     write.type = VkDescriptorType(r.descriptor_type);
+    // Every element of an array is this one resource: vkd3d-shader 1.2 reads an array as its
+    // one descriptor whatever the index, so both translations read and write the same object
+    // (docs/execution.md, "Descriptor arrays").
+    write.count = counts[index];
     const char kind = raw_or_structured(r) || r.register_class == ResourceBinding::Class::UavCounter
                           ? 'u'
                           : kind_of(r.data_type);

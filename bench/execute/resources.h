@@ -31,6 +31,11 @@ class Resources {
                 const IntegerWords& integers);
   // The descriptor kind this harness cannot make, or "" (checked before create()).
   static std::string unsupported(const Reflection& reflection);
+  // How many descriptors each of `reflection.resources` gets (1, an array's size, and for an
+  // unbounded array what the device's per-stage limits leave, at most 256), or "" with the
+  // reason when the arrays do not fit those limits (checked before create()).
+  static std::string descriptor_counts(const vulkan::Context& context, const Reflection& reflection,
+                                       std::vector<std::uint32_t>& counts);
 
   const std::vector<vulkan::DescriptorWrite>& writes() const { return writes_; }
   // Every UAV (each level and layer of an image) and counter, in binding order.

@@ -82,7 +82,8 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   g_pipe = fd;
   // The driver's messages and vkd3d-shader's would interleave with the progress output.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
-  ShaderExecutor executor(options.corrupt_kiln, options.seed, options.warm_driver);
+  ShaderExecutor executor(options.corrupt_kiln, options.seed, options.timeout_seconds,
+                          options.warm_driver);
   if (!executor.setup_error().empty()) {
     send("S " + clean(executor.setup_error()));
     _exit(0);

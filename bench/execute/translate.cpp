@@ -3,6 +3,7 @@
 #include "bench/child_process.h"
 #include "plugin/vkd3d_shader/compile_request.h"
 #include "translator/dxbc/scan.h"
+#include "translator/shader_input.h"
 
 #include <csignal>
 #include <cstring>
@@ -34,14 +35,25 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
     why = "not a DXBC shader kiln scans: " + s.message();
     return false;
   }
+  bytecode_ = bytecode;
   std::uint32_t next = 0;
   for (const ResourceBinding& d : source_.descriptors) {
-    if (d.array_size != 1) {
-      // SM5.1 descriptor arrays: vkd3d-shader 1.2 binds one descriptor, and the drop-in
-      // forwards them (docs/vkd3d-shader.md), so there is no second translation to compare.
-      why = "descriptor array";
+    // Both translations read every element of a descriptor array as one resource (below);
+    // where that cannot stand for D3D's separate elements, there is nothing to compare.
+    if (d.array_size == 0) {
+      // Descriptor-indexing shaders index up to the thread count and past it; the device's
+      // per-stage limits (lavapipe: 15 uniform buffers) bind fewer.
+      why = "unbounded descriptor array";
       return false;
     }
+    if (d.array_size != 1 && d.register_class == ResourceBinding::Class::Uav) {
+      // vkd3d-shader 1.2 writes element 0 whatever the index, and aliased elements would make
+      // writes D3D keeps apart collide.
+      why = "UAV array";
+      return false;
+    }
+    has_arrays_ |= d.array_size != 1;
+    placements_.push_back({&d, false, next});
     vkd3d_shader_resource_binding b{};
     b.type = descriptor_type_of(d.register_class);
     b.register_space = d.space;
@@ -58,6 +70,7 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
       c.register_space = d.space;
       c.register_index = d.register_index;
       c.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+      placements_.push_back({&d, true, next});
       c.binding = {0, next++, 1};
       counters_.push_back(c);
     }
@@ -68,6 +81,12 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
     // which the drop-in reproduces (docs/vkd3d-shader.md, "Where descriptors land").
     bindings_.clear();
     counters_.clear();
+  }
+  if (has_arrays_ && source_.stage != ShaderStage::Compute && source_.stage != ShaderStage::Pixel) {
+    // kiln's explicit interface below carries no stream output (none of the corpus's arrays
+    // is in another stage).
+    why = "descriptor array outside a compute or pixel shader";
+    return false;
   }
   interface_.type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO;
   interface_.bindings = bindings_.data();
@@ -113,12 +132,64 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
   return true;
 }
 
+namespace {
+
+// kiln's options for a request with descriptor arrays, which the drop-in forwards: what
+// read_compile_request() makes of the harness's request (Vulkan 1.0, vkd3d-shader's interface
+// convention, the optional features vkd3d-shader 1.2 uses unasked), with every descriptor at
+// the request's binding, a range of several registers as one binding holding an array.
+vkd3d::CompileRequest kiln_options_with_arrays(std::span<const std::uint8_t> bytecode,
+                                               const std::vector<Request::Placement>& placements) {
+  vkd3d::CompileRequest compile;
+  compile.input = read_shader_input(bytecode);
+  auto interface = std::make_shared<ShaderInterface>();
+  interface->extensions = kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
+  interface->geometry_point_size = true;
+  interface->convention = InterfaceConvention::Vkd3dShader;
+  for (const Request::Placement& p : placements) {
+    const ResourceBinding& d = *p.descriptor;
+    if (p.counter) {
+      UavCounterBinding counter;
+      counter.space = d.space;
+      counter.register_index = d.register_index;
+      counter.form = UavCounterBinding::Form::StorageTexelBuffer;
+      counter.binding = p.binding;
+      interface->uav_counters.push_back(counter);
+      continue;
+    }
+    BindingRange range;
+    range.register_class = d.register_class == ResourceBinding::Class::Srv   ? DescriptorClass::Srv
+                           : d.register_class == ResourceBinding::Class::Uav ? DescriptorClass::Uav
+                           : d.register_class == ResourceBinding::Class::Sampler
+                               ? DescriptorClass::Sampler
+                               : DescriptorClass::Cbv;
+    const bool buffer =
+        d.register_class == ResourceBinding::Class::Cbv || d.dimension == ResourceDimension::Buffer;
+    range.flags = std::uint8_t((buffer ? BindingRange::Buffer : BindingRange::Image) |
+                               (d.array_size != 1 ? BindingRange::Array : 0));
+    range.buffer_form = BindingRange::BufferForm::TexelBuffer; // as vkd3d-shader 1.2 reads them
+    range.space = d.space;
+    range.first_register = d.register_index;
+    range.register_count = d.array_size ? d.array_size : kRegistersUnbounded;
+    range.binding = p.binding;
+    interface->bindings.push_back(range);
+  }
+  compile.options.target = SpirvTarget::Vulkan10;
+  compile.options.debug_names = false;
+  compile.options.interface = std::move(interface);
+  return compile;
+}
+
+} // namespace
+
 Translation translate_with_kiln(Translator& translator, const Request& request,
                                 Reflection& reflection) {
   Translation out;
   vkd3d::CompileRequest compile;
   vkd3d::ForwardReason reason{};
-  if (!vkd3d::read_compile_request(request.info(), compile, reason)) {
+  if (request.has_descriptor_arrays()) {
+    compile = kiln_options_with_arrays(request.bytecode(), request.placements());
+  } else if (!vkd3d::read_compile_request(request.info(), compile, reason)) {
     out.forwarded = true;
     out.error = "kiln's drop-in forwards this request (" +
                 std::string(vkd3d::forward_reason_name(reason)) + ")";

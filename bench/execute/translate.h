@@ -29,6 +29,7 @@ class Request {
 
   const vkd3d_shader_compile_info& info() const { return info_; }
   const SourceReflection& source() const { return source_; }
+  std::span<const std::uint8_t> bytecode() const { return bytecode_; }
 
   // A vertex or domain shader's outputs (a geometry shader's of stream 0), all captured by
   // transform feedback into buffer 0 in signature order (the request's
@@ -37,6 +38,19 @@ class Request {
     char kind = 'f'; // the element's component type: 'f', 'u', 'i'
   };
   const std::vector<CapturedWord>& captured() const { return captured_; }
+
+  // The shader declares an SM5.1 descriptor array. vkd3d-shader 1.2 takes a binding of count 1
+  // for it (a larger count is VKD3D_ERROR_INVALID_SHADER) and declares one descriptor, whatever
+  // the index; kiln's drop-in forwards such requests, so kiln's translation gets the same
+  // placement as an explicit interface with array bindings (kiln_options_with_arrays()).
+  bool has_descriptor_arrays() const { return has_arrays_; }
+  // Where each declared descriptor (and UAV counter) sits, as both translations place it.
+  struct Placement {
+    const ResourceBinding* descriptor = nullptr;
+    bool counter = false;      // the UAV counter of `descriptor`
+    std::uint32_t binding = 0; // in set 0
+  };
+  const std::vector<Placement>& placements() const { return placements_; }
 
  private:
   SourceReflection source_;
@@ -47,6 +61,9 @@ class Request {
   unsigned xfb_stride_ = 0;
   vkd3d_shader_transform_feedback_info xfb_{};
   std::vector<CapturedWord> captured_;
+  bool has_arrays_ = false;
+  std::vector<Placement> placements_;
+  std::span<const std::uint8_t> bytecode_;
   vkd3d_shader_spirv_target_info target_{};
   vkd3d_shader_compile_info info_{};
 };
@@ -60,7 +77,9 @@ struct Translation {
 };
 
 // kiln's translation of the request; `reflection` gets the descriptors where the module put
-// them.
+// them. A request with descriptor arrays is translated under an explicit interface that puts
+// each range where the request puts it, as one binding of an array of descriptors
+// (docs/execution.md, "Descriptor arrays").
 Translation translate_with_kiln(Translator& translator, const Request& request,
                                 Reflection& reflection);
 

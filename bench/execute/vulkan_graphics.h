@@ -123,6 +123,8 @@ struct DescriptorWrite {
   VkBufferView texel_view = VK_NULL_HANDLE;
   VkImageView image_view = VK_NULL_HANDLE;
   VkSampler sampler = VK_NULL_HANDLE;
+  // Descriptors in the binding (an array), every one of them this same object.
+  std::uint32_t count = 1;
 };
 
 // Descriptor set layouts (sets 0..N-1, every binding visible to all stages), the pipeline
@@ -134,7 +136,7 @@ class DescriptorBinding {
   DescriptorBinding(const DescriptorBinding&) = delete;
   DescriptorBinding& operator=(const DescriptorBinding&) = delete;
 
-  // `writes` names the bindings (one descriptor each); the sets are written at once.
+  // `writes` names the bindings (`count` descriptors each); the sets are written at once.
   static Status create(Context& context, std::span<const DescriptorWrite> writes,
                        std::uint32_t push_constant_bytes, DescriptorBinding& out);
 

@@ -18,8 +18,6 @@ T make_struct(VkStructureType type) {
   return value;
 }
 
-constexpr std::uint64_t kFenceTimeoutNs = 30ull * 1000 * 1000 * 1000;
-
 // Lavapipe's ICD manifest; the loader reads these variables when it first initialises.
 void point_loader_at_lavapipe() {
   if (std::getenv("VK_ICD_FILENAMES") != nullptr || std::getenv("VK_DRIVER_FILES") != nullptr)
@@ -58,6 +56,7 @@ std::unique_ptr<Context> Context::create(std::string& why_not, const ContextOpti
 }
 
 Status Context::init(const ContextOptions& options) {
+  fence_timeout_ns_ = options.fence_timeout_ns;
   point_loader_at_lavapipe();
   if (VkResult r = volkInitialize(); r != VK_SUCCESS) return vk_error("loading libvulkan", r);
   std::uint32_t instance_version = VK_API_VERSION_1_0;
@@ -181,6 +180,7 @@ Status Context::init(const ContextOptions& options) {
 Context::~Context() {
   if (device_ != VK_NULL_HANDLE) {
     table_.vkDeviceWaitIdle(device_);
+    for (VkFence fence : abandoned_fences_) table_.vkDestroyFence(device_, fence, nullptr);
     if (command_pool_ != VK_NULL_HANDLE)
       table_.vkDestroyCommandPool(device_, command_pool_, nullptr);
     table_.vkDestroyDevice(device_, nullptr);
@@ -209,6 +209,7 @@ Status Context::submit(const std::function<void(VkCommandBuffer)>& record) {
     return vk_error("vkAllocateCommandBuffers", r);
   VkFence fence = VK_NULL_HANDLE;
   Status status;
+  bool timed_out = false;
   auto begin = make_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   auto fence_info = make_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
@@ -226,9 +227,17 @@ Status Context::submit(const std::function<void(VkCommandBuffer)>& record) {
       status = vk_error("vkCreateFence", f);
     else if (VkResult s = table_.vkQueueSubmit(queue_, 1, &submit_info, fence); s != VK_SUCCESS)
       status = vk_error("vkQueueSubmit", s);
-    else if (VkResult w = table_.vkWaitForFences(device_, 1, &fence, VK_TRUE, kFenceTimeoutNs);
-             w != VK_SUCCESS)
+    else if (VkResult w = table_.vkWaitForFences(device_, 1, &fence, VK_TRUE, fence_timeout_ns_);
+             w != VK_SUCCESS) {
       status = vk_error("vkWaitForFences", w);
+      timed_out = w == VK_TIMEOUT;
+    }
+  }
+  if (timed_out) {
+    // The device may still run the command buffer: the fence and the command buffer stay
+    // alive until the destructor has waited for the device (freeing them now is invalid).
+    abandoned_fences_.push_back(fence);
+    return status;
   }
   if (fence != VK_NULL_HANDLE) table_.vkDestroyFence(device_, fence, nullptr);
   table_.vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);

@@ -37,6 +37,9 @@ struct ContextOptions {
   // Take the first physical device of any type instead of requiring a CPU one (lavapipe): for
   // `kiln execute` run on the ICD that VK_ICD_FILENAMES names.
   bool any_device = false;
+  // How long submit() waits for the device before it fails with VK_TIMEOUT. `kiln execute`
+  // passes its --timeout (a shader that LLVM compiles for minutes must be able to finish).
+  std::uint64_t fence_timeout_ns = 30ull * 1000 * 1000 * 1000;
 };
 
 class Context {
@@ -66,7 +69,9 @@ class Context {
   // Index of a memory type allowed by `type_bits` with all of `properties`, or UINT32_MAX.
   std::uint32_t find_memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags properties) const;
 
-  // Records `record` into a one-shot primary command buffer, submits it and waits.
+  // Records `record` into a one-shot primary command buffer, submits it and waits for it, at
+  // most ContextOptions::fence_timeout_ns (then it fails with "vkWaitForFences ... VkResult 2",
+  // the work maybe still running).
   Status submit(const std::function<void(VkCommandBuffer)>& record);
 
  private:
@@ -83,6 +88,8 @@ class Context {
   bool transform_feedback_ = false;
   bool viewport_index_layer_ = false;
   std::string device_name_;
+  std::uint64_t fence_timeout_ns_ = 0;
+  std::vector<VkFence> abandoned_fences_; // of submissions that timed out (submit())
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   VolkDeviceTable table_{};
 };

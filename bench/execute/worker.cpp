@@ -3,6 +3,8 @@
 #include "bench/execute/compare.h"
 #include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
+#include "bench/execute/mad_fusion.h"
+#include "bench/execute/resources.h"
 #include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
 #include "bench/execute/translate.h"
@@ -61,9 +63,15 @@ void dump_module(const std::string& file, const char* translator,
   out.write(reinterpret_cast<const char*>(spirv.data()), std::streamsize(spirv.size() * 4));
 }
 
-std::string descriptor_key(const ModuleInterface& m) {
+// With `without_array_sizes`, a descriptor array and one descriptor at the same binding are
+// the same: vkd3d-shader 1.2 declares one descriptor where kiln declares the request's array,
+// and the one layout (kiln's) holds the array (docs/execution.md, "Descriptor arrays").
+std::string descriptor_key(const ModuleInterface& m, bool without_array_sizes) {
   std::string key;
-  for (const DescriptorFact& d : m.descriptors) key += describe(d) + ";";
+  for (DescriptorFact d : m.descriptors) {
+    if (without_array_sizes) d.array_size = 1;
+    key += describe(d) + ";";
+  }
   return key;
 }
 
@@ -89,7 +97,8 @@ bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
   return true;
 }
 
-ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_driver)
+ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds,
+                               bool warm_driver)
     : state_(std::make_unique<State>()) {
   state_->corrupt_kiln = corrupt_kiln;
   state_->warm_driver = warm_driver;
@@ -100,6 +109,7 @@ ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, bool warm_
   }
   vulkan::ContextOptions options;
   options.any_device = user_named_icd();
+  options.fence_timeout_ns = std::uint64_t(timeout_seconds) * 1000 * 1000 * 1000;
   state_->context = vulkan::Context::create(state_->setup_error, options);
 }
 
@@ -156,7 +166,8 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   if (!read_module_interface(kiln.spirv, kiln_facts, why) ||
       !read_module_interface(vkd3d.spirv, vkd3d_facts, why))
     return finish(Verdict::NotExecuted, "module not readable: " + why);
-  if (descriptor_key(kiln_facts) != descriptor_key(vkd3d_facts))
+  const bool arrays = request.has_descriptor_arrays();
+  if (descriptor_key(kiln_facts, arrays) != descriptor_key(vkd3d_facts, arrays))
     return finish(Verdict::Differ, "descriptor layouts differ");
   if (std::string difference = generated_stage_interface_difference(stage, kiln_facts, vkd3d_facts);
       !difference.empty())
@@ -166,6 +177,9 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
       !unsupported.empty())
     return finish(Verdict::NotExecuted, unsupported);
+  if (std::vector<std::uint32_t> counts;
+      !Resources::descriptor_counts(*state_->context, reflection, counts).empty())
+    return finish(Verdict::NotExecuted, "descriptor arrays past the device's per-stage limits");
   const OpClass op_class = std::max(loosest_op_class(kiln.spirv), loosest_op_class(vkd3d.spirv));
   record.op_class = op_class_name(op_class);
 
@@ -214,7 +228,27 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   const Comparison c = compare_outputs(kiln_run.outputs[0], vkd3d_run.outputs[0], op_class);
   record.words_compared = c.words_compared;
   record.words_different = c.words_different;
-  return finish(c.same ? Verdict::Match : Verdict::Differ, c.first_difference);
+  if (c.same) return finish(Verdict::Match, {});
+  // A module that fuses `mad` runs again with the multiply and the add apart, as the other's
+  // are: outputs that then agree differ by what D3D leaves to the implementation.
+  std::vector<std::uint32_t> kiln_unfused = kiln.spirv, vkd3d_unfused = vkd3d.spirv;
+  const bool kiln_fuses = unfuse_fma(kiln_unfused), vkd3d_fuses = unfuse_fma(vkd3d_unfused);
+  if (!kiln_fuses && !vkd3d_fuses) return finish(Verdict::Differ, c.first_difference);
+  StageRun kiln_again, vkd3d_again;
+  phase("run-unfused");
+  if (!run_stage(*state_->context, stage, kiln_unfused, reflection, vkd3d_facts, state_->seed,
+                 integers, captured, 1, kiln_again, error) ||
+      !run_stage(*state_->context, stage, vkd3d_unfused, reflection, vkd3d_facts, state_->seed,
+                 integers, captured, 1, vkd3d_again, error))
+    return finish(Verdict::Differ, c.first_difference + " (the unfused run failed: " + error + ")");
+  const Comparison unfused =
+      compare_outputs(kiln_again.outputs[0], vkd3d_again.outputs[0], op_class);
+  if (!unfused.same)
+    return finish(Verdict::Differ,
+                  c.first_difference + "; with mad unfused: " + unfused.first_difference);
+  return finish(Verdict::MadFusion,
+                std::string(vkd3d_fuses ? "vkd3d" : "kiln") +
+                    "'s module fuses mad (Fma); unfused, the outputs agree: " + c.first_difference);
 }
 
 } // namespace kiln::execute

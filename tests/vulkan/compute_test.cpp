@@ -1,13 +1,12 @@
 // Compute programs built with ModuleBuilder (and one assembled from text) run on lavapipe;
 // results are checked against the same computation on the CPU.
 
+#include "bench/execute/vulkan_harness.h"
+#include "tests/support/shared_data.h"
 #include "tests/translator/spirv/compute_programs.h"
 #include "tests/translator/spirv/spirv_tools_text.h"
-#include "bench/execute/vulkan_harness.h"
 #include "translator/spirv/module_builder.h"
 #include "translator/spirv/validate.h"
-
-#include "tests/support/shared_data.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -279,6 +278,120 @@ TEST_F(VulkanCompute, TextAssembledLoopWithPhisMatchesCpu) {
     expected[i] = steps;
   }
   EXPECT_EQ(run(words, in), expected);
+}
+
+// in[0] rounds of a dependent multiply-add in each invocation. llvmpipe ends every loop after
+// 65,535 iterations (gallivm's loop limit), so the length comes from the number of groups: 1,024
+// of them take hundreds of milliseconds on lavapipe, which a 1 ms fence wait cannot see finish.
+constexpr std::string_view kSpinText = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %gid %in %out
+OpExecutionMode %main LocalSize 64 1 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %in DescriptorSet 0
+OpDecorate %in Binding 0
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%v3 = OpTypeVector %uint 3
+%pin = OpTypePointer Input %v3
+%pinu = OpTypePointer Input %uint
+%gid = OpVariable %pin Input
+%arr = OpTypeRuntimeArray %uint
+%blk = OpTypeStruct %arr
+%pblk = OpTypePointer StorageBuffer %blk
+%pu = OpTypePointer StorageBuffer %uint
+%in = OpVariable %pblk StorageBuffer
+%out = OpVariable %pblk StorageBuffer
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%mul = OpConstant %uint 1664525
+%add = OpConstant %uint 1013904223
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%gx_ptr = OpAccessChain %pinu %gid %u0
+%gx = OpLoad %uint %gx_ptr
+%bound_ptr = OpAccessChain %pu %in %u0 %u0
+%bound = OpLoad %uint %bound_ptr
+OpBranch %header
+%header = OpLabel
+%x = OpPhi %uint %gx %entry %x_next %continue
+%i = OpPhi %uint %u0 %entry %i_next %continue
+OpLoopMerge %merge %continue None
+OpBranch %check
+%check = OpLabel
+%go = OpULessThan %bool %i %bound
+OpBranchConditional %go %body %merge
+%body = OpLabel
+%scaled = OpIMul %uint %x %mul
+%x_next = OpIAdd %uint %scaled %add
+%i_next = OpIAdd %uint %i %u1
+OpBranch %continue
+%continue = OpLabel
+OpBranch %header
+%merge = OpLabel
+%dst = OpAccessChain %pu %out %u0 %gx
+OpStore %dst %x
+OpReturn
+OpFunctionEnd
+)";
+
+// The fence wait is the context's (`kiln execute --timeout`), not a fixed one: a 1 ms wait
+// gives up on the long dispatch with VK_TIMEOUT, a 60 s one sees it finish.
+TEST(VulkanFence, WaitFollowsTheContextsTimeout) {
+  std::string error;
+  const std::vector<std::uint32_t> words = assemble_spirv(kSpinText, &error, false);
+  ASSERT_FALSE(words.empty()) << error;
+  constexpr std::uint32_t kGroups = 1024, kInvocations = kGroups * 64;
+  std::vector<std::uint32_t> in(64, 0);
+  in[0] = 60000;
+  std::vector<std::uint32_t> expected(64); // of the first group
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    std::uint32_t x = i;
+    for (std::uint32_t round = 0; round < in[0]; ++round) x = x * 1664525u + 1013904223u;
+    expected[i] = x;
+  }
+  for (const std::uint64_t timeout_ns : {std::uint64_t(1000000), std::uint64_t(60) * 1000000000}) {
+    SCOPED_TRACE("fence timeout " + std::to_string(timeout_ns) + " ns");
+    vulkan::ContextOptions options;
+    options.fence_timeout_ns = timeout_ns;
+    std::string why_not;
+    std::unique_ptr<vulkan::Context> context = vulkan::Context::create(why_not, options);
+    if (context == nullptr) KILN_SKIP_OR_FAIL_IN_CI("no Vulkan device: " << why_not);
+    vulkan::Buffer input, output;
+    ASSERT_TRUE(
+        vulkan::Buffer::create(*context, 64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, input));
+    ASSERT_TRUE(vulkan::Buffer::create(*context, kInvocations * 4,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, output));
+    input.write(std::span<const std::uint32_t>(in));
+    const vulkan::BufferBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &input},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &output},
+    };
+    vulkan::ComputePipeline pipeline;
+    Status status = vulkan::ComputePipeline::create(*context, words, bindings, "main", pipeline);
+    ASSERT_TRUE(status) << status.message();
+    status = pipeline.dispatch(bindings, kGroups);
+    // The pipeline and buffers go before the context: wait for what a timeout left running.
+    context->vk().vkDeviceWaitIdle(context->device());
+    if (timeout_ns < 1000000000) {
+      ASSERT_FALSE(status);
+      EXPECT_NE(status.message().find("vkWaitForFences failed (VkResult 2)"), std::string::npos)
+          << status.message();
+    } else {
+      ASSERT_TRUE(status) << status.message();
+      std::vector<std::uint32_t> out = output.read<std::uint32_t>();
+      out.resize(64);
+      EXPECT_EQ(out, expected);
+    }
+  }
 }
 
 } // namespace

@@ -4,13 +4,16 @@
 
 #include "bench/execute/compare.h"
 #include "bench/execute/execute.h"
+#include "bench/execute/mad_fusion.h"
 #include "bench/execute/passthrough.h"
 #include "bench/execute/passthrough_tessellation.h"
 #include "bench/execute/stage_support.h"
 #include "tests/support/shared_data.h"
+#include "tests/translator/spirv/spirv_tools_text.h"
 #include "translator/spirv/validate.h"
 
 #include <gtest/gtest.h>
+#include <spirv/unified1/spirv.hpp>
 
 namespace kiln::test {
 namespace {
@@ -160,6 +163,119 @@ TEST(ExecuteCorpus, StreamOutputOfASharedRegisterAgrees) {
   for (const ShaderRecord& r : summary.records)
     EXPECT_EQ(r.verdict, Verdict::Match)
         << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+}
+
+// SM5.1 descriptor arrays (a pixel shader sampling T0[8:15] and T1[9:12] with S0[10:13] and
+// S1[11:18] in four spaces; a compute shader reading CB2[2:3]): kiln's drop-in forwards them,
+// so the harness translates them under an explicit interface of array bindings and binds every
+// element to one seeded resource, which vkd3d-shader 1.2's single descriptor also reads. Both
+// must run and agree, and a corrupted kiln translation of the pixel shader must not (the
+// compute shader's first subtraction does not change what it writes).
+TEST(ExecuteCorpus, DescriptorArraysAgree) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  for (const bool corrupt : {false, true}) {
+    ExecuteOptions options;
+    for (const char* name : {"c9559d3f468a.dxbc", "f4f859dec1b3.dxbc"})
+      if (!corrupt || name[0] == 'c')
+        options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+    options.progress = false;
+    options.corrupt_kiln = corrupt;
+    const ExecuteSummary summary = run_execute(options);
+    if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+    ASSERT_EQ(summary.records.size(), options.paths.size());
+    for (const ShaderRecord& r : summary.records)
+      EXPECT_EQ(r.verdict, corrupt ? Verdict::Differ : Verdict::Match)
+          << (corrupt ? "corrupted: " : "") << r.file << ": " << verdict_name(r.verdict) << ": "
+          << r.reason;
+  }
+}
+
+// out[0] = fma(in[0], in[1], in[2]), as vkd3d-shader writes `mad`.
+constexpr std::string_view kFmaText = R"(
+OpCapability Shader
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%arr = OpTypeRuntimeArray %float
+%blk = OpTypeStruct %arr
+%pblk = OpTypePointer StorageBuffer %blk
+%pf = OpTypePointer StorageBuffer %float
+%buf = OpVariable %pblk StorageBuffer
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pa = OpAccessChain %pf %buf %u0 %u0
+%pb = OpAccessChain %pf %buf %u0 %u1
+%pc = OpAccessChain %pf %buf %u0 %u2
+%a = OpLoad %float %pa
+%b = OpLoad %float %pb
+%c = OpLoad %float %pc
+%r = OpExtInst %float %glsl Fma %a %b %c
+%s = OpExtInst %float %glsl Fma %r %b %c
+OpStore %pa %s
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(ExecuteMadFusion, UnfuseSplitsEveryFmaIntoAMultiplyAndAnAdd) {
+  std::string error;
+  const std::vector<std::uint32_t> fused = assemble_spirv(kFmaText, &error, false);
+  ASSERT_FALSE(fused.empty()) << error;
+  std::vector<std::uint32_t> unfused = fused;
+  ASSERT_TRUE(unfuse_fma(unfused));
+  Status valid = validate_spirv(unfused, SpirvTarget::Vulkan13);
+  ASSERT_TRUE(valid) << valid.message();
+  EXPECT_EQ(unfused[3], fused[3] + 2); // one new id per Fma
+  // Instructions as (opcode, operands): the Fma pairs become FMul then FAdd, and the second
+  // multiply reads what the first add now makes.
+  std::vector<std::vector<std::uint32_t>> arithmetic;
+  for (std::size_t at = 5; at < unfused.size(); at += unfused[at] >> 16) {
+    const std::uint32_t op = unfused[at] & 0xffff;
+    if (op == spv::OpFMul || op == spv::OpFAdd || op == spv::OpExtInst)
+      arithmetic.emplace_back(unfused.begin() + std::ptrdiff_t(at),
+                              unfused.begin() + std::ptrdiff_t(at + (unfused[at] >> 16)));
+  }
+  ASSERT_EQ(arithmetic.size(), 4u);
+  const std::uint32_t expected_ops[] = {spv::OpFMul, spv::OpFAdd, spv::OpFMul, spv::OpFAdd};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(arithmetic[i][0] & 0xffff, expected_ops[i]) << i;
+  EXPECT_EQ(arithmetic[1][3], arithmetic[0][2]); // add(product, c)
+  EXPECT_EQ(arithmetic[2][3], arithmetic[1][2]); // the second Fma's a: the first's result
+  std::vector<std::uint32_t> again = unfused;
+  EXPECT_FALSE(unfuse_fma(again)); // nothing left to split
+  EXPECT_EQ(again, unfused);
+}
+
+// Two pixel shaders once put down to `mad` fused by vkd3d-shader 1.2 (GLSL.std.450 Fma) and not
+// by kiln, with an `frc` after a scale by 255 amplifying the last bit. The harness reruns both
+// with every Fma split: the outputs still differ (and fusing kiln's five mul/add pairs instead
+// does not change its output on lavapipe either), so they stay `differ`, with the unfused
+// run's first difference in the reason, never `mad-fusion` (docs/execution.md, "Fused mad").
+TEST(ExecuteCorpus, UnfusedRerunKeepsADifferenceFusionDoesNotExplain) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  for (const char* name : {"882942248a22.dxbc", "32ee6abce76d.dxbc"})
+    options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), options.paths.size());
+  for (const ShaderRecord& r : summary.records) {
+    EXPECT_EQ(r.verdict, Verdict::Differ)
+        << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+    EXPECT_NE(r.reason.find("with mad unfused: "), std::string::npos) << r.reason;
+  }
 }
 
 // A compute shader whose loop indexes its 2,048-entry TGSM array one past the end (for the
