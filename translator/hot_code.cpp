@@ -7,11 +7,17 @@
 #endif
 
 // The markers: never called, only placed. Their sections (-ffunction-sections) open and close
-// the hot block in scripts/link-order.txt.
-extern "C" [[gnu::noinline, gnu::used]] void kiln_hot_text_begin() {
+// the hot block in scripts/link-order.txt. Hidden on ELF: libkiln.so's version script exports
+// kiln_* (PE has no such visibility; a DLL exports only what is marked).
+#if defined(__ELF__)
+#define KILN_HOT_MARKER extern "C" __attribute__((noinline, used, visibility("hidden")))
+#else
+#define KILN_HOT_MARKER extern "C" __attribute__((noinline, used))
+#endif
+KILN_HOT_MARKER void kiln_hot_text_begin() {
   __asm__ volatile("");
 }
-extern "C" [[gnu::noinline, gnu::used]] void kiln_hot_text_end() {
+KILN_HOT_MARKER void kiln_hot_text_end() {
   __asm__ volatile("");
 }
 

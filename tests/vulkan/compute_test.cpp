@@ -191,8 +191,9 @@ TEST_F(VulkanCompute, UniformBufferParameters) {
   }
 }
 
-// Collatz step counts with OpPhi-carried loop state, assembled from text by SPIRV-Tools.
-constexpr std::string_view kCollatzText = R"(
+// The two storage-buffer compute shaders below share this: `in` and `out` (bindings 0 and 1)
+// as runtime arrays of uint, the global invocation id, and the constants 0 and 1.
+constexpr std::string_view kTwoBufferPrologue = R"(
 OpCapability Shader
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main" %gid %in %out
@@ -221,6 +222,14 @@ OpDecorate %out Binding 1
 %out = OpVariable %pblk StorageBuffer
 %u0 = OpConstant %uint 0
 %u1 = OpConstant %uint 1
+)";
+
+std::string two_buffer_shader(std::string_view body) {
+  return std::string(kTwoBufferPrologue) + std::string(body);
+}
+
+// Collatz step counts with OpPhi-carried loop state, assembled from text by SPIRV-Tools.
+constexpr std::string_view kCollatzBody = R"(
 %u2 = OpConstant %uint 2
 %u3 = OpConstant %uint 3
 %u1000 = OpConstant %uint 1000
@@ -262,7 +271,8 @@ OpFunctionEnd
 
 TEST_F(VulkanCompute, TextAssembledLoopWithPhisMatchesCpu) {
   std::string error;
-  const std::vector<std::uint32_t> words = assemble_spirv(kCollatzText, &error, false);
+  const std::vector<std::uint32_t> words =
+      assemble_spirv(two_buffer_shader(kCollatzBody), &error, false);
   ASSERT_FALSE(words.empty()) << error;
   Status valid = validate_spirv(words, SpirvTarget::Vulkan13);
   ASSERT_TRUE(valid) << valid.message();
@@ -283,35 +293,7 @@ TEST_F(VulkanCompute, TextAssembledLoopWithPhisMatchesCpu) {
 // in[0] rounds of a dependent multiply-add in each invocation. llvmpipe ends every loop after
 // 65,535 iterations (gallivm's loop limit), so the length comes from the number of groups: 1,024
 // of them take hundreds of milliseconds on lavapipe, which a 1 ms fence wait cannot see finish.
-constexpr std::string_view kSpinText = R"(
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %gid %in %out
-OpExecutionMode %main LocalSize 64 1 1
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %arr ArrayStride 4
-OpMemberDecorate %blk 0 Offset 0
-OpDecorate %blk Block
-OpDecorate %in DescriptorSet 0
-OpDecorate %in Binding 0
-OpDecorate %out DescriptorSet 0
-OpDecorate %out Binding 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%bool = OpTypeBool
-%v3 = OpTypeVector %uint 3
-%pin = OpTypePointer Input %v3
-%pinu = OpTypePointer Input %uint
-%gid = OpVariable %pin Input
-%arr = OpTypeRuntimeArray %uint
-%blk = OpTypeStruct %arr
-%pblk = OpTypePointer StorageBuffer %blk
-%pu = OpTypePointer StorageBuffer %uint
-%in = OpVariable %pblk StorageBuffer
-%out = OpVariable %pblk StorageBuffer
-%u0 = OpConstant %uint 0
-%u1 = OpConstant %uint 1
+constexpr std::string_view kSpinBody = R"(
 %mul = OpConstant %uint 1664525
 %add = OpConstant %uint 1013904223
 %main = OpFunction %void None %fn
@@ -347,7 +329,8 @@ OpFunctionEnd
 // gives up on the long dispatch with VK_TIMEOUT, a 60 s one sees it finish.
 TEST(VulkanFence, WaitFollowsTheContextsTimeout) {
   std::string error;
-  const std::vector<std::uint32_t> words = assemble_spirv(kSpinText, &error, false);
+  const std::vector<std::uint32_t> words =
+      assemble_spirv(two_buffer_shader(kSpinBody), &error, false);
   ASSERT_FALSE(words.empty()) << error;
   constexpr std::uint32_t kGroups = 1024, kInvocations = kGroups * 64;
   std::vector<std::uint32_t> in(64, 0);

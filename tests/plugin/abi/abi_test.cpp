@@ -6,6 +6,7 @@
 #include "tests/support/shared_data.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -158,6 +159,12 @@ TEST_F(Abi, ExportsOnlyKilnSymbols) {
   while (std::fgets(line, sizeof line, pipe)) {
     std::string text(line);
     const auto space = text.rfind(' ');
+    if (space == std::string::npos || space < 2) continue;
+    // A lowercase type letter is a local symbol: in the dynamic table (gold lists a local TLS
+    // variable there for its relocations) but not bound by anyone. 'u', 'v', 'w' are global.
+    const char type = text[space - 1];
+    if (std::islower(static_cast<unsigned char>(type)) && type != 'u' && type != 'v' && type != 'w')
+      continue;
     std::string name = text.substr(space + 1);
     while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
     exported.insert(name);
