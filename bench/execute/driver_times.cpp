@@ -64,22 +64,23 @@ std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>&
   DriverTimeGroup all{"all", "all"};
   Ratios all_ratios;
   std::map<std::string, std::pair<DriverTimeGroup, Ratios>> stages;
-  std::vector<std::pair<DriverTimeGroup, Ratios>> sizes;
+  struct SizeGroup {
+    const bench::SizeBucket* bucket;
+    DriverTimeGroup group;
+    Ratios ratios;
+  };
+  std::vector<SizeGroup> sizes; // every bucket but "all", which `all` is
   for (const bench::SizeBucket& bucket : bench::kSizeBuckets)
     if (bucket.min != 0 || bucket.max != UINT64_MAX)
-      sizes.push_back({DriverTimeGroup{"size", bucket.name}, Ratios{}});
+      sizes.push_back({&bucket, DriverTimeGroup{"size", bucket.name}, Ratios{}});
   for (const ShaderRecord& r : records) {
     if (!timed_by_both(r)) continue;
     add(all, all_ratios, r);
     auto& [stage, stage_ratios] = stages[r.stage];
     stage.axis = "stage", stage.name = r.stage;
     add(stage, stage_ratios, r);
-    std::size_t index = 0;
-    for (const bench::SizeBucket& bucket : bench::kSizeBuckets) {
-      if (bucket.min == 0 && bucket.max == UINT64_MAX) continue;
-      if (bucket.holds(r.input_bytes)) add(sizes[index].first, sizes[index].second, r);
-      ++index;
-    }
+    for (SizeGroup& size : sizes)
+      if (size.bucket->holds(r.input_bytes)) add(size.group, size.ratios, r);
   }
   std::vector<DriverTimeGroup> groups;
   if (all.shaders == 0) return groups;
@@ -90,8 +91,8 @@ std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>&
   };
   finish(all, all_ratios);
   for (auto& [name, group] : stages) finish(group.first, group.second);
-  for (auto& [group, ratios] : sizes)
-    if (group.shaders) finish(group, ratios);
+  for (SizeGroup& size : sizes)
+    if (size.group.shaders) finish(size.group, size.ratios);
   return groups;
 }
 

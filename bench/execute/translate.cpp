@@ -1,6 +1,7 @@
 #include "bench/execute/translate.h"
 
 #include "bench/child_process.h"
+#include "plugin/vkd3d_shader/bindings.h"
 #include "plugin/vkd3d_shader/compile_request.h"
 #include "translator/dxbc/scan.h"
 #include "translator/shader_input.h"
@@ -142,10 +143,7 @@ vkd3d::CompileRequest kiln_options_with_arrays(std::span<const std::uint8_t> byt
                                                const std::vector<Request::Placement>& placements) {
   vkd3d::CompileRequest compile;
   compile.input = read_shader_input(bytecode);
-  auto interface = std::make_shared<ShaderInterface>();
-  interface->extensions = kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
-  interface->geometry_point_size = true;
-  interface->convention = InterfaceConvention::Vkd3dShader;
+  std::shared_ptr<ShaderInterface> interface = vkd3d::vkd3d_request_interface();
   for (const Request::Placement& p : placements) {
     const ResourceBinding& d = *p.descriptor;
     if (p.counter) {
@@ -158,14 +156,8 @@ vkd3d::CompileRequest kiln_options_with_arrays(std::span<const std::uint8_t> byt
       continue;
     }
     BindingRange range;
-    range.register_class = d.register_class == ResourceBinding::Class::Srv   ? DescriptorClass::Srv
-                           : d.register_class == ResourceBinding::Class::Uav ? DescriptorClass::Uav
-                           : d.register_class == ResourceBinding::Class::Sampler
-                               ? DescriptorClass::Sampler
-                               : DescriptorClass::Cbv;
-    const bool buffer =
-        d.register_class == ResourceBinding::Class::Cbv || d.dimension == ResourceDimension::Buffer;
-    range.flags = std::uint8_t((buffer ? BindingRange::Buffer : BindingRange::Image) |
+    range.register_class = vkd3d::class_of(d.register_class);
+    range.flags = std::uint8_t((vkd3d::is_buffer(d) ? BindingRange::Buffer : BindingRange::Image) |
                                (d.array_size != 1 ? BindingRange::Array : 0));
     range.buffer_form = BindingRange::BufferForm::TexelBuffer; // as vkd3d-shader 1.2 reads them
     range.space = d.space;
@@ -174,9 +166,7 @@ vkd3d::CompileRequest kiln_options_with_arrays(std::span<const std::uint8_t> byt
     range.binding = p.binding;
     interface->bindings.push_back(range);
   }
-  compile.options.target = SpirvTarget::Vulkan10;
-  compile.options.debug_names = false;
-  compile.options.interface = std::move(interface);
+  vkd3d::finish_vkd3d_request(std::move(interface), compile.options);
   return compile;
 }
 

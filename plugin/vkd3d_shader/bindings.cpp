@@ -13,26 +13,6 @@ bool visible(vkd3d_shader_visibility visibility, ShaderStage stage) {
   return stage_mask_of(visibility, mask) && stage_visible(mask, stage);
 }
 
-DescriptorClass class_of(Descriptor::Class c) {
-  switch (c) {
-  case Descriptor::Class::Cbv:
-    return DescriptorClass::Cbv;
-  case Descriptor::Class::Srv:
-    return DescriptorClass::Srv;
-  case Descriptor::Class::Uav:
-    return DescriptorClass::Uav;
-  default:
-    return DescriptorClass::Sampler;
-  }
-}
-
-// vkd3d-shader 1.2 reads a descriptor declared with the buffer dimension (constant buffers
-// included) through a binding flagged BUFFER, anything else (samplers included) through one
-// flagged IMAGE.
-bool is_buffer(const Descriptor& d) {
-  return d.register_class == Descriptor::Class::Cbv || d.dimension == ResourceDimension::Buffer;
-}
-
 class Resolver {
  public:
   Resolver(const LayerBindings& layer, ShaderStage stage, ShaderInterface& out)
@@ -148,6 +128,24 @@ class Resolver {
 };
 
 } // namespace
+
+DescriptorClass class_of(ResourceBinding::Class c) {
+  switch (c) {
+  case ResourceBinding::Class::Cbv:
+    return DescriptorClass::Cbv;
+  case ResourceBinding::Class::Srv:
+    return DescriptorClass::Srv;
+  case ResourceBinding::Class::Uav:
+    return DescriptorClass::Uav;
+  default:
+    return DescriptorClass::Sampler;
+  }
+}
+
+bool is_buffer(const ResourceBinding& d) {
+  return d.register_class == ResourceBinding::Class::Cbv ||
+         d.dimension == ResourceDimension::Buffer;
+}
 
 bool resolve_bindings(const SourceReflection& source, const LayerBindings& layer,
                       ShaderInterface& out, ForwardReason& reason) {

@@ -15,6 +15,14 @@
 
 namespace kiln::vkd3d {
 
+// A scanned descriptor's register class as kiln's binding ranges name it.
+DescriptorClass class_of(ResourceBinding::Class c);
+
+// vkd3d-shader 1.2 reads a descriptor declared with the buffer dimension (constant buffers
+// included) through a binding flagged BUFFER, anything else (samplers included) through one
+// flagged IMAGE.
+bool is_buffer(const ResourceBinding& d);
+
 struct LayerBindings {
   const vkd3d_shader_interface_info* interface = nullptr; // null: the request chains none
   bool uav_buffers_as_storage_buffers = false;            // VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV

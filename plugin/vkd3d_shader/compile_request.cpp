@@ -163,11 +163,6 @@ bool read_target_info(const vkd3d_shader_spirv_target_info& info, ShaderInterfac
   return true;
 }
 
-// The optional SPIR-V features vkd3d-shader 1.2 uses without being told (it leaves checking
-// them to libvkd3d's device creation); demote-to-helper is the one it is told about.
-constexpr ExtensionMask kImplicitExtensions =
-    kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
-
 // Reads the compile options: each one kiln knows, with the values whose behaviour kiln has;
 // any other option or value is a request kiln cannot honour exactly.
 bool read_options(const vkd3d_shader_compile_info& info, Reader& reader, CompileRequest& out,
@@ -241,9 +236,7 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
     reason = ForwardReason::TargetType;
     return false;
   }
-  auto interface = std::make_shared<ShaderInterface>();
-  interface->extensions = kImplicitExtensions;
-  interface->geometry_point_size = true;
+  std::shared_ptr<ShaderInterface> interface = vkd3d_request_interface();
   Reader reader{*interface, {}};
   if (!read_options(info, reader, out, reason)) return false;
 
@@ -290,11 +283,24 @@ bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest&
   }
   if (!resolve_bindings(source, reader.layer, *interface, reason)) return false;
   out.stage = source.stage;
-  interface->convention = InterfaceConvention::Vkd3dShader;
-  out.options.target = SpirvTarget::Vulkan10;
-  out.options.debug_names = false;
-  out.options.interface = std::move(interface);
+  finish_vkd3d_request(std::move(interface), out.options);
   return true;
+}
+
+std::shared_ptr<ShaderInterface> vkd3d_request_interface() {
+  auto interface = std::make_shared<ShaderInterface>();
+  // The optional SPIR-V features vkd3d-shader 1.2 uses without being told (it leaves checking
+  // them to libvkd3d's device creation); demote-to-helper is the one it is told about.
+  interface->extensions = kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
+  interface->geometry_point_size = true;
+  return interface;
+}
+
+void finish_vkd3d_request(std::shared_ptr<ShaderInterface> interface, TranslateOptions& options) {
+  interface->convention = InterfaceConvention::Vkd3dShader;
+  options.target = SpirvTarget::Vulkan10;
+  options.debug_names = false;
+  options.interface = std::move(interface);
 }
 
 } // namespace kiln::vkd3d

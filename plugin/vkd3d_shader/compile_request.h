@@ -67,6 +67,15 @@ struct CompileRequest {
 // vkd3d's visibility as kiln's stage mask (0: every stage); false for one kiln does not know.
 bool stage_mask_of(vkd3d_shader_visibility visibility, StageMask& out);
 
+// The interface kiln's translation of every request starts from, before the request's options
+// and chain are read into it: the optional features vkd3d-shader 1.2 uses unasked, and a point
+// size written by geometry stages.
+std::shared_ptr<ShaderInterface> vkd3d_request_interface();
+
+// Completes `options` with `interface` as every request's translation ends: vkd3d-shader's
+// interface convention, SPIR-V for Vulkan 1.0 without debug names.
+void finish_vkd3d_request(std::shared_ptr<ShaderInterface> interface, TranslateOptions& options);
+
 // Fills `out` and returns true when kiln can translate the request exactly as asked; otherwise
 // returns false with `reason` set.
 bool read_compile_request(const vkd3d_shader_compile_info& info, CompileRequest& out,
