@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <vector>
 
 namespace kiln::execute {
 
@@ -15,5 +16,13 @@ namespace kiln::execute {
 using IntegerWords = std::map<std::uint32_t, std::set<std::uint32_t>>;
 
 IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv);
+
+// What the constant buffers hold besides seeded floats.
+struct ConstantWords {
+  IntegerWords integers; // these words get small integers
+  // (descriptor set << 16 | binding) -> a buffer's first words, given (the class-linkage
+  // selection, class_linkage.h); its other words are zero.
+  std::map<std::uint32_t, std::vector<std::uint32_t>> given;
+};
 
 } // namespace kiln::execute

@@ -341,11 +341,11 @@ ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, cons
 
   // The integer and boolean constant registers (i#: cb1, b#: cb2) hold small integers: loop
   // counts, starts and steps of 0-3, and bits 0-1.
-  IntegerWords integers;
+  ConstantWords constants;
   for (const ResourceBinding& r : reflection.resources)
     if (r.register_class == ResourceBinding::Class::Cbv &&
         (r.register_index == 1 || r.register_index == 2))
-      for (std::uint32_t w = 0; w < 64; ++w) integers[r.set << 16 | r.binding].insert(w);
+      for (std::uint32_t w = 0; w < 64; ++w) constants.integers[r.set << 16 | r.binding].insert(w);
 
   const VkSpecializationInfo specialization{std::uint32_t(state.entries.size()),
                                             state.entries.data(), state.data.size() * 4,
@@ -353,8 +353,8 @@ ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, cons
   std::string error;
   auto run = [&](int f) {
     phase(f == 0 ? "run-kiln" : "run-specialized");
-    return run_stage(context, stage, forms[f].result.spirv, reflection, both, shader_seed, integers,
-                     forms[f].captured, f == 0 ? 2 : 1, forms[f].run, error,
+    return run_stage(context, stage, forms[f].result.spirv, reflection, both, shader_seed,
+                     constants, forms[f].captured, f == 0 ? 2 : 1, forms[f].run, error,
                      f == 0 ? nullptr : &specialization);
   };
   record.kiln_first = true;

@@ -152,7 +152,6 @@ bool raw_or_structured(const ResourceBinding& r) {
 std::string Resources::unsupported(const Reflection& reflection) {
   for (const ResourceBinding& r : reflection.resources) {
     if (r.flags & ResourceBinding::PushConstant) return "push-constant buffer";
-    if (r.flags & ResourceBinding::ClassInstances) return "class-linkage instances";
     switch (r.descriptor_type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
@@ -206,7 +205,7 @@ std::string Resources::descriptor_counts(const vulkan::Context& context,
 }
 
 Status Resources::create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
-                         const IntegerWords& integers) {
+                         const ConstantWords& constants) {
   context_ = &context;
   std::vector<std::uint32_t> counts;
   if (std::string why = descriptor_counts(context, reflection, counts); !why.empty())
@@ -250,13 +249,17 @@ Status Resources::create(vulkan::Context& context, const Reflection& reflection,
           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
       if (Status s = Buffer::create(context, bytes, usage, *buffer); !s) return s;
       auto* words = static_cast<std::uint32_t*>(buffer->mapped());
-      const auto integer_words = integers.find(r.set << 16 | r.binding);
+      const std::uint32_t key = r.set << 16 | r.binding;
+      const auto integer_words = constants.integers.find(key);
+      const auto given = constants.given.find(key);
       for (std::uint32_t i = 0; i < bytes / 4; ++i)
-        words[i] = counter ? kCounterStart
-                   : write.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER &&
-                           integer_words != integers.end() && integer_words->second.count(i)
-                       ? seeded_int(resource_seed, i)
-                       : seeded_word(raw_or_structured(r) ? 'f' : kind, resource_seed, i);
+        words[i] =
+            counter                          ? kCounterStart
+            : given != constants.given.end() ? (i < given->second.size() ? given->second[i] : 0u)
+            : write.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER &&
+                    integer_words != constants.integers.end() && integer_words->second.count(i)
+                ? seeded_int(resource_seed, i)
+                : seeded_word(raw_or_structured(r) ? 'f' : kind, resource_seed, i);
       write.buffer = buffer->handle();
       if (write.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
           write.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {

@@ -26,9 +26,10 @@ struct Output {
 class Resources {
  public:
   // Makes every descriptor of `reflection` (its set and binding) with contents from `seed`;
-  // the constant-buffer words in `integers` get small integers instead of floats.
+  // the constant-buffer words in `constants.integers` get small integers instead of floats, and
+  // a buffer in `constants.given` (the class-linkage selection) holds those words.
   Status create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
-                const IntegerWords& integers);
+                const ConstantWords& constants);
   // The descriptor kind this harness cannot make, or "" (checked before create()).
   static std::string unsupported(const Reflection& reflection);
   // How many descriptors each of `reflection.resources` gets (1, an array's size, and for an

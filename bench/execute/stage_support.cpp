@@ -72,10 +72,10 @@ bool has_builtin(const ModuleInterface& interface, std::uint32_t storage, spv::B
 }
 
 Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
-              const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
+              const ConstantWords& constants, vulkan::DescriptorBinding& descriptors,
               Resources& resources) {
   Resources fresh;
-  if (Status s = fresh.create(context, reflection, seed, integers); !s) return s;
+  if (Status s = fresh.create(context, reflection, seed, constants); !s) return s;
   if (Status s = descriptors.update(fresh.writes()); !s) return s;
   resources = std::move(fresh); // the earlier run has completed: nothing reads them any more
   return Status::ok();
@@ -126,7 +126,7 @@ std::string missing_device_feature(vulkan::Context& context, ShaderStage stage) 
 }
 
 bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflection& reflection,
-                 std::uint64_t seed, const IntegerWords& integers, unsigned runs, StageRun& out,
+                 std::uint64_t seed, const ConstantWords& constants, unsigned runs, StageRun& out,
                  std::string& error) {
   vulkan::GraphicsPipelineDesc desc;
   std::vector<vulkan::Buffer> vertex_buffers(draw.varyings.size() + 1);
@@ -149,7 +149,7 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
   }
 
   Resources resources;
-  if (Status s = resources.create(context, reflection, seed, integers); !s)
+  if (Status s = resources.create(context, reflection, seed, constants); !s)
     return (error = s.message(), false);
   // The capture buffers: transform feedback, and the storage buffer a generated stage writes.
   vulkan::Buffer feedback, storage;
@@ -187,7 +187,7 @@ bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflec
 
   for (unsigned run = 0; run < runs; ++run) {
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
+      if (Status s = reseed(context, reflection, seed, constants, descriptors, resources); !s)
         return (error = s.message(), false);
     }
     for (vulkan::Buffer* buffer : {&feedback, &storage}) {

@@ -41,7 +41,7 @@ bool has_builtin(const ModuleInterface& interface, std::uint32_t storage, spv::B
 // Before a run after the first: `resources` made anew from the same seed (a run must not read
 // what an earlier run wrote) and bound in place of the earlier ones, which it replaces.
 Status reseed(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
-              const IntegerWords& integers, vulkan::DescriptorBinding& descriptors,
+              const ConstantWords& constants, vulkan::DescriptorBinding& descriptors,
               Resources& resources);
 
 // Builds `pipeline`, the driver's time into `build_ms`.
@@ -67,7 +67,7 @@ struct CaptureDraw {
 };
 
 bool run_capture(vulkan::Context& context, const CaptureDraw& draw, const Reflection& reflection,
-                 std::uint64_t seed, const IntegerWords& integers, unsigned runs, StageRun& out,
+                 std::uint64_t seed, const ConstantWords& constants, unsigned runs, StageRun& out,
                  std::string& error);
 
 // The first difference between kiln's and vkd3d-shader's stage interface that the generated
@@ -87,14 +87,14 @@ std::string missing_device_feature(vulkan::Context& context, ShaderStage stage);
 // stream-output elements: stream 0 of a geometry shader).
 bool run_geometry(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                   const Reflection& reflection, const ModuleInterface& interface,
-                  std::uint64_t seed, const IntegerWords& integers, const std::string& captured,
+                  std::uint64_t seed, const ConstantWords& constants, const std::string& captured,
                   unsigned runs, StageRun& out, std::string& error);
 bool run_domain(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                 const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-                const IntegerWords& integers, const std::string& captured, unsigned runs,
+                const ConstantWords& constants, const std::string& captured, unsigned runs,
                 StageRun& out, std::string& error);
 bool run_hull(vulkan::Context& context, std::span<const std::uint32_t> spirv,
               const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-              const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error);
+              const ConstantWords& constants, unsigned runs, StageRun& out, std::string& error);
 
 } // namespace kiln::execute

@@ -29,10 +29,10 @@ std::map<std::uint32_t, ColourOutput> colour_outputs(const ModuleInterface& inte
 }
 
 bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
-                 const Reflection& reflection, std::uint64_t seed, const IntegerWords& integers,
+                 const Reflection& reflection, std::uint64_t seed, const ConstantWords& constants,
                  unsigned runs, StageRun& out, std::string& error) {
   Resources resources;
-  if (Status s = resources.create(context, reflection, seed, integers); !s)
+  if (Status s = resources.create(context, reflection, seed, constants); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
   if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
@@ -47,7 +47,7 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   }
   for (unsigned run = 0; run < runs; ++run) {
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
+      if (Status s = reseed(context, reflection, seed, constants, descriptors, resources); !s)
         return (error = s.message(), false);
     }
     double ms = 0;
@@ -66,7 +66,7 @@ bool run_compute(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
 bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               const IntegerWords& integers, unsigned runs,
+               const ConstantWords& constants, unsigned runs,
                const VkSpecializationInfo* specialization, StageRun& out, std::string& error) {
   const std::vector<Varying> varyings = varyings_of(interface, spv::StorageClassInput, false);
   std::uint32_t clip = 0, cull = 0;
@@ -105,7 +105,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   if (cull) return (error = "reads SV_CullDistance", false);
 
   Resources resources;
-  if (Status s = resources.create(context, reflection, seed, integers); !s)
+  if (Status s = resources.create(context, reflection, seed, constants); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
   if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
@@ -127,7 +127,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
   for (unsigned run = 0; run < runs; ++run) {
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
+      if (Status s = reseed(context, reflection, seed, constants, descriptors, resources); !s)
         return (error = s.message(), false);
     }
     std::vector<vulkan::Image> targets(locations);
@@ -199,7 +199,7 @@ bool run_pixel(vulkan::Context& context, std::span<const std::uint32_t> spirv,
 
 bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                 const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-                const IntegerWords& integers, const std::string& captured, unsigned runs,
+                const ConstantWords& constants, const std::string& captured, unsigned runs,
                 const VkSpecializationInfo* specialization, StageRun& out, std::string& error) {
   if (!context.has_transform_feedback())
     return (error = "the device has no VK_EXT_transform_feedback", false);
@@ -225,7 +225,7 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
     ++a;
   }
   Resources resources;
-  if (Status s = resources.create(context, reflection, seed, integers); !s)
+  if (Status s = resources.create(context, reflection, seed, constants); !s)
     return (error = s.message(), false);
   vulkan::DescriptorBinding descriptors;
   if (Status s = vulkan::DescriptorBinding::create(context, resources.writes(), 0, descriptors); !s)
@@ -240,7 +240,7 @@ bool run_vertex(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   const std::uint32_t stride = std::uint32_t(captured.size()) * 4;
   for (unsigned run = 0; run < runs; ++run) {
     if (run > 0) {
-      if (Status s = reseed(context, reflection, seed, integers, descriptors, resources); !s)
+      if (Status s = reseed(context, reflection, seed, constants, descriptors, resources); !s)
         return (error = s.message(), false);
     }
     vulkan::Buffer feedback;
@@ -305,23 +305,23 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               const IntegerWords& integers, const std::string& captured, unsigned runs,
+               const ConstantWords& constants, const std::string& captured, unsigned runs,
                StageRun& out, std::string& error, const VkSpecializationInfo* specialization) {
   if (stage == ShaderStage::Geometry)
-    return run_geometry(context, spirv, reflection, interface, seed, integers, captured, runs, out,
+    return run_geometry(context, spirv, reflection, interface, seed, constants, captured, runs, out,
                         error);
   if (stage == ShaderStage::Domain)
-    return run_domain(context, spirv, reflection, interface, seed, integers, captured, runs, out,
+    return run_domain(context, spirv, reflection, interface, seed, constants, captured, runs, out,
                       error);
   if (stage == ShaderStage::Hull)
-    return run_hull(context, spirv, reflection, interface, seed, integers, runs, out, error);
+    return run_hull(context, spirv, reflection, interface, seed, constants, runs, out, error);
   if (stage == ShaderStage::Vertex)
-    return run_vertex(context, spirv, reflection, interface, seed, integers, captured, runs,
+    return run_vertex(context, spirv, reflection, interface, seed, constants, captured, runs,
                       specialization, out, error);
   if (stage == ShaderStage::Compute)
-    return run_compute(context, spirv, reflection, seed, integers, runs, out, error);
-  return run_pixel(context, spirv, reflection, interface, seed, integers, runs, specialization, out,
-                   error);
+    return run_compute(context, spirv, reflection, seed, constants, runs, out, error);
+  return run_pixel(context, spirv, reflection, interface, seed, constants, runs, specialization,
+                   out, error);
 }
 
 } // namespace kiln::execute

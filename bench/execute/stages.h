@@ -35,7 +35,7 @@ std::string stage_unsupported(ShaderStage stage, const Reflection& reflection,
 // (vertex and pixel shaders) specializes the shader under test (a D3D9 shader's render state).
 bool run_stage(vulkan::Context& context, ShaderStage stage, std::span<const std::uint32_t> spirv,
                const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-               const IntegerWords& integers, const std::string& captured, unsigned runs,
+               const ConstantWords& constants, const std::string& captured, unsigned runs,
                StageRun& out, std::string& error,
                const VkSpecializationInfo* specialization = nullptr);
 

@@ -29,7 +29,7 @@ constexpr InputPrimitive kInputPrimitives[] = {
 
 bool run_geometry(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                   const Reflection& reflection, const ModuleInterface& interface,
-                  std::uint64_t seed, const IntegerWords& integers, const std::string& captured,
+                  std::uint64_t seed, const ConstantWords& constants, const std::string& captured,
                   unsigned runs, StageRun& out, std::string& error) {
   const InputPrimitive* input = nullptr;
   for (const InputPrimitive& p : kInputPrimitives)
@@ -52,7 +52,7 @@ bool run_geometry(vulkan::Context& context, std::span<const std::uint32_t> spirv
   draw.vertex_count = kPrimitives * input->vertices;
   draw.xfb_kinds = captured;
   draw.xfb_vertices = kPrimitives * instances * emitted * 3;
-  return run_capture(context, draw, reflection, seed, integers, runs, out, error);
+  return run_capture(context, draw, reflection, seed, constants, runs, out, error);
 }
 
 } // namespace kiln::execute

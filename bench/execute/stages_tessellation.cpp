@@ -40,7 +40,7 @@ std::uint32_t default_patch_size(spv::ExecutionMode domain) {
 
 bool run_domain(vulkan::Context& context, std::span<const std::uint32_t> spirv,
                 const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-                const IntegerWords& integers, const std::string& captured, unsigned runs,
+                const ConstantWords& constants, const std::string& captured, unsigned runs,
                 StageRun& out, std::string& error) {
   spv::ExecutionMode domain;
   if (!tessellation_domain(interface, domain))
@@ -69,12 +69,12 @@ bool run_domain(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   draw.vertex_count = kDomainPatches * vertices;
   draw.xfb_kinds = captured;
   draw.xfb_vertices = kDomainPatches * kPointsPerPatch;
-  return run_capture(context, draw, reflection, seed, integers, runs, out, error);
+  return run_capture(context, draw, reflection, seed, constants, runs, out, error);
 }
 
 bool run_hull(vulkan::Context& context, std::span<const std::uint32_t> spirv,
               const Reflection& reflection, const ModuleInterface& interface, std::uint64_t seed,
-              const IntegerWords& integers, unsigned runs, StageRun& out, std::string& error) {
+              const ConstantWords& constants, unsigned runs, StageRun& out, std::string& error) {
   spv::ExecutionMode domain;
   if (!tessellation_domain(interface, domain))
     return (error = "the hull shader declares no tessellation domain", false);
@@ -108,7 +108,7 @@ bool run_hull(vulkan::Context& context, std::span<const std::uint32_t> spirv,
   draw.storage_kinds.append(6, 'f');
   draw.xfb_kinds = "fff"; // the domain location of every vertex the tessellator makes
   draw.xfb_vertices = kMaxTessellatedVertices;
-  return run_capture(context, draw, reflection, seed, integers, runs, out, error);
+  return run_capture(context, draw, reflection, seed, constants, runs, out, error);
 }
 
 } // namespace kiln::execute

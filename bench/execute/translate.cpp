@@ -76,6 +76,26 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
       counters_.push_back(c);
     }
   }
+  if (!read_class_linkage(bytecode, class_linkage_, why)) {
+    why = "class linkage not readable: " + why;
+    return false;
+  }
+  if (!class_linkage_.empty()) {
+    if (source_.renamed_ranges || has_arrays_) {
+      // Neither the fallback layout nor the explicit array interface names the selection.
+      why = "class linkage with SM5.1 descriptor ranges";
+      return false;
+    }
+    selection_binding_ = next;
+    vkd3d_shader_resource_binding b{};
+    b.type = VKD3D_SHADER_DESCRIPTOR_TYPE_CBV;
+    b.register_space = KILN_CLASS_LINKAGE_DEFAULT_SPACE;
+    b.register_index = KILN_CLASS_LINKAGE_DEFAULT_REGISTER;
+    b.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+    b.flags = VKD3D_SHADER_BINDING_FLAG_BUFFER;
+    b.binding = {0, next++, 1};
+    bindings_.push_back(b);
+  }
   if (source_.renamed_ranges) {
     // SM5.1 ranges named by ids other than their registers: vkd3d-shader 1.2 reads a binding
     // list by those ids, so both get its fallback layout instead (set 0, declaration order),
@@ -173,7 +193,8 @@ vkd3d::CompileRequest kiln_options_with_arrays(std::span<const std::uint8_t> byt
 } // namespace
 
 Translation translate_with_kiln(Translator& translator, const Request& request,
-                                Reflection& reflection) {
+                                Reflection& reflection,
+                                std::span<const ClassInstance> fixed_instances) {
   Translation out;
   vkd3d::CompileRequest compile;
   vkd3d::ForwardReason reason{};
@@ -184,6 +205,24 @@ Translation translate_with_kiln(Translator& translator, const Request& request,
     out.error = "kiln's drop-in forwards this request (" +
                 std::string(vkd3d::forward_reason_name(reason)) + ")";
     return out;
+  }
+  if (!request.class_linkage().empty() && compile.options.interface) {
+    // The drop-in places the descriptors the shader declares, which the selection buffer is
+    // not: it goes where the request's binding list puts it, or is replaced by the baked-in
+    // selection.
+    auto linked = std::make_shared<ShaderInterface>(*compile.options.interface);
+    if (fixed_instances.empty()) {
+      BindingRange selection;
+      selection.register_class = DescriptorClass::Cbv;
+      selection.flags = BindingRange::Buffer;
+      selection.space = linked->class_linkage.space;
+      selection.first_register = linked->class_linkage.register_index;
+      selection.binding = request.selection_binding();
+      linked->bindings.push_back(selection);
+    } else {
+      linked->class_linkage.fixed_instances.assign(fixed_instances.begin(), fixed_instances.end());
+    }
+    compile.options.interface = std::move(linked);
   }
   TranslateResult result;
   if (Status s = translator.translate(compile.input, compile.options, result); !s) {

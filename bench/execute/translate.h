@@ -6,6 +6,7 @@
 // request (plugin/vkd3d_shader/compile_request.h, never forwarded); Debian's libvkd3d-shader 1.2
 // translates it in a forked child, since it aborts on some shaders.
 
+#include "bench/execute/class_linkage.h"
 #include "plugin/vkd3d_shader/real_library.h"
 #include "translator/common/reflection.h"
 #include "translator/translate.h"
@@ -52,6 +53,12 @@ class Request {
   };
   const std::vector<Placement>& placements() const { return placements_; }
 
+  // A shader with class linkage: its interfaces, and the binding of set 0 the request gives
+  // kiln's selection buffer (cb14 of space 0, after the declared descriptors; vkd3d-shader 1.2
+  // gets the binding too and declares nothing there). See docs/execution.md, "Class linkage".
+  const ClassLinkageFacts& class_linkage() const { return class_linkage_; }
+  std::uint32_t selection_binding() const { return selection_binding_; }
+
  private:
   SourceReflection source_;
   std::vector<vkd3d_shader_resource_binding> bindings_;
@@ -63,6 +70,8 @@ class Request {
   std::vector<CapturedWord> captured_;
   bool has_arrays_ = false;
   std::vector<Placement> placements_;
+  ClassLinkageFacts class_linkage_;
+  std::uint32_t selection_binding_ = 0;
   std::span<const std::uint8_t> bytecode_;
   vkd3d_shader_spirv_target_info target_{};
   vkd3d_shader_compile_info info_{};
@@ -80,8 +89,11 @@ struct Translation {
 // them. A request with descriptor arrays is translated under an explicit interface that puts
 // each range where the request puts it, as one binding of an array of descriptors
 // (docs/execution.md, "Descriptor arrays").
+// With `fixed_instances`, the request's class-instance selection is baked into the module
+// (kiln's fixed instances) instead of read from the selection buffer.
 Translation translate_with_kiln(Translator& translator, const Request& request,
-                                Reflection& reflection);
+                                Reflection& reflection,
+                                std::span<const ClassInstance> fixed_instances = {});
 
 // Debian's libvkd3d-shader's translation, in a child process (a crash or a hang past 30 s is
 // reported, not inherited).

@@ -1,5 +1,6 @@
 // One shader through both translations and both runs (execute.h, ShaderExecutor).
 
+#include "bench/execute/class_selection_check.h"
 #include "bench/execute/compare.h"
 #include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
@@ -65,10 +66,14 @@ void dump_module(const std::string& file, const char* translator,
 
 // With `without_array_sizes`, a descriptor array and one descriptor at the same binding are
 // the same: vkd3d-shader 1.2 declares one descriptor where kiln declares the request's array,
-// and the one layout (kiln's) holds the array (docs/execution.md, "Descriptor arrays").
-std::string descriptor_key(const ModuleInterface& m, bool without_array_sizes) {
+// and the one layout (kiln's) holds the array (docs/execution.md, "Descriptor arrays"). The
+// class-linkage selection buffer (set 0, the request's selection binding) is kiln's alone.
+std::string descriptor_key(const ModuleInterface& m, bool without_array_sizes,
+                           const Request& request) {
   std::string key;
   for (DescriptorFact d : m.descriptors) {
+    if (!request.class_linkage().empty() && d.set == 0 && d.binding == request.selection_binding())
+      continue;
     if (without_array_sizes) d.array_size = 1;
     key += describe(d) + ";";
   }
@@ -153,6 +158,20 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   Translation vkd3d = translate_with_vkd3d(state_->vkd3d, request);
   dump_module(file, "kiln", kiln.spirv);
   dump_module(file, "vkd3d", vkd3d.spirv);
+  if (!request.class_linkage().empty() && kiln) {
+    // vkd3d-shader 1.2 drops fcall (docs/execution.md, "Class linkage"): kiln's module is
+    // checked against its fixed-instance form first, whatever vkd3d-shader made.
+    if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
+      return finish(Verdict::KilnFailed, "invalid module: " + s.message());
+    if (!check_class_selection(*state_->context, state_->translator, request, kiln, reflection,
+                               state_->seed, state_->corrupt_kiln, record))
+      return record;
+    const std::string ran = "; kiln's module ran, its selection-buffer and fixed-instance forms "
+                            "agree";
+    if (!vkd3d) return finish(Verdict::Vkd3dFailed, vkd3d.error + ran);
+    if (Status s = validate_spirv(vkd3d.spirv, SpirvTarget::Vulkan10); !s)
+      return finish(Verdict::Vkd3dFailed, "invalid module: " + s.message() + ran);
+  }
   if (!vkd3d) return finish(Verdict::Vkd3dFailed, vkd3d.error);
   if (!kiln) return finish(kiln.forwarded ? Verdict::NotExecuted : Verdict::KilnFailed, kiln.error);
   if (Status s = validate_spirv(vkd3d.spirv, SpirvTarget::Vulkan10); !s)
@@ -167,7 +186,7 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
       !read_module_interface(vkd3d.spirv, vkd3d_facts, why))
     return finish(Verdict::NotExecuted, "module not readable: " + why);
   const bool arrays = request.has_descriptor_arrays();
-  if (descriptor_key(kiln_facts, arrays) != descriptor_key(vkd3d_facts, arrays))
+  if (descriptor_key(kiln_facts, arrays, request) != descriptor_key(vkd3d_facts, arrays, request))
     return finish(Verdict::Differ, "descriptor layouts differ");
   if (std::string difference = generated_stage_interface_difference(stage, kiln_facts, vkd3d_facts);
       !difference.empty())
@@ -184,9 +203,11 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   record.op_class = op_class_name(op_class);
 
   // Constant-buffer words either module reads as integers get small integers.
-  IntegerWords integers = integer_constant_words(vkd3d.spirv);
+  // A class-linkage shader's selection buffer holds the seeded selection.
+  ConstantWords constants = class_linkage_constants(request, state_->seed);
+  constants.integers = integer_constant_words(vkd3d.spirv);
   for (const auto& [key, words] : integer_constant_words(kiln.spirv))
-    integers[key].insert(words.begin(), words.end());
+    constants.integers[key].insert(words.begin(), words.end());
 
   std::string captured;
   for (const Request::CapturedWord& w : request.captured()) captured += w.kind;
@@ -199,12 +220,13 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   auto run_kiln = [&](bool warm_up) {
     phase(warm_up ? "warm-up-kiln" : "run-kiln");
     return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, captured, warm_up ? 1 : 2, warm_up ? kiln_warm_up : kiln_run, error);
+                     constants, captured, warm_up ? 1 : 2, warm_up ? kiln_warm_up : kiln_run,
+                     error);
   };
   auto run_vkd3d = [&](bool warm_up) {
     phase(warm_up ? "warm-up-vkd3d" : "run-vkd3d");
     return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
-                     integers, captured, 1, warm_up ? vkd3d_warm_up : vkd3d_run, error);
+                     constants, captured, 1, warm_up ? vkd3d_warm_up : vkd3d_run, error);
   };
   auto run_both = [&](bool warm_up) {
     return record.kiln_first ? run_kiln(warm_up) && run_vkd3d(warm_up)
@@ -237,9 +259,9 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   StageRun kiln_again, vkd3d_again;
   phase("run-unfused");
   if (!run_stage(*state_->context, stage, kiln_unfused, reflection, vkd3d_facts, state_->seed,
-                 integers, captured, 1, kiln_again, error) ||
+                 constants, captured, 1, kiln_again, error) ||
       !run_stage(*state_->context, stage, vkd3d_unfused, reflection, vkd3d_facts, state_->seed,
-                 integers, captured, 1, vkd3d_again, error))
+                 constants, captured, 1, vkd3d_again, error))
     return finish(Verdict::Differ, c.first_difference + " (the unfused run failed: " + error + ")");
   const Comparison unfused =
       compare_outputs(kiln_again.outputs[0], vkd3d_again.outputs[0], op_class);

@@ -2,6 +2,7 @@
 // stage, and runs over a few corpus shaders per supported stage, where both translations must
 // agree, and again with kiln's translation deliberately broken, which the harness must catch.
 
+#include "bench/execute/class_linkage.h"
 #include "bench/execute/compare.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/mad_fusion.h"
@@ -12,6 +13,7 @@
 #include "tests/translator/spirv/spirv_tools_text.h"
 #include "translator/spirv/validate.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <spirv/unified1/spirv.hpp>
 
@@ -296,6 +298,73 @@ TEST(ExecuteCorpus, OutOfRangeTgsmIndexRunsKilnsModule) {
       r.verdict == Verdict::Crashed && r.reason.find("during run-vkd3d") != std::string::npos;
   EXPECT_TRUE(r.verdict == Verdict::Match || reference_crashed)
       << verdict_name(r.verdict) << ": " << r.reason;
+}
+
+// Class linkage: the slots of bf2d8852f930's interfaces (fp0[2], fp2[1], fp3[3]), a seeded
+// selection of a table each slot's interface lists, another one when shifted, and the
+// selection buffer's layout (docs/abi.md, "Class linkage").
+TEST(ExecuteClassLinkage, SeededSelectionPicksListedTables) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  const std::vector<std::uint8_t> bytes = read_bytes(corpus_dir() / "dxbc" / "bf2d8852f930.dxbc");
+  ClassLinkageFacts facts;
+  std::string why;
+  ASSERT_TRUE(read_class_linkage(bytes, facts, why)) << why;
+  const std::vector<std::vector<std::uint32_t>> expected = {{0, 1, 2}, {0, 1, 2}, {3, 4, 5},
+                                                            {6, 7},    {6, 7},    {6, 7}};
+  ASSERT_EQ(facts.tables_by_slot, expected);
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const std::vector<ClassInstance> chosen = seeded_class_instances(facts, seed);
+    const std::vector<ClassInstance> shifted = seeded_class_instances(facts, seed, 1);
+    ASSERT_EQ(chosen.size(), expected.size());
+    for (std::size_t slot = 0; slot < chosen.size(); ++slot) {
+      const std::vector<std::uint32_t>& listed = expected[slot];
+      EXPECT_NE(std::find(listed.begin(), listed.end(), chosen[slot].function_table), listed.end());
+      EXPECT_NE(chosen[slot].function_table, shifted[slot].function_table);
+      EXPECT_LT(chosen[slot].this_data[1], 4u);
+      EXPECT_NE(chosen[slot].this_data[1], shifted[slot].this_data[1]);
+    }
+    const std::vector<std::uint32_t> words = selection_words(chosen);
+    ASSERT_EQ(words.size(), 8 * chosen.size());
+    for (std::size_t slot = 0; slot < chosen.size(); ++slot)
+      EXPECT_EQ(words[8 * slot + 4], chosen[slot].function_table);
+  }
+  // A shader without interfaces has no slots.
+  ASSERT_TRUE(
+      read_class_linkage(read_bytes(corpus_dir() / "dxbc" / "001e00fc9a11.dxbc"), facts, why));
+  EXPECT_TRUE(facts.empty());
+}
+
+// The corpus pixel shaders with class linkage (fcall through interfaces, one indexed at run
+// time, one whose bodies return conditionally, one reading a constant buffer through `this`):
+// vkd3d-shader 1.2 drops fcall and emits the bodies outside any block (spirv-val rejects its
+// module), or aborts on `this`, so kiln's module runs alone, its seeded selection read from
+// the selection buffer, and must agree with the same selection baked in; a wrong selection
+// baked in (each slot's next table and `this` offset) must be caught.
+TEST(ExecuteCorpus, ClassLinkageRunsKilnsModule) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  for (const char* name :
+       {"a0efb99eb90a.dxbc", "bf2d8852f930.dxbc", "f2e3fb45d7cd.dxbc", "f6206e261124.dxbc"})
+    options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+  options.progress = false;
+  for (bool wrong : {false, true}) {
+    options.corrupt_kiln = wrong;
+    const ExecuteSummary summary = run_execute(options);
+    if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+    ASSERT_EQ(summary.records.size(), options.paths.size());
+    for (const ShaderRecord& r : summary.records) {
+      if (wrong) {
+        EXPECT_EQ(r.verdict, Verdict::Differ) << r.file << ": " << r.reason;
+        EXPECT_NE(r.reason.find("fixed-instance forms differ"), std::string::npos) << r.reason;
+        continue;
+      }
+      EXPECT_EQ(r.verdict, Verdict::Vkd3dFailed)
+          << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+      EXPECT_NE(r.reason.find("fixed-instance forms agree"), std::string::npos) << r.reason;
+      EXPECT_GT(r.words_compared, 0u);
+      EXPECT_GT(r.kiln_run_ms, 0);
+    }
+  }
 }
 
 // --warm-driver: both translations built and run once, untimed, before the timed pair; the
