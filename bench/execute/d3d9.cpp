@@ -128,8 +128,8 @@ struct Form {
   TranslateResult result;
   ModuleInterface facts;
   StageRun run;
-  int clip_distances = -1; // vertex shaders: capture_render_state_builtins()
-  std::string captured;    // vertex shaders: each captured word's type
+  CapturedBuiltins builtins; // vertex shaders: capture_vertex_builtins()
+  std::string captured;      // vertex shaders: each captured word's type
 };
 
 // Words of two runs that must be identical; "" when they are, else the first difference.
@@ -160,7 +160,7 @@ std::string first_difference(const std::vector<Output>& a, const std::vector<Out
 
 // Every output of a vertex shader with a semantic, captured by transform feedback in reflection
 // order: each element's components from x up to its last. The built-ins the render state adds
-// are captured after them (capture_render_state_builtins).
+// are captured after them (capture_vertex_builtins).
 StreamOutput capture_everything(const Reflection& reflection, std::string& captured) {
   StreamOutput out;
   std::uint32_t words = 0;
@@ -179,23 +179,70 @@ StreamOutput capture_everything(const Reflection& reflection, std::string& captu
   return out;
 }
 
-// The built-ins the render state makes a vertex shader write, PointSize and ClipDistance
-// (standalone Output variables in kiln's modules), added to its transform feedback after what
-// the stream output captures: PointSize, then each clip distance. Returns the number of clip
-// distances captured (0 without the built-in), or -1 when the module captures nothing or has no
-// PointSize (then nothing is added).
-int capture_render_state_builtins(std::vector<std::uint32_t>& spirv) {
-  std::uint32_t point_size = 0, clip = 0, stride = 0;
-  std::size_t first_stride = 0;
+// A vertex shader's captured words as both forms can be compared: PointSize, then the distance
+// of each enabled clip plane by plane number (the immediate form writes one per enabled plane,
+// the specialized form all eight, 0 for a disabled one, which clips nothing), then Position.
+void name_builtin_words(std::vector<Output>& outputs, std::size_t first,
+                        const CapturedBuiltins& builtins, std::uint32_t plane_mask,
+                        bool indexed_by_plane) {
+  if (first + builtins.words() > outputs.size()) return;
+  std::vector<Output> kept(outputs.begin(), outputs.begin() + std::ptrdiff_t(first));
+  std::size_t at = first;
+  if (builtins.clip_distances >= 0) {
+    outputs[at].name = "PointSize";
+    kept.push_back(outputs[at++]);
+    for (int i = 0; i < builtins.clip_distances; ++i, ++at) {
+      unsigned plane = unsigned(i);
+      if (!indexed_by_plane) {
+        // The i-th enabled plane.
+        std::uint32_t mask = plane_mask;
+        for (int skip = 0; skip < i; ++skip) mask &= mask - 1;
+        plane = mask ? unsigned(__builtin_ctz(mask)) : 8;
+      } else if (!(plane_mask >> plane & 1)) {
+        continue;
+      }
+      Output o = outputs[at];
+      o.name = "ClipDistance (plane " + std::to_string(plane) + ")";
+      kept.push_back(std::move(o));
+    }
+  }
+  if (builtins.position) {
+    for (const char c : {'x', 'y', 'z', 'w'}) {
+      Output o = outputs[at++];
+      o.name = std::string("Position.") + c;
+      kept.push_back(std::move(o));
+    }
+  }
+  kept.insert(kept.end(), outputs.begin() + std::ptrdiff_t(at), outputs.end());
+  outputs = std::move(kept);
+}
+
+} // namespace
+
+CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv) {
+  std::uint32_t point_size = 0, clip = 0, position = 0, stride = 0, entry = 0;
+  std::size_t first_stride = 0, first_decoration = 0, after_capabilities = 0, after_entry = 0;
+  bool has_xfb_capability = false;
   std::map<std::uint32_t, std::uint32_t> pointee, array_length, constant;
   std::map<std::uint32_t, std::uint32_t> variable_type;
   for (std::size_t at = 5; at < spirv.size();) {
     const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) return -1;
+    if (count == 0 || at + count > spirv.size()) return {};
     const auto op = spv::Op(spirv[at] & 0xffff);
+    if (op == spv::OpCapability) {
+      after_capabilities = at + count;
+      has_xfb_capability |= spirv[at + 1] == spv::CapabilityTransformFeedback;
+    }
+    if (op == spv::OpEntryPoint && count >= 3) {
+      entry = spirv[at + 2];
+      after_entry = at + count;
+    }
+    if ((op == spv::OpDecorate || op == spv::OpMemberDecorate) && !first_decoration)
+      first_decoration = at;
     if (op == spv::OpDecorate && count >= 4 && spirv[at + 2] == spv::DecorationBuiltIn) {
       if (spirv[at + 3] == spv::BuiltInPointSize) point_size = spirv[at + 1];
       if (spirv[at + 3] == spv::BuiltInClipDistance) clip = spirv[at + 1];
+      if (spirv[at + 3] == spv::BuiltInPosition) position = spirv[at + 1];
     }
     if (op == spv::OpDecorate && count == 4 && spirv[at + 2] == spv::DecorationXfbStride) {
       stride = spirv[at + 3];
@@ -208,56 +255,52 @@ int capture_render_state_builtins(std::vector<std::uint32_t>& spirv) {
       variable_type[spirv[at + 2]] = spirv[at + 1];
     at += count;
   }
-  if (!first_stride || !point_size || !variable_type.count(point_size)) return -1;
-  std::uint32_t clips = 0;
-  if (clip && variable_type.count(clip))
-    clips = constant[array_length[pointee[variable_type[clip]]]];
-  const std::uint32_t new_stride = stride + 4 * (1 + clips);
+  CapturedBuiltins captured;
+  if (point_size && variable_type.count(point_size)) {
+    captured.clip_distances = 0;
+    if (clip && variable_type.count(clip))
+      captured.clip_distances = int(constant[array_length[pointee[variable_type[clip]]]]);
+  }
+  // A standalone vec4 Output (kiln's D3D9 modules have no gl_PerVertex block).
+  captured.position = position && variable_type.count(position);
+  if (!captured.words() || !entry || !first_decoration || !after_capabilities) return {};
+  const std::uint32_t new_stride = stride + 4 * captured.words();
   std::vector<std::uint32_t> added;
   const auto decorate = [&](std::uint32_t id, spv::Decoration d, std::uint32_t value) {
     added.insert(added.end(), {(4u << 16) | spv::OpDecorate, id, std::uint32_t(d), value});
   };
-  for (const std::uint32_t id : {point_size, clips ? clip : 0u}) {
-    if (!id) continue;
+  std::uint32_t offset = stride;
+  const auto capture = [&](std::uint32_t id, std::uint32_t words) {
     decorate(id, spv::DecorationXfbBuffer, 0);
     decorate(id, spv::DecorationXfbStride, new_stride);
-    decorate(id, spv::DecorationOffset, id == point_size ? stride : stride + 4);
-  }
+    decorate(id, spv::DecorationOffset, offset);
+    offset += 4 * words;
+  };
+  if (captured.clip_distances >= 0) capture(point_size, 1);
+  if (captured.clip_distances > 0) capture(clip, std::uint32_t(captured.clip_distances));
+  if (captured.position) capture(position, 4);
   for (std::size_t at = 5; at < spirv.size(); at += spirv[at] >> 16)
     if ((spirv[at] & 0xffff) == spv::OpDecorate && (spirv[at] >> 16) == 4 &&
         spirv[at + 2] == spv::DecorationXfbStride)
       spirv[at + 3] = new_stride;
-  spirv.insert(spirv.begin() + std::ptrdiff_t(first_stride), added.begin(), added.end());
-  return int(clips);
-}
-
-// A vertex shader's captured words as both forms can be compared: PointSize, then the distance
-// of each enabled clip plane by plane number (the immediate form writes one per enabled plane,
-// the specialized form all eight, 0 for a disabled one, which clips nothing).
-void name_render_state_words(std::vector<Output>& outputs, std::size_t first, int clips,
-                             std::uint32_t plane_mask, bool indexed_by_plane) {
-  if (clips < 0 || first >= outputs.size()) return;
-  outputs[first].name = "PointSize";
-  std::vector<Output> kept(outputs.begin(), outputs.begin() + std::ptrdiff_t(first) + 1);
-  for (int i = 0; i < clips && first + 1 + std::size_t(i) < outputs.size(); ++i) {
-    unsigned plane = unsigned(i);
-    if (!indexed_by_plane) {
-      // The i-th enabled plane.
-      std::uint32_t mask = plane_mask;
-      for (int skip = 0; skip < i; ++skip) mask &= mask - 1;
-      plane = mask ? unsigned(__builtin_ctz(mask)) : 8;
-    } else if (!(plane_mask >> plane & 1)) {
-      continue;
-    }
-    Output o = outputs[first + 1 + std::size_t(i)];
-    o.name = "ClipDistance (plane " + std::to_string(plane) + ")";
-    kept.push_back(std::move(o));
+  // Back to front, so that the earlier places stay where they are. A module that captured
+  // nothing yet (no output with a semantic) gets transform feedback here.
+  const std::size_t decorations_at = first_stride ? first_stride : first_decoration;
+  spirv.insert(spirv.begin() + std::ptrdiff_t(decorations_at), added.begin(), added.end());
+  if (!first_stride) {
+    const std::uint32_t mode[] = {(3u << 16) | spv::OpExecutionMode, entry,
+                                  std::uint32_t(spv::ExecutionModeXfb)};
+    spirv.insert(spirv.begin() + std::ptrdiff_t(after_entry), std::begin(mode), std::end(mode));
   }
-  kept.insert(kept.end(), outputs.begin() + std::ptrdiff_t(first) + 1 + clips, outputs.end());
-  outputs = std::move(kept);
+  if (!has_xfb_capability) {
+    const std::uint32_t capability[] = {(2u << 16) | spv::OpCapability,
+                                        std::uint32_t(spv::CapabilityTransformFeedback)};
+    spirv.insert(spirv.begin() + std::ptrdiff_t(after_capabilities), std::begin(capability),
+                 std::end(capability));
+  }
+  return captured;
 }
 
-} // namespace
 
 ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, const std::string& file,
                           std::span<const std::uint8_t> bytes, std::uint64_t seed, bool corrupt,
@@ -302,10 +345,9 @@ ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, cons
         return finish(Verdict::KilnFailed, "captured: " + s.message());
     }
     if (forms[0].result.reflection.stage == ShaderStage::Vertex) {
-      forms[f].clip_distances = capture_render_state_builtins(forms[f].result.spirv);
+      forms[f].builtins = capture_vertex_builtins(forms[f].result.spirv);
       forms[f].captured = captured;
-      if (forms[f].clip_distances >= 0)
-        forms[f].captured.append(1 + std::size_t(forms[f].clip_distances), 'f');
+      forms[f].captured.append(forms[f].builtins.words(), 'f');
     }
     if (Status s = validate_spirv(forms[f].result.spirv, options.target); !s)
       return finish(Verdict::KilnFailed,
@@ -367,8 +409,7 @@ ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, cons
     if (p.name == ParameterName::CLIP_PLANE_MASK) plane_mask = p.value[0];
   for (int f = 0; f < 2; ++f)
     for (std::vector<Output>& outputs : forms[f].run.outputs)
-      name_render_state_words(outputs, captured.size(), forms[f].clip_distances, plane_mask,
-                              f == 1);
+      name_builtin_words(outputs, captured.size(), forms[f].builtins, plane_mask, f == 1);
   record.kiln_build_ms = forms[0].run.build_ms;
   record.vkd3d_build_ms = forms[1].run.build_ms;
   record.kiln_run_ms = forms[0].run.run_ms[0];

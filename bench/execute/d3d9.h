@@ -35,6 +35,24 @@ RenderStateForms seeded_render_state(std::uint64_t seed, bool corrupt);
 // is not one.
 std::string d3d9_model(std::span<const std::uint8_t> bytes);
 
+// What capture_vertex_builtins() added to a vertex shader's transform feedback, after the
+// stream output's words: PointSize and `clip_distances` clip distances (-1: neither; the
+// render state writes them), then Position's four components.
+struct CapturedBuiltins {
+  int clip_distances = -1;
+  bool position = false;
+  std::uint32_t words() const {
+    return (clip_distances >= 0 ? 1 + std::uint32_t(clip_distances) : 0) + (position ? 4 : 0);
+  }
+};
+
+// Captures a kiln vertex module's PointSize, ClipDistance and Position built-ins (standalone
+// Output variables) into transform-feedback buffer 0 after what its stream output captures,
+// giving the module transform feedback (capability, Xfb mode) when it captured nothing, as
+// for a shader none of whose outputs has a semantic. Nothing is changed when it has none of
+// them.
+CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv);
+
 // One D3D9 shader in both forms: translated, validated, run twice (the immediate form) and once
 // (the specialized form), compared word for word. The record's verdict is match (same words),
 // differ, nondeterministic, kiln-failed, device-error, hung or not-executed; its kiln_* times

@@ -5,9 +5,16 @@
 
 #include "bench/execute/d3d9.h"
 #include "tests/support/shared_data.h"
+#include "translator/spirv/validate.h"
+#include "translator/translate.h"
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <spirv/unified1/spirv.hpp>
+#include <unistd.h>
 
 namespace kiln::test {
 namespace {
@@ -83,6 +90,85 @@ TEST(ExecuteD3D9, ModelFromTheVersionToken) {
   EXPECT_EQ(d3d9_model(dxbc), "");
   EXPECT_EQ(d3d9_model(std::vector<std::uint8_t>{0x01, 0x02, 0xff, 0xff}), "ps_2_x");
   EXPECT_EQ(d3d9_model(std::vector<std::uint8_t>{0xff, 0x03, 0xfe, 0xff}), "vs_3_sw");
+}
+
+// vs_3_0 `dcl_position o0; mov o0, c0`: no output with a semantic but the position (whose
+// reflection has none), so a stream output names nothing of it.
+std::vector<std::uint8_t> position_only_vs() {
+  const std::uint32_t tokens[] = {0xfffe0300, 0x0200001f, 0x80000000, 0xe00f0000,
+                                  0x02000001, 0xe00f0000, 0xa0e40000, 0x0000ffff};
+  std::vector<std::uint8_t> bytes(sizeof tokens);
+  std::memcpy(bytes.data(), tokens, sizeof tokens);
+  return bytes;
+}
+
+std::vector<std::uint32_t> translate_vs(const std::vector<std::uint8_t>& bytes) {
+  TranslateOptions options;
+  options.target = SpirvTarget::Vulkan10;
+  auto interface = std::make_shared<ShaderInterface>();
+  interface->extensions = extension_bit(Extension::TransformFeedback);
+  interface->parameters = seeded_render_state(7, false).immediate;
+  options.interface = interface;
+  Translator translator;
+  TranslateResult result;
+  EXPECT_TRUE(translator.translate(bytes, options, result));
+  return result.spirv;
+}
+
+bool has_decoration(const std::vector<std::uint32_t>& spirv, spv::Decoration decoration) {
+  for (std::size_t at = 5; at < spirv.size() && (spirv[at] >> 16); at += spirv[at] >> 16)
+    if ((spirv[at] & 0xffff) == spv::OpDecorate && spirv[at + 2] == std::uint32_t(decoration))
+      return true;
+  return false;
+}
+
+// A vertex module that captures nothing yet gets transform feedback for its Position,
+// PointSize and clip distances, and stays valid; one without them is left alone.
+TEST(ExecuteD3D9, BuiltInsAreCapturedWithoutAStreamOutput) {
+  std::vector<std::uint32_t> spirv = translate_vs(position_only_vs());
+  ASSERT_FALSE(spirv.empty());
+  ASSERT_FALSE(has_decoration(spirv, spv::DecorationXfbStride));
+  const CapturedBuiltins captured = capture_vertex_builtins(spirv);
+  EXPECT_TRUE(captured.position);
+  EXPECT_GT(captured.clip_distances, 0); // the seeded state enables some clip planes
+  EXPECT_EQ(captured.words(), 5u + std::uint32_t(captured.clip_distances));
+  EXPECT_TRUE(has_decoration(spirv, spv::DecorationXfbStride));
+  const Status valid = validate_spirv(spirv, SpirvTarget::Vulkan10);
+  EXPECT_TRUE(valid) << valid.message();
+
+  // vs_3_0 with no instruction writes no position, so no point size either.
+  const std::uint32_t empty_tokens[] = {0xfffe0300, 0x0000ffff};
+  std::vector<std::uint8_t> empty(sizeof empty_tokens);
+  std::memcpy(empty.data(), empty_tokens, sizeof empty_tokens);
+  std::vector<std::uint32_t> untouched = translate_vs(empty);
+  const std::vector<std::uint32_t> before = untouched;
+  EXPECT_EQ(capture_vertex_builtins(untouched).words(), 0u);
+  EXPECT_EQ(untouched, before);
+}
+
+// The position-only shader runs, its Position compared between the two forms (4 words a
+// vertex on top of the fog varying, the point size and the clip distances).
+TEST(ExecuteD3D9, PositionOnlyVertexShaderIsCompared) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() /
+      ("kiln-execute-position-" + std::to_string(::getpid()) + ".d3d9");
+  {
+    const std::vector<std::uint8_t> bytes = position_only_vs();
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  ExecuteOptions options;
+  options.paths = {file.string()};
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  std::filesystem::remove(file);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), 1u);
+  const ShaderRecord& r = summary.records[0];
+  EXPECT_EQ(r.verdict, Verdict::Match) << verdict_name(r.verdict) << ": " << r.reason;
+  // 4 vertices x (Position 4 + fog 4 + PointSize 1 + at least one clip distance).
+  EXPECT_GE(r.words_compared, 4u * 10u);
+  EXPECT_EQ(r.words_compared % 4, 0u);
 }
 
 // Corpus shaders of each model, whose outputs the render state changes (fog, alpha test, fog
