@@ -62,7 +62,9 @@ struct ExecuteOptions {
   std::size_t limit = 0; // 0: every shader
   // Testing the harness: corrupt kiln's translation (swap the operands of its first
   // non-commutative binary operation; for D3D9 shaders, give the specialized form other
-  // render-state values than the immediate one) so that the comparison must catch it.
+  // render-state values than the immediate one; for class linkage, bake another selection
+  // into the fixed-instance form than the selection buffer holds) so that the comparison must
+  // catch it.
   bool corrupt_kiln = false;
   // Before the timed builds and runs, build and run both translations once, untimed: the first
   // pipeline a shader's worker builds after translating pays about twice the build and run

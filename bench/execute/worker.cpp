@@ -163,6 +163,7 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
     // checked against its fixed-instance form first, whatever vkd3d-shader made.
     if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
       return finish(Verdict::KilnFailed, "invalid module: " + s.message());
+    phase("run-kiln");
     if (!check_class_selection(*state_->context, state_->translator, request, kiln, reflection,
                                state_->seed, state_->corrupt_kiln, record))
       return record;
