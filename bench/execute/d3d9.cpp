@@ -301,7 +301,6 @@ CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv) {
   return captured;
 }
 
-
 ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, const std::string& file,
                           std::span<const std::uint8_t> bytes, std::uint64_t seed, bool corrupt,
                           void (*phase)(const char*)) {
