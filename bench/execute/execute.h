@@ -16,9 +16,9 @@ namespace kiln::execute {
 
 // X(enumerator, name): what happened to one shader.
 #define KILN_EXECUTE_VERDICTS(X)                                                                   \
-  X(Match, "match")          /* both ran, the outputs agree */                                     \
-  X(Differ, "differ")        /* both ran, the outputs differ */                                    \
-  X(MadFusion, "mad-fusion") /* they differ only by mad fused or not (D3D allows either) */        \
+  X(Match, "match")             /* both ran, the outputs agree */                                  \
+  X(Differ, "differ")           /* both ran, the outputs differ */                                 \
+  X(Contraction, "contraction") /* they agree with the driver's mul/add fusion forbidden */        \
   X(Nondeterministic, "nondeterministic") /* kiln's own two runs differ (races) */                 \
   X(NotExecuted, "not-executed")          /* the harness does not run this yet: the reason */      \
   X(KilnFailed, "kiln-failed") /* kiln did not translate it, or made an invalid module */          \
