@@ -13,8 +13,12 @@
 #include "translator/spirv/validate.h"
 
 #include <algorithm>
+#include <ctime>
 #include <gtest/gtest.h>
 #include <spirv/unified1/spirv.hpp>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 namespace kiln::test {
 namespace {
@@ -113,6 +117,34 @@ TEST(ExecuteInterfaces, GeneratedStagesMeetTheSameInterface) {
         << shader_stage_abbrev(stage);
   // Stages with no generated stage before them are not checked here.
   EXPECT_EQ(generated_stage_interface_difference(ShaderStage::Compute, kiln, reference), "");
+}
+
+// The hang timeout counts the worker's CPU time (ExecuteOptions::timeout_seconds): it must see
+// this process's own work, all threads together, and nothing for a process that is gone.
+TEST(ExecuteHang, CpuSecondsCountEveryThreadsWork) {
+  const double before = cpu_seconds(int(getpid()));
+  ASSERT_GE(before, 0);
+  // Each thread works until its own CPU clock has run 0.2 s, whatever the machine's load.
+  auto burn = [] {
+    auto thread_cpu = [] {
+      timespec t{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+      return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+    };
+    const double until = thread_cpu() + 0.2;
+    volatile std::uint64_t sink = 0;
+    while (thread_cpu() < until) sink = sink + 1;
+  };
+  std::thread other(burn);
+  burn();
+  other.join();
+  // 0.4 s in all, less a clock tick or two: one thread's 0.2 s alone would not pass.
+  EXPECT_GT(cpu_seconds(int(getpid())) - before, 0.35);
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);
+  EXPECT_LT(cpu_seconds(int(child)), 0); // reaped: no /proc entry
 }
 
 TEST(ExecuteCorrupt, SwapsOperandsOfOneOperation) {
