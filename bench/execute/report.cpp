@@ -2,6 +2,7 @@
 
 #include "bench/execute/driver_times.h"
 #include "bench/execute/execute.h"
+#include "bench/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,12 +31,6 @@ std::string number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g", value);
   return text;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 // One JSON object per record of the DXBC (`d3d9` false) or D3D9 shaders.
@@ -111,9 +106,10 @@ void print_summary(const ExecuteSummary& summary) {
                   matched + contracted, 100.0 * double(matched + contracted) / double(compared));
     if (!kiln_build.empty())
       std::printf("%spipeline build, median ms: %s %.3f, %s %.3f; run: %s %.3f, %s %.3f\n",
-                  d3d9 ? "D3D9 " : "", d3d9 ? "immediate" : "kiln", median(kiln_build),
-                  d3d9 ? "specialized" : "vkd3d", median(vkd3d_build), d3d9 ? "immediate" : "kiln",
-                  median(kiln_run), d3d9 ? "specialized" : "vkd3d", median(vkd3d_run));
+                  d3d9 ? "D3D9 " : "", d3d9 ? "immediate" : "kiln", bench::median(kiln_build),
+                  d3d9 ? "specialized" : "vkd3d", bench::median(vkd3d_build),
+                  d3d9 ? "immediate" : "kiln", bench::median(kiln_run),
+                  d3d9 ? "specialized" : "vkd3d", bench::median(vkd3d_run));
   }
   print_driver_times(stdout, driver_time_groups(summary.records), summary.warm_driver);
   for (const ShaderRecord& r : summary.records) {
