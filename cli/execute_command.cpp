@@ -12,8 +12,8 @@ constexpr OptionSpec kOptions[] = {
     {"--json", "FILE", "write per-shader records and the counts as JSON"},
     {"--svg", "FILE", "plot kiln/vkd3d driver-time ratios per stage and input size as SVG"},
     {"--timeout", "S",
-     "seconds one phase of one shader may take before it counts as hung "
-     "(default 20)"},
+     "CPU seconds one phase of one shader may use before it counts as hung, "
+     "or 5x as many seconds of wall time (default 60)"},
     {"--seed", "N", "seed of every resource's and input's contents (default 1)"},
     {"--limit", "N", "run only the first N shaders (in path order)"},
     {"--corrupt-kiln", "",

@@ -1,6 +1,7 @@
 #include "bench/execute/driver_times.h"
 
 #include "bench/size_buckets.h"
+#include "bench/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,13 +20,6 @@ bool timed_by_both(const ShaderRecord& r) {
 struct Ratios {
   std::vector<double> build, run;
 };
-
-double median_of(std::vector<double>& values) {
-  if (values.empty()) return 0;
-  const std::size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(middle), values.end());
-  return values[middle];
-}
 
 void add(DriverTimeGroup& group, Ratios& ratios, const ShaderRecord& r) {
   if (r.vkd3d_build_ms > 0) ratios.build.push_back(r.kiln_build_ms / r.vkd3d_build_ms);
@@ -85,8 +79,8 @@ std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>&
   std::vector<DriverTimeGroup> groups;
   if (all.shaders == 0) return groups;
   auto finish = [&groups](DriverTimeGroup group, Ratios& ratios) {
-    group.median_build_ratio = median_of(ratios.build);
-    group.median_run_ratio = median_of(ratios.run);
+    group.median_build_ratio = bench::median(std::move(ratios.build));
+    group.median_run_ratio = bench::median(std::move(ratios.run));
     groups.push_back(std::move(group));
   };
   finish(all, all_ratios);

@@ -16,9 +16,9 @@ namespace kiln::execute {
 
 // X(enumerator, name): what happened to one shader.
 #define KILN_EXECUTE_VERDICTS(X)                                                                   \
-  X(Match, "match")          /* both ran, the outputs agree */                                     \
-  X(Differ, "differ")        /* both ran, the outputs differ */                                    \
-  X(MadFusion, "mad-fusion") /* they differ only by mad fused or not (D3D allows either) */        \
+  X(Match, "match")             /* both ran, the outputs agree */                                  \
+  X(Differ, "differ")           /* both ran, the outputs differ */                                 \
+  X(Contraction, "contraction") /* they agree with the driver's mul/add fusion forbidden */        \
   X(Nondeterministic, "nondeterministic") /* kiln's own two runs differ (races) */                 \
   X(NotExecuted, "not-executed")          /* the harness does not run this yet: the reason */      \
   X(KilnFailed, "kiln-failed") /* kiln did not translate it, or made an invalid module */          \
@@ -52,12 +52,19 @@ struct ShaderRecord {
   bool d3d9 = false;
 };
 
+constexpr unsigned kHungWallFactor = 5; // ExecuteOptions::timeout_seconds
+
 struct ExecuteOptions {
   std::vector<std::string> paths;
   std::string json_path;
   std::string svg_path; // the driver-time ratios as a bar chart (driver_times.h)
   bool progress = true;
-  unsigned timeout_seconds = 20; // one phase of one shader
+  // CPU seconds one phase of one shader may use (the worker's threads, the driver's compiler and
+  // rasterizer threads included) before it counts as hung. CPU time, not wall time: on lavapipe
+  // a slow phase is LLVM compiling, whose wall time grows with the machine's load while its CPU
+  // time does not. A phase is also hung after kHungWallFactor times as many seconds of wall time
+  // (a device that hangs without using the CPU, as a real GPU does).
+  unsigned timeout_seconds = 60;
   std::uint64_t seed = 1;
   std::size_t limit = 0; // 0: every shader
   // Testing the harness: corrupt kiln's translation (swap the operands of its first
@@ -96,8 +103,9 @@ bool write_svg(const ExecuteSummary& summary, const std::string& path, std::stri
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  // `timeout_seconds`: how long one submission may keep the device busy (the supervisor's
-  // --timeout, so that no shader the supervisor would wait for is cut short by the fence).
+  // `timeout_seconds`: how long (wall time) one submission may keep the device busy; the
+  // supervisor passes its wall-time limit, so that no phase it would wait for is cut short by
+  // the fence.
   ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds,
                  bool warm_driver = false);
   ~ShaderExecutor();
@@ -113,6 +121,10 @@ class ShaderExecutor {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// CPU seconds the process `pid` has used, all its threads together (/proc/PID/stat's utime and
+// stime), or a negative value when it cannot be read: what the supervisor's hang timeout counts.
+double cpu_seconds(int pid);
 
 // Swaps the operands of the first non-commutative binary instruction of `spirv` with two
 // different operands (OpFSub, OpISub, OpFDiv, ...), else turns the first OpFAdd/OpIAdd into a

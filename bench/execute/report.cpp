@@ -2,6 +2,7 @@
 
 #include "bench/execute/driver_times.h"
 #include "bench/execute/execute.h"
+#include "bench/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,12 +31,6 @@ std::string number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g", value);
   return text;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 // One JSON object per record of the DXBC (`d3d9` false) or D3D9 shaders.
@@ -89,14 +84,14 @@ void print_summary(const ExecuteSummary& summary) {
   }
   // DXBC shaders compare two translators, D3D9 shaders two render-state forms of kiln's.
   for (const bool d3d9 : {false, true}) {
-    std::size_t matched = 0, compared = 0, fused = 0;
+    std::size_t matched = 0, compared = 0, contracted = 0;
     std::vector<double> kiln_build, vkd3d_build, kiln_run, vkd3d_run;
     for (const ShaderRecord& r : summary.records) {
       if (r.d3d9 != d3d9) continue;
       matched += r.verdict == Verdict::Match;
-      fused += r.verdict == Verdict::MadFusion;
+      contracted += r.verdict == Verdict::Contraction;
       compared += r.verdict == Verdict::Match || r.verdict == Verdict::Differ ||
-                  r.verdict == Verdict::MadFusion;
+                  r.verdict == Verdict::Contraction;
       if (r.kiln_build_ms >= 0) kiln_build.push_back(r.kiln_build_ms);
       if (r.vkd3d_build_ms >= 0) vkd3d_build.push_back(r.vkd3d_build_ms);
       if (r.kiln_run_ms >= 0) kiln_run.push_back(r.kiln_run_ms);
@@ -105,13 +100,16 @@ void print_summary(const ExecuteSummary& summary) {
     const char* what = d3d9 ? "D3D9, both render-state forms executed and compared"
                             : "executed by both and compared";
     if (compared)
-      std::printf("%s: %zu, same results: %zu (%.2f%%), different only by mad fusion: %zu\n", what,
-                  compared, matched, 100.0 * double(matched) / double(compared), fused);
+      std::printf("%s: %zu, same results: %zu (%.2f%%); with the %zu that agree once the driver "
+                  "may not fuse a multiply and an add: %zu (%.2f%%)\n",
+                  what, compared, matched, 100.0 * double(matched) / double(compared), contracted,
+                  matched + contracted, 100.0 * double(matched + contracted) / double(compared));
     if (!kiln_build.empty())
       std::printf("%spipeline build, median ms: %s %.3f, %s %.3f; run: %s %.3f, %s %.3f\n",
-                  d3d9 ? "D3D9 " : "", d3d9 ? "immediate" : "kiln", median(kiln_build),
-                  d3d9 ? "specialized" : "vkd3d", median(vkd3d_build), d3d9 ? "immediate" : "kiln",
-                  median(kiln_run), d3d9 ? "specialized" : "vkd3d", median(vkd3d_run));
+                  d3d9 ? "D3D9 " : "", d3d9 ? "immediate" : "kiln", bench::median(kiln_build),
+                  d3d9 ? "specialized" : "vkd3d", bench::median(vkd3d_build),
+                  d3d9 ? "immediate" : "kiln", bench::median(kiln_run),
+                  d3d9 ? "specialized" : "vkd3d", bench::median(vkd3d_run));
   }
   print_driver_times(stdout, driver_time_groups(summary.records), summary.warm_driver);
   for (const ShaderRecord& r : summary.records) {

@@ -1,6 +1,7 @@
 // The worker process and its supervisor (execute.h, run_execute): the worker runs shader after
 // shader and streams one line per phase and per result over a pipe; the supervisor records a
-// shader whose worker died or went silent past the timeout, and starts a new worker after it.
+// shader whose worker died or spent past the timeout in one phase (ExecuteOptions::
+// timeout_seconds), and starts a new worker after it.
 
 #include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
@@ -82,8 +83,8 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   g_pipe = fd;
   // The driver's messages and vkd3d-shader's would interleave with the progress output.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
-  ShaderExecutor executor(options.corrupt_kiln, options.seed, options.timeout_seconds,
-                          options.warm_driver);
+  ShaderExecutor executor(options.corrupt_kiln, options.seed,
+                          options.timeout_seconds * kHungWallFactor, options.warm_driver);
   if (!executor.setup_error().empty()) {
     send("S " + clean(executor.setup_error()));
     _exit(0);
@@ -100,7 +101,57 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   _exit(0);
 }
 
+// When the phase running in the worker counts as hung (ExecuteOptions::timeout_seconds).
+class PhaseClock {
+ public:
+  PhaseClock(pid_t worker, unsigned cpu_limit) : worker_(worker), cpu_limit_(cpu_limit) {
+    restart();
+  }
+  void restart() {
+    started_ = std::chrono::steady_clock::now();
+    cpu_at_start_ = cpu_seconds(worker_);
+  }
+  // Empty while the phase may go on, else why it is hung.
+  std::string hung() const {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const double cpu = cpu_seconds(worker_);
+    if (cpu >= 0 && cpu_at_start_ >= 0 && cpu - cpu_at_start_ > cpu_limit_)
+      return "more than " + std::to_string(cpu_limit_) + " s of CPU time";
+    if (wall > double(cpu_limit_) * kHungWallFactor)
+      return "no answer for " + std::to_string(cpu_limit_ * kHungWallFactor) + " s";
+    return {};
+  }
+
+ private:
+  pid_t worker_;
+  unsigned cpu_limit_;
+  std::chrono::steady_clock::time_point started_;
+  double cpu_at_start_ = -1;
+};
+
 } // namespace
+
+double cpu_seconds(int pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
+  const int fd = open(path, O_RDONLY);
+  if (fd < 0) return -1;
+  char text[1024];
+  const ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  text[n] = 0;
+  // The command name in parentheses may hold spaces; the fields after it start at the state
+  // (field 3); utime and stime are fields 14 and 15.
+  const char* at = std::strrchr(text, ')');
+  if (!at) return -1;
+  unsigned long long utime = 0, stime = 0;
+  if (std::sscanf(at + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+                  &stime) != 2)
+    return -1;
+  return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
+}
 
 const char* verdict_name(Verdict verdict) {
   switch (verdict) {
@@ -147,14 +198,15 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
       summary.setup_error = "fork failed";
       break;
     }
-    std::string buffer, phase = "start";
+    std::string buffer, phase = "start", hung;
     std::ptrdiff_t in_flight = -1;
-    bool hung = false, setup_failed = false, ready = false;
+    bool setup_failed = false, ready = false;
+    PhaseClock clock(worker, options.timeout_seconds);
     for (;;) {
       pollfd p{fds[0], POLLIN, 0};
-      const int polled = poll(&p, 1, int(options.timeout_seconds * 1000));
+      const int polled = poll(&p, 1, 1000); // the phase's clocks are read once a second
       if (polled == 0) {
-        hung = true;
+        if ((hung = clock.hung()).empty()) continue;
         kill(worker, SIGKILL);
         break;
       }
@@ -183,9 +235,11 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
         case 'B':
           in_flight = std::ptrdiff_t(std::stoull(body));
           phase = "start";
+          clock.restart();
           break;
         case 'P':
           phase = body;
+          clock.restart();
           break;
         case 'R': {
           ShaderRecord record;
@@ -219,12 +273,12 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
     record.stage = std::string(shader_stage_abbrev(inputs[std::size_t(in_flight)].stage));
     record.d3d9 = inputs[std::size_t(in_flight)].kind == InputKind::D3D9;
     if (record.d3d9) record.stage = d3d9_model(inputs[std::size_t(in_flight)].bytes);
-    record.verdict = hung ? Verdict::Hung : Verdict::Crashed;
-    record.reason =
-        hung ? "no answer for " + std::to_string(options.timeout_seconds) + " s during " + phase
-             : std::string("worker died (") +
-                   (WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "exit") + ") during " +
-                   phase;
+    record.verdict = !hung.empty() ? Verdict::Hung : Verdict::Crashed;
+    record.reason = !hung.empty()
+                        ? hung + " during " + phase
+                        : std::string("worker died (") +
+                              (WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "exit") +
+                              ") during " + phase;
     summary.records.push_back(std::move(record));
     next = std::size_t(in_flight) + 1;
     progress.advance();

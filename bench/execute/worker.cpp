@@ -2,9 +2,9 @@
 
 #include "bench/execute/class_selection_check.h"
 #include "bench/execute/compare.h"
+#include "bench/execute/contraction.h"
 #include "bench/execute/d3d9.h"
 #include "bench/execute/execute.h"
-#include "bench/execute/mad_fusion.h"
 #include "bench/execute/resources.h"
 #include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
@@ -252,26 +252,33 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   record.words_compared = c.words_compared;
   record.words_different = c.words_different;
   if (c.same) return finish(Verdict::Match, {});
-  // A module that fuses `mad` runs again with the multiply and the add apart, as the other's
-  // are: outputs that then agree differ by what D3D leaves to the implementation.
-  std::vector<std::uint32_t> kiln_unfused = kiln.spirv, vkd3d_unfused = vkd3d.spirv;
-  const bool kiln_fuses = unfuse_fma(kiln_unfused), vkd3d_fuses = unfuse_fma(vkd3d_unfused);
-  if (!kiln_fuses && !vkd3d_fuses) return finish(Verdict::Differ, c.first_difference);
+  // Both modules run again with contraction forbidden (contraction.h): outputs that then agree
+  // differ only where the driver chose to fuse a multiply and an add.
+  std::vector<std::uint32_t> kiln_exact = kiln.spirv, vkd3d_exact = vkd3d.spirv;
+  const bool kiln_contracts = forbid_contraction(kiln_exact);
+  const bool vkd3d_contracts = forbid_contraction(vkd3d_exact);
+  if (!kiln_contracts && !vkd3d_contracts) return finish(Verdict::Differ, c.first_difference);
   StageRun kiln_again, vkd3d_again;
-  phase("run-unfused");
-  if (!run_stage(*state_->context, stage, kiln_unfused, reflection, vkd3d_facts, state_->seed,
+  phase("run-without-contraction");
+  if (!run_stage(*state_->context, stage, kiln_exact, reflection, vkd3d_facts, state_->seed,
                  constants, captured, 1, kiln_again, error) ||
-      !run_stage(*state_->context, stage, vkd3d_unfused, reflection, vkd3d_facts, state_->seed,
+      !run_stage(*state_->context, stage, vkd3d_exact, reflection, vkd3d_facts, state_->seed,
                  constants, captured, 1, vkd3d_again, error))
-    return finish(Verdict::Differ, c.first_difference + " (the unfused run failed: " + error + ")");
-  const Comparison unfused =
-      compare_outputs(kiln_again.outputs[0], vkd3d_again.outputs[0], op_class);
-  if (!unfused.same)
     return finish(Verdict::Differ,
-                  c.first_difference + "; with mad unfused: " + unfused.first_difference);
-  return finish(Verdict::MadFusion,
-                std::string(vkd3d_fuses ? "vkd3d" : "kiln") +
-                    "'s module fuses mad (Fma); unfused, the outputs agree: " + c.first_difference);
+                  c.first_difference + " (the run without contraction failed: " + error + ")");
+  const Comparison exact = compare_outputs(kiln_again.outputs[0], vkd3d_again.outputs[0], op_class);
+  if (!exact.same)
+    return finish(Verdict::Differ,
+                  c.first_difference + "; without contraction: " + exact.first_difference);
+  // kiln's module already forbids contraction where the shader does not allow refactoring, so
+  // there only vkd3d-shader's contraction can be the difference.
+  const char* whose = !kiln_contracts ? "only vkd3d-shader's module leaves contraction to the "
+                                        "driver (kiln's forbids it: no refactoringAllowed)"
+                                      : "the driver fuses multiplies and adds";
+  return finish(Verdict::Contraction, std::string(whose) +
+                                          "; with contraction forbidden in both, the outputs "
+                                          "agree: " +
+                                          c.first_difference);
 }
 
 } // namespace kiln::execute
