@@ -2,10 +2,10 @@
 
 namespace kiln::spirv {
 
-void InternTable::clear() {
+void InternTable::clear(std::size_t expected) {
   long_keys_.clear();
   count_ = 0;
-  mask_ = kInitialSlots - 1;
+  mask_ = static_cast<std::uint32_t>(prefix_for(expected, kInitialSlots, slots_.size()) - 1);
   if (++generation_ == 0) {
     // Wrapped after 2^32 clears: forget every stale slot for real once.
     for (Slot& slot : slots_) slot.generation = 0;
@@ -74,9 +74,9 @@ void InternTable::grow() {
   }
 }
 
-void PairInternTable::clear() {
+void PairInternTable::clear(std::size_t expected) {
   count_ = 0;
-  mask_ = kInitialSlots - 1;
+  mask_ = prefix_for(expected, kInitialSlots, slots_.size()) - 1;
   if (++generation_ == 0) {
     for (Slot& slot : slots_) slot.generation = 0;
     generation_ = 1;

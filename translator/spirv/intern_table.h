@@ -13,6 +13,7 @@
 
 #include "translator/spirv/word_buffer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -20,13 +21,22 @@
 
 namespace kiln::spirv {
 
+// The active prefix for about `expected` keys: a power of two, at least `initial`, at most
+// `capacity` (a power of two), with room to keep the load factor under 1/2.
+inline std::size_t prefix_for(std::size_t expected, std::size_t initial, std::size_t capacity) {
+  return std::min(capacity, std::max(initial, std::bit_ceil(2 * expected)));
+}
+
 class InternTable {
  public:
   static constexpr std::uint32_t kNotFound = 0;
 
   InternTable() { slots_.resize(kInitialSlots); }
 
-  void clear();
+  // Forgets every key. `expected`: about how many keys the next module interns; the prefix
+  // starts large enough for them (within the kept capacity), so a large module does not re-place
+  // its keys at every doubling.
+  void clear(std::size_t expected = 0);
   // Slots hashed into now (the active prefix), for tests.
   std::size_t active_slots() const { return std::size_t{mask_} + 1; }
   std::uint32_t size() const { return count_; }
@@ -91,7 +101,8 @@ class PairInternTable {
 
   PairInternTable() { slots_.resize(kInitialSlots); }
 
-  void clear();
+  // As InternTable::clear().
+  void clear(std::size_t expected = 0);
   // Slots hashed into now (the active prefix), for tests.
   std::size_t active_slots() const { return mask_ + 1; }
   std::uint32_t size() const { return count_; }

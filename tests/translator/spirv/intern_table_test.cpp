@@ -115,6 +115,16 @@ TEST(InternTable, EachModuleStartsFromASmallPrefix) {
     ASSERT_EQ(table.find(key), i + 50);
     ASSERT_EQ(table.find(old_key), InternTable::kNotFound); // the earlier module's
   }
+  // A module announced as large starts with room for its keys, within the capacity.
+  table.clear(3000);
+  EXPECT_EQ(table.active_slots(), 8192u);
+  table.clear(1u << 30);
+  EXPECT_GE(table.active_slots(), 10000u);
+  EXPECT_LT(table.active_slots(), 1u << 20);
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    const std::uint32_t key[] = {i, i * 7};
+    ASSERT_EQ(table.intern(key, i + 1), i + 1);
+  }
 }
 
 TEST(PairInternTable, EachModuleStartsFromASmallPrefix) {
