@@ -2,9 +2,10 @@
 
 namespace kiln::spirv {
 
-void InternTable::clear() {
+void InternTable::clear(std::size_t expected) {
   long_keys_.clear();
   count_ = 0;
+  mask_ = static_cast<std::uint32_t>(prefix_for(expected, kInitialSlots, slots_.size()) - 1);
   if (++generation_ == 0) {
     // Wrapped after 2^32 clears: forget every stale slot for real once.
     for (Slot& slot : slots_) slot.generation = 0;
@@ -14,7 +15,7 @@ void InternTable::clear() {
 
 std::uint32_t InternTable::find(std::span<const std::uint32_t> key) const {
   const std::uint32_t hash = hash_words(key);
-  const std::uint32_t mask = static_cast<std::uint32_t>(slots_.size()) - 1;
+  const std::uint32_t mask = mask_;
   for (std::uint32_t i = hash & mask;; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.generation != generation_) return kNotFound;
@@ -24,7 +25,7 @@ std::uint32_t InternTable::find(std::span<const std::uint32_t> key) const {
 
 std::uint32_t InternTable::intern(std::span<const std::uint32_t> key, std::uint32_t value) {
   const std::uint32_t hash = hash_words(key);
-  std::uint32_t mask = static_cast<std::uint32_t>(slots_.size()) - 1;
+  std::uint32_t mask = mask_;
   std::uint32_t i = hash & mask;
   for (;; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
@@ -32,9 +33,9 @@ std::uint32_t InternTable::intern(std::span<const std::uint32_t> key, std::uint3
     if (key_equals(slot, hash, key)) return slot.value;
   }
   // Keep the load factor under 1/2 so probe chains stay short.
-  if ((count_ + 1) * 2 > slots_.size()) [[unlikely]] {
+  if ((count_ + 1) * 2 > mask + 1) [[unlikely]] {
     grow();
-    mask = static_cast<std::uint32_t>(slots_.size()) - 1;
+    mask = mask_;
     for (i = hash & mask; slots_[i].generation == generation_; i = (i + 1) & mask) {
     }
   }
@@ -53,39 +54,53 @@ std::uint32_t InternTable::intern(std::span<const std::uint32_t> key, std::uint3
   return value;
 }
 
+// Doubles the active prefix (and the array when the prefix was all of it), placing the live
+// slots again. Slots past the old prefix hold only earlier modules' generations: free.
 void InternTable::grow() {
-  std::vector<Slot> old;
-  old.swap(slots_);
-  slots_.resize(old.size() * 2);
-  const std::uint32_t mask = static_cast<std::uint32_t>(slots_.size()) - 1;
-  for (const Slot& slot : old) {
+  const std::size_t active = std::size_t{mask_} + 1;
+  moving_.clear();
+  for (std::size_t i = 0; i < active; ++i) {
+    Slot& slot = slots_[i];
     if (slot.generation != generation_) continue;
-    std::uint32_t i = slot.hash & mask;
-    while (slots_[i].generation == generation_) i = (i + 1) & mask;
+    moving_.push_back(slot);
+    slot.generation = 0;
+  }
+  if (slots_.size() < 2 * active) slots_.resize(2 * active);
+  mask_ = static_cast<std::uint32_t>(2 * active - 1);
+  for (const Slot& slot : moving_) {
+    std::uint32_t i = slot.hash & mask_;
+    while (slots_[i].generation == generation_) i = (i + 1) & mask_;
     slots_[i] = slot;
   }
 }
 
-void PairInternTable::clear() {
+void PairInternTable::clear(std::size_t expected) {
   count_ = 0;
+  mask_ = prefix_for(expected, kInitialSlots, slots_.size()) - 1;
   if (++generation_ == 0) {
     for (Slot& slot : slots_) slot.generation = 0;
     generation_ = 1;
   }
 }
 
+// As InternTable::grow(), then the new key.
 std::uint32_t PairInternTable::insert_after_growing(std::uint64_t key, std::uint32_t value) {
-  std::vector<Slot> old;
-  old.swap(slots_);
-  slots_.resize(old.size() * 2);
-  const std::size_t mask = slots_.size() - 1;
+  const std::size_t active = mask_ + 1;
+  moving_.clear();
+  for (std::size_t i = 0; i < active; ++i) {
+    Slot& slot = slots_[i];
+    if (slot.generation != generation_) continue;
+    moving_.push_back(slot);
+    slot.generation = 0;
+  }
+  if (slots_.size() < 2 * active) slots_.resize(2 * active);
+  mask_ = 2 * active - 1;
   auto place = [&](const Slot& slot) {
-    std::size_t i = slot_of(slot.key) & mask;
-    while (slots_[i].generation == generation_) i = (i + 1) & mask;
+    std::size_t i = slot_of(slot.key) & mask_;
+    while (slots_[i].generation == generation_) i = (i + 1) & mask_;
     slots_[i] = slot;
   };
-  for (const Slot& slot : old)
-    if (slot.generation == generation_) place(slot);
+  for (const Slot& slot : moving_) place(slot);
   place({key, value, generation_});
   ++count_;
   return value;

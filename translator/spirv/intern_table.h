@@ -5,9 +5,15 @@
 // one reused word buffer; slots are one reused array. So after warm-up interning allocates
 // nothing, a lookup reads one slot per probe, and clear() keeps all capacity. Used by
 // ModuleBuilder to deduplicate types, constants and decorations.
+//
+// Both tables hash into an active prefix of their slots that starts at kInitialSlots for each
+// module and doubles, within the capacity kept from earlier modules, as the module needs:
+// after one large shader grew the array, a small one still finds its few keys in a few pages
+// instead of one line on each of many pages (a page walk apiece on a cold call).
 
 #include "translator/spirv/word_buffer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -15,13 +21,24 @@
 
 namespace kiln::spirv {
 
+// The active prefix for about `expected` keys: a power of two, at least `initial`, at most
+// `capacity` (a power of two), with room to keep the load factor under 1/2.
+inline std::size_t prefix_for(std::size_t expected, std::size_t initial, std::size_t capacity) {
+  return std::min(capacity, std::max(initial, std::bit_ceil(2 * expected)));
+}
+
 class InternTable {
  public:
   static constexpr std::uint32_t kNotFound = 0;
 
   InternTable() { slots_.resize(kInitialSlots); }
 
-  void clear();
+  // Forgets every key. `expected`: about how many keys the next module interns; the prefix
+  // starts large enough for them (within the kept capacity), so a large module does not re-place
+  // its keys at every doubling.
+  void clear(std::size_t expected = 0);
+  // Slots hashed into now (the active prefix), for tests.
+  std::size_t active_slots() const { return std::size_t{mask_} + 1; }
   std::uint32_t size() const { return count_; }
 
   // Returns the value stored for `key`, or kNotFound.
@@ -67,7 +84,9 @@ class InternTable {
   void grow();
 
   std::vector<Slot> slots_;
+  std::vector<Slot> moving_; // grow(): the live slots being placed again, reused
   WordBuffer long_keys_;
+  std::uint32_t mask_ = kInitialSlots - 1; // active prefix: slots_[0, mask_]
   std::uint32_t count_ = 0;
   std::uint32_t generation_ = 1;
 };
@@ -82,14 +101,17 @@ class PairInternTable {
 
   PairInternTable() { slots_.resize(kInitialSlots); }
 
-  void clear();
+  // As InternTable::clear().
+  void clear(std::size_t expected = 0);
+  // Slots hashed into now (the active prefix), for tests.
+  std::size_t active_slots() const { return mask_ + 1; }
   std::uint32_t size() const { return count_; }
 
   // Returns the value stored for (a, b); when absent, stores `value` first and returns it.
   // `value` must not be kNotFound.
   std::uint32_t intern(std::uint32_t a, std::uint32_t b, std::uint32_t value) {
     const std::uint64_t key = std::uint64_t{a} << 32 | b;
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = mask_;
     std::size_t i = slot_of(key) & mask;
     for (;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
@@ -97,7 +119,7 @@ class PairInternTable {
       if (slot.key == key) return slot.value;
     }
     // Keep the load factor under 1/2 so probe chains stay short.
-    if ((count_ + 1) * 2 > slots_.size()) [[unlikely]]
+    if ((count_ + 1) * 2 > mask + 1) [[unlikely]]
       return insert_after_growing(key, value);
     slots_[i] = {key, value, generation_};
     ++count_;
@@ -120,6 +142,8 @@ class PairInternTable {
   std::uint32_t insert_after_growing(std::uint64_t key, std::uint32_t value);
 
   std::vector<Slot> slots_;
+  std::vector<Slot> moving_; // insert_after_growing(): the live slots placed again, reused
+  std::size_t mask_ = kInitialSlots - 1; // active prefix: slots_[0, mask_]
   std::uint32_t count_ = 0;
   std::uint32_t generation_ = 1;
 };

@@ -88,7 +88,9 @@ Status Lowering::lower(const ir::Builder& builder, const LowerOptions& options,
   s.reflection = &reflection;
   recycle(reflection);
   words.clear();
-  s.mb.reset(options.target);
+  // A quarter of the IR's ids: about what large modules intern, and small ones stay within the
+  // tables' first slots.
+  s.mb.reset(options.target, builder.id_limit() / 4);
   s.ValueMaps::clear(builder.id_limit());
   s.TypeCache::clear();
   s.EntryState::clear();

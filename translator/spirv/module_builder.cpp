@@ -39,13 +39,13 @@ ModuleBuilder::ModuleBuilder() {
   scratch_.reserve(32);
 }
 
-void ModuleBuilder::reset(SpirvTarget target) {
+void ModuleBuilder::reset(SpirvTarget target, std::size_t expected_globals) {
   target_ = target;
   next_id_ = 1;
   for (auto& s : sections_) s.clear();
   std::fill(capability_bits_.begin(), capability_bits_.end(), 0u);
   extension_names_.clear();
-  globals_.clear();
+  globals_.clear(expected_globals);
   decoration_links_.clear();
   if (++decoration_generation_ == 0) {
     // Wrapped after 2^32 modules: forget every stale head for real once.
@@ -53,8 +53,8 @@ void ModuleBuilder::reset(SpirvTarget target) {
     decoration_generation_ = 1;
   }
   void_type_ = bool_type_ = u32_type_ = i32_type_ = f32_type_ = 0;
-  scalar_constants_.clear();
-  pointer_types_.clear();
+  scalar_constants_.clear(expected_globals);
+  pointer_types_.clear(expected_globals);
   in_function_ = false;
   function_has_label_ = false;
   locals_.clear();

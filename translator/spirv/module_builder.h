@@ -14,9 +14,9 @@
 //
 // Ids are handed out densely from 1, so the header's bound is exactly next id (compact).
 
+#include "translator/common/spirv_target.h"
 #include "translator/spirv/intern_table.h"
 #include "translator/spirv/word_buffer.h"
-#include "translator/common/spirv_target.h"
 
 #include <cstdint>
 #include <cstring>
@@ -55,8 +55,9 @@ class ModuleBuilder {
 
   ModuleBuilder();
 
-  // Forget the module, keep every buffer's capacity.
-  void reset(SpirvTarget target = SpirvTarget::Vulkan13);
+  // Forget the module, keep every buffer's capacity. `expected_globals`: about how many types,
+  // constants and decorations the module will hold (sizes the interning tables' active part).
+  void reset(SpirvTarget target = SpirvTarget::Vulkan13, std::size_t expected_globals = 0);
   SpirvTarget target() const { return target_; }
   // SPIR-V 1.4+ (Vulkan 1.2+) entry points list every global variable they use; 1.0-1.3 list
   // only Input and Output variables.

@@ -92,5 +92,55 @@ TEST(PairInternTable, InternsPairsGrowsAndClears) {
   }
 }
 
+// After a large module grew the array, the next module hashes into a small prefix again, and
+// grows it within the kept capacity without losing or mixing up entries.
+TEST(InternTable, EachModuleStartsFromASmallPrefix) {
+  InternTable table;
+  const std::size_t initial = table.active_slots();
+  for (std::uint32_t i = 0; i < 5000; ++i) {
+    const std::uint32_t key[] = {i, i * 7};
+    ASSERT_EQ(table.intern(key, i + 1), i + 1);
+  }
+  EXPECT_GE(table.active_slots(), 10000u);
+  table.clear();
+  EXPECT_EQ(table.active_slots(), initial);
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    const std::uint32_t key[] = {i, i * 5, i};
+    ASSERT_EQ(table.intern(key, i + 50), i + 50);
+  }
+  EXPECT_LT(table.active_slots(), 4 * 1000u);
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    const std::uint32_t key[] = {i, i * 5, i};
+    const std::uint32_t old_key[] = {i, i * 7};
+    ASSERT_EQ(table.find(key), i + 50);
+    ASSERT_EQ(table.find(old_key), InternTable::kNotFound); // the earlier module's
+  }
+  // A module announced as large starts with room for its keys, within the capacity.
+  table.clear(3000);
+  EXPECT_EQ(table.active_slots(), 8192u);
+  table.clear(1u << 30);
+  EXPECT_GE(table.active_slots(), 10000u);
+  EXPECT_LT(table.active_slots(), 1u << 20);
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    const std::uint32_t key[] = {i, i * 7};
+    ASSERT_EQ(table.intern(key, i + 1), i + 1);
+  }
+}
+
+TEST(PairInternTable, EachModuleStartsFromASmallPrefix) {
+  PairInternTable table;
+  const std::size_t initial = table.active_slots();
+  for (std::uint32_t i = 0; i < 5000; ++i) ASSERT_EQ(table.intern(i, 1, i + 1), i + 1);
+  EXPECT_GE(table.active_slots(), 10000u);
+  table.clear();
+  EXPECT_EQ(table.active_slots(), initial);
+  for (std::uint32_t i = 0; i < 1000; ++i) ASSERT_EQ(table.intern(i, 2, i + 50), i + 50);
+  EXPECT_LT(table.active_slots(), 4 * 1000u);
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(table.intern(i, 2, 7), i + 50);
+    ASSERT_EQ(table.intern(i, 1, 9), 9u); // the earlier module's key is gone
+  }
+}
+
 } // namespace
 } // namespace kiln::spirv
