@@ -2,6 +2,33 @@
 
 namespace kiln::spirv {
 
+namespace {
+
+// Doubles the active prefix of `slots` (slots[0, mask]; the array too when the prefix was all
+// of it) and places the live slots, those of `generation`, again at home(slot) & mask. Slots past
+// the old prefix hold only earlier modules' generations: free. `moving` is reused scratch.
+template <class Slot, class Mask, class Home>
+void double_prefix(std::vector<Slot>& slots, std::vector<Slot>& moving, Mask& mask,
+                   std::uint32_t generation, Home home) {
+  const std::size_t active = std::size_t{mask} + 1;
+  moving.clear();
+  for (std::size_t i = 0; i < active; ++i) {
+    Slot& slot = slots[i];
+    if (slot.generation != generation) continue;
+    moving.push_back(slot);
+    slot.generation = 0;
+  }
+  if (slots.size() < 2 * active) slots.resize(2 * active);
+  mask = static_cast<Mask>(2 * active - 1);
+  for (const Slot& slot : moving) {
+    std::size_t i = home(slot) & mask;
+    while (slots[i].generation == generation) i = (i + 1) & mask;
+    slots[i] = slot;
+  }
+}
+
+} // namespace
+
 void InternTable::clear(std::size_t expected) {
   long_keys_.clear();
   count_ = 0;
@@ -54,24 +81,8 @@ std::uint32_t InternTable::intern(std::span<const std::uint32_t> key, std::uint3
   return value;
 }
 
-// Doubles the active prefix (and the array when the prefix was all of it), placing the live
-// slots again. Slots past the old prefix hold only earlier modules' generations: free.
 void InternTable::grow() {
-  const std::size_t active = std::size_t{mask_} + 1;
-  moving_.clear();
-  for (std::size_t i = 0; i < active; ++i) {
-    Slot& slot = slots_[i];
-    if (slot.generation != generation_) continue;
-    moving_.push_back(slot);
-    slot.generation = 0;
-  }
-  if (slots_.size() < 2 * active) slots_.resize(2 * active);
-  mask_ = static_cast<std::uint32_t>(2 * active - 1);
-  for (const Slot& slot : moving_) {
-    std::uint32_t i = slot.hash & mask_;
-    while (slots_[i].generation == generation_) i = (i + 1) & mask_;
-    slots_[i] = slot;
-  }
+  double_prefix(slots_, moving_, mask_, generation_, [](const Slot& slot) { return slot.hash; });
 }
 
 void PairInternTable::clear(std::size_t expected) {
@@ -85,23 +96,11 @@ void PairInternTable::clear(std::size_t expected) {
 
 // As InternTable::grow(), then the new key.
 std::uint32_t PairInternTable::insert_after_growing(std::uint64_t key, std::uint32_t value) {
-  const std::size_t active = mask_ + 1;
-  moving_.clear();
-  for (std::size_t i = 0; i < active; ++i) {
-    Slot& slot = slots_[i];
-    if (slot.generation != generation_) continue;
-    moving_.push_back(slot);
-    slot.generation = 0;
-  }
-  if (slots_.size() < 2 * active) slots_.resize(2 * active);
-  mask_ = 2 * active - 1;
-  auto place = [&](const Slot& slot) {
-    std::size_t i = slot_of(slot.key) & mask_;
-    while (slots_[i].generation == generation_) i = (i + 1) & mask_;
-    slots_[i] = slot;
-  };
-  for (const Slot& slot : moving_) place(slot);
-  place({key, value, generation_});
+  double_prefix(slots_, moving_, mask_, generation_,
+                [](const Slot& slot) { return slot_of(slot.key); });
+  std::size_t i = slot_of(key) & mask_;
+  while (slots_[i].generation == generation_) i = (i + 1) & mask_;
+  slots_[i] = {key, value, generation_};
   ++count_;
   return value;
 }
