@@ -369,6 +369,8 @@ void ConvertContext::store_dst_raw(const Operand& dst, const Vec4& value, Scalar
   if (dst.component_count == 0) mask = 1;
   const ScratchReg* scratch = nullptr;
   if (dst.type == OperandType::IndexableTemp && !(scratch = scratch_reg(*this, dst))) return;
+  if (dst.type == OperandType::Output && io_store_control_point(*this, dst, mask, value.c, type))
+    return;
   for (unsigned i = 0; i < 4; ++i) {
     if (!(mask & (1u << i)) || !value[i]) continue;
     switch (dst.type) {

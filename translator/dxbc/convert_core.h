@@ -52,6 +52,10 @@ IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, 
 ir::SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ir::ScalarType type);
 void io_store(ConvertContext& ctx, const Operand& op, unsigned component, ir::SsaDef value,
               ir::ScalarType type);
+// The components `mask` of a control-point output o# written whole as one vector store, when
+// they are exactly one location variable; false (nothing emitted) otherwise.
+bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
+                            const ir::SsaDef* value, ir::ScalarType type);
 
 // eval_centroid / eval_sample_index / eval_snapped of input component `component`; `sample`
 // (u32) or `offset` (vec2<f32>) as the opcode needs. Null (and an error) for non-inputs.

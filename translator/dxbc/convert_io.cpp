@@ -54,6 +54,58 @@ IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, 
 
 namespace {
 
+// o# in the control point phase: this invocation's control point (loaded once per function).
+SsaDef control_point_id(ConvertContext& ctx) {
+  if (!ctx.control_point_id) {
+    IoSlot* id = special_slot(ctx, OperandType::OutputControlPointId, 0);
+    if (!id) return {};
+    ctx.control_point_id =
+        ctx.builder().add_after(ctx.label, Op::InputLoad(ir::kU32, id->dcl, SsaDef()));
+  }
+  return ctx.control_point_id;
+}
+
+// The control-point output location variable whose components are exactly `mask` of register
+// `reg` (in order), or null. Such a variable is written as one vector store: lavapipe's
+// pipeline build and first draw pay for every store to a control-point output indexed by the
+// invocation, and four scalar stores cost measurably more than one vector store
+// (docs/execution.md, "Driver time, kiln against vkd3d-shader 1.2").
+const IoSlot* whole_control_point_vector(ConvertContext& ctx, std::uint32_t reg,
+                                         std::uint8_t mask) {
+  const IoSlot* first = nullptr;
+  unsigned count = 0;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (!(mask & (1u << c))) continue;
+    const IoSlot* s = ctx.slot(IoFile::Output, reg, c);
+    if (!s || !s->dcl || !s->per_vertex || s->shape != IoSlot::Shape::Vector) return nullptr;
+    if (!first) first = s;
+    if (s->dcl != first->dcl || s->type != first->type || s->element != count) return nullptr;
+    ++count;
+  }
+  if (count < 2 || ctx.builder().op(first->dcl).code() != ir::OpCode::DclOutput) return nullptr;
+  for (unsigned c = 0; c < 4; ++c) {
+    const IoSlot* s = ctx.slot(IoFile::Output, reg, c);
+    if (!(mask & (1u << c)) && s && s->dcl == first->dcl) return nullptr; // a part of it
+  }
+  return first;
+}
+
+// Stores values[c] (already of the slot's type) to the components `mask` of control-point
+// output `reg` as one vector store when they make up a whole variable; false otherwise.
+bool store_control_point_vector(ConvertContext& ctx, std::uint32_t reg, std::uint8_t mask,
+                                SsaDef vertex, const SsaDef* values) {
+  const IoSlot* s = whole_control_point_vector(ctx, reg, mask);
+  if (!s || !vertex || !ctx.stream_mirrors.empty()) return false;
+  SsaDef parts[4];
+  unsigned count = 0;
+  for (unsigned c = 0; c < 4; ++c)
+    if (mask & (1u << c)) parts[count++] = values[c];
+  const Type t = ir::vec(s->type, count);
+  SsaDef v = ctx.emit(Op::CompositeConstruct(t, std::span<const SsaDef>(parts, count)));
+  ctx.emit(Op::OutputStore(ir::kVoid, s->dcl, vertex, v));
+  return true;
+}
+
 // The address operand for one slot: [vertex,] element.
 SsaDef slot_address(ConvertContext& ctx, const Operand& op, const IoSlot& s, bool output_file) {
   SsaDef vertex;
@@ -61,14 +113,8 @@ SsaDef slot_address(ConvertContext& ctx, const Operand& op, const IoSlot& s, boo
     if (op.index_dimension >= 2) {
       vertex = ctx.load_index(op, 0);
     } else if (output_file) {
-      // o# in the control point phase: this invocation's control point.
-      if (!ctx.control_point_id) {
-        IoSlot* id = special_slot(ctx, OperandType::OutputControlPointId, 0);
-        if (!id) return {};
-        ctx.control_point_id =
-            ctx.builder().add_after(ctx.label, Op::InputLoad(ir::kU32, id->dcl, SsaDef()));
-      }
-      vertex = ctx.control_point_id;
+      vertex = control_point_id(ctx);
+      if (!vertex) return {};
     } else {
       ctx.fail(ctx.here(), "per-vertex input read without a vertex index");
       return {};
@@ -206,6 +252,26 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
   }
 }
 
+bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
+                            const SsaDef* value, ScalarType type) {
+  unsigned reg_dim = 0;
+  if (ctx.program().type != ProgramType::Hull || op.type != OperandType::Output ||
+      op.index_dimension != 1 || dynamic_register(op, reg_dim) ||
+      target_of(ctx, op.type).file != IoFile::Output || !ctx.stream_mirrors.empty())
+    return false;
+  const IoSlot* s = whole_control_point_vector(ctx, op.index[0], mask);
+  if (!s) return false;
+  for (unsigned c = 0; c < 4; ++c)
+    if ((mask & (1u << c)) && !value[c]) return false;
+  SsaDef vertex = control_point_id(ctx);
+  if (!vertex) return false;
+  SsaDef typed[4];
+  for (unsigned c = 0; c < 4; ++c)
+    if (mask & (1u << c))
+      typed[c] = ctx.bitcast(value[c], ctx.stored_type(value[c], type), s->type);
+  return store_control_point_vector(ctx, op.index[0], mask, vertex, typed);
+}
+
 SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Operand& op,
                       unsigned component, SsaDef extra) {
   if (op.type != OperandType::Input || ctx.program().type != ProgramType::Pixel) {
@@ -263,21 +329,29 @@ void io_hull_passthrough(ConvertContext& ctx) {
     // ordinary varying the domain shader reads at its location), whatever the input was.
     const SignatureElement* o = find_element(ctx.osgn, e.register_index, e.mask, 0);
     declare_passthrough(ctx, out, o ? *o : e, ctx.convention != InterfaceConvention::Vkd3dShader);
+    auto address = [&](const IoSlot& s) {
+      bool has_element = s.shape == IoSlot::Shape::Vector || s.shape == IoSlot::Shape::Array;
+      if (!has_element) return id;
+      return ctx.emit(
+          Op::CompositeConstruct(ir::vec(ScalarType::U32, 2), id, ctx.constant_u32(s.element)));
+    };
+    SsaDef values[4]{};
+    std::uint8_t copied = 0;
     for (unsigned c = 0; c < 4; ++c) {
       if (!(e.mask & (1u << c))) continue;
       IoSlot* si = ctx.slot(IoFile::Input, e.register_index, c);
       IoSlot* so = ctx.slot(IoFile::Output, e.register_index, c);
       if (!si || !so || !si->dcl || !so->dcl) continue;
-      auto address = [&](const IoSlot& s) {
-        bool has_element = s.shape == IoSlot::Shape::Vector || s.shape == IoSlot::Shape::Array;
-        if (!has_element) return id;
-        return ctx.emit(
-            Op::CompositeConstruct(ir::vec(ScalarType::U32, 2), id, ctx.constant_u32(s.element)));
-      };
       SsaDef v = ctx.emit(Op::InputLoad(Type(si->type), si->dcl, address(*si)));
-      v = ctx.bitcast(v, si->type, so->type);
-      ctx.emit(Op::OutputStore(ir::kVoid, so->dcl, address(*so), v));
+      values[c] = ctx.bitcast(v, si->type, so->type);
+      copied |= std::uint8_t(1u << c);
     }
+    if (store_control_point_vector(ctx, e.register_index, copied, id, values)) continue;
+    for (unsigned c = 0; c < 4; ++c)
+      if (copied & (1u << c)) {
+        IoSlot* so = ctx.slot(IoFile::Output, e.register_index, c);
+        ctx.emit(Op::OutputStore(ir::kVoid, so->dcl, address(*so), values[c]));
+      }
   }
 }
 

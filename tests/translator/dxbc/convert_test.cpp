@@ -537,7 +537,8 @@ TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
     stores += r.b.op(d).code() == OpCode::OutputStore;
     loads += r.b.op(d).code() == OpCode::InputLoad;
   }
-  EXPECT_EQ(stores, 6u);
+  // Position is a built-in, stored per component; TEXCOORD0 is a whole vec2 location, one store.
+  EXPECT_EQ(stores, 4u + 1u);
   EXPECT_EQ(loads, 1u + 6u); // the control point id, then the copied components
   EXPECT_EQ(r.count(OpCode::DclInputBuiltIn), 2u);  // Position[3], TessControlPointId
   EXPECT_EQ(r.count(OpCode::DclOutputBuiltIn), 2u); // Position[3], TessFactorInner
@@ -606,6 +607,44 @@ TEST(DxbcConvert, PatchConstantsSitPastTheControlPointRegisters) {
     std::sort(locations.begin(), locations.end());
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(locations, expected) << r.text();
+    expect_pipeline_ok(r);
+  }
+}
+
+// A control point phase writing a whole output register stores it as one vector (lavapipe
+// turns each store to a control point output into a loop over the patch's invocations); a
+// write of part of a register's variable stays a store per component.
+TEST(DxbcConvert, WholeControlPointOutputIsOneVectorStore) {
+  const auto io = signature({{"TEXCOORD", 0, 0, 3, 0, 0xf}, {"TEXCOORD", 1, 0, 3, 1, 0xf}});
+  const auto patch = signature({{"FACTOR", 0, 0, 3, 0, 0x1}});
+  ProgramBuilder p = hull_program();
+  p.inst(Opcode::HsControlPointPhase, {});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 0});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 1});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, imm4(), f(1), f(2), f(3), f(4)});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0x3), 1, imm4(), f(5), f(6), f(7), f(8)});
+  p.inst(Opcode::Ret, {});
+  p.inst(Opcode::HsForkPhase, {});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 1), 0});
+  p.inst(Opcode::Mov, {dst(OT::Output, 1), 0, imm1(), f(9)});
+  p.inst(Opcode::Ret, {});
+  const auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                                     {fourcc('I', 'S', 'G', 'N'), io},
+                                     {fourcc('O', 'S', 'G', 'N'), io},
+                                     {fourcc('P', 'C', 'S', 'G'), patch}});
+  for (InterfaceConvention convention :
+       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
+    Converter converter;
+    Result r;
+    r.status = converter.convert(bytes, {.convention = convention}, r.b);
+    ASSERT_TRUE(r.status) << r.status.message();
+    EXPECT_TRUE(ir::validate(r.b)) << r.text();
+    std::vector<std::uint32_t> stored_sizes; // per OutputStore, the value's vector size
+    for (ir::OpView store : r.of(OpCode::OutputStore))
+      stored_sizes.push_back(r.b.op(store.operand(2).def()).type().vector_size());
+    std::sort(stored_sizes.begin(), stored_sizes.end());
+    // o0.xyzw: one vec4; o1.xy: two scalars; the fork phase's patch constant: one scalar.
+    EXPECT_EQ(stored_sizes, (std::vector<std::uint32_t>{1, 1, 1, 4})) << r.text();
     expect_pipeline_ok(r);
   }
 }
