@@ -70,8 +70,10 @@ SsaDef control_point_id(ConvertContext& ctx) {
 // pipeline build and first draw pay for every store to a control-point output indexed by the
 // invocation, and four scalar stores cost measurably more than one vector store
 // (docs/execution.md, "Driver time, kiln against vkd3d-shader 1.2").
+// A store mirrored into stream output keeps its per-component form.
 const IoSlot* whole_control_point_vector(ConvertContext& ctx, std::uint32_t reg,
                                          std::uint8_t mask) {
+  if (!ctx.stream_mirrors.empty()) return nullptr;
   const IoSlot* first = nullptr;
   unsigned count = 0;
   for (unsigned c = 0; c < 4; ++c) {
@@ -90,20 +92,17 @@ const IoSlot* whole_control_point_vector(ConvertContext& ctx, std::uint32_t reg,
   return first;
 }
 
-// Stores values[c] (already of the slot's type) to the components `mask` of control-point
-// output `reg` as one vector store when they make up a whole variable; false otherwise.
-bool store_control_point_vector(ConvertContext& ctx, std::uint32_t reg, std::uint8_t mask,
+// Stores values[c] (of `slot`'s type; whole_control_point_vector() found it for `mask`) to
+// control point `vertex` as one vector store.
+void store_control_point_vector(ConvertContext& ctx, const IoSlot& slot, std::uint8_t mask,
                                 SsaDef vertex, const SsaDef* values) {
-  const IoSlot* s = whole_control_point_vector(ctx, reg, mask);
-  if (!s || !vertex || !ctx.stream_mirrors.empty()) return false;
   SsaDef parts[4];
   unsigned count = 0;
   for (unsigned c = 0; c < 4; ++c)
     if (mask & (1u << c)) parts[count++] = values[c];
-  const Type t = ir::vec(s->type, count);
+  const Type t = ir::vec(slot.type, count);
   SsaDef v = ctx.emit(Op::CompositeConstruct(t, std::span<const SsaDef>(parts, count)));
-  ctx.emit(Op::OutputStore(ir::kVoid, s->dcl, vertex, v));
-  return true;
+  ctx.emit(Op::OutputStore(ir::kVoid, slot.dcl, vertex, v));
 }
 
 // The address operand for one slot: [vertex,] element.
@@ -257,7 +256,7 @@ bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t
   unsigned reg_dim = 0;
   if (ctx.program().type != ProgramType::Hull || op.type != OperandType::Output ||
       op.index_dimension != 1 || dynamic_register(op, reg_dim) ||
-      target_of(ctx, op.type).file != IoFile::Output || !ctx.stream_mirrors.empty())
+      target_of(ctx, op.type).file != IoFile::Output)
     return false;
   const IoSlot* s = whole_control_point_vector(ctx, op.index[0], mask);
   if (!s) return false;
@@ -269,7 +268,8 @@ bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t
   for (unsigned c = 0; c < 4; ++c)
     if (mask & (1u << c))
       typed[c] = ctx.bitcast(value[c], ctx.stored_type(value[c], type), s->type);
-  return store_control_point_vector(ctx, op.index[0], mask, vertex, typed);
+  store_control_point_vector(ctx, *s, mask, vertex, typed);
+  return true;
 }
 
 SsaDef io_interpolate(ConvertContext& ctx, const Instruction& inst, const Operand& op,
@@ -346,7 +346,11 @@ void io_hull_passthrough(ConvertContext& ctx) {
       values[c] = ctx.bitcast(v, si->type, so->type);
       copied |= std::uint8_t(1u << c);
     }
-    if (store_control_point_vector(ctx, e.register_index, copied, id, values)) continue;
+    if (const IoSlot* whole = whole_control_point_vector(ctx, e.register_index, copied);
+        whole && id) {
+      store_control_point_vector(ctx, *whole, copied, id, values);
+      continue;
+    }
     for (unsigned c = 0; c < 4; ++c)
       if (copied & (1u << c)) {
         IoSlot* so = ctx.slot(IoFile::Output, e.register_index, c);
