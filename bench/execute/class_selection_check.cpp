@@ -57,9 +57,7 @@ bool check_class_selection(vulkan::Context& context, Translator& translator, con
                  buffer_run, error) ||
       !run_stage(context, stage, fixed.spirv, reflection, facts, seed, constants, captured, 1,
                  fixed_run, error))
-    return fail(error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung
-                                                                   : Verdict::DeviceError,
-                error);
+    return fail(failed_run_verdict(error), error);
   record.kiln_build_ms = buffer_run.build_ms;
   record.kiln_run_ms = buffer_run.run_ms[0];
   const Comparison repeat =

@@ -399,10 +399,7 @@ ShaderRecord execute_d3d9(vulkan::Context& context, Translator& translator, cons
                      f == 0 ? nullptr : &specialization);
   };
   record.kiln_first = true;
-  if (!run(0) || !run(1))
-    return finish(error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung
-                                                                     : Verdict::DeviceError,
-                  error);
+  if (!run(0) || !run(1)) return finish(failed_run_verdict(error), error);
   std::uint32_t plane_mask = 0;
   for (const ShaderParameter& p : state.immediate)
     if (p.name == ParameterName::CLIP_PLANE_MASK) plane_mask = p.value[0];

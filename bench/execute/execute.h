@@ -35,6 +35,10 @@ enum class Verdict : std::uint8_t {
       Count
 };
 const char* verdict_name(Verdict verdict);
+// The verdict of a run that failed with `error` (run_stage()'s): Hung when the device did not
+// finish within the fence timeout (the worker stops after it, the device still busy;
+// supervisor.cpp), else DeviceError.
+Verdict failed_run_verdict(const std::string& error);
 
 struct ShaderRecord {
   std::string file;

@@ -166,6 +166,10 @@ const char* verdict_name(Verdict verdict) {
   return "?";
 }
 
+Verdict failed_run_verdict(const std::string& error) {
+  return error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung : Verdict::DeviceError;
+}
+
 ExecuteSummary run_execute(const ExecuteOptions& options) {
   ExecuteSummary summary;
   summary.warm_driver = options.warm_driver;

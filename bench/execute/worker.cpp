@@ -234,12 +234,7 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
                              : run_vkd3d(warm_up) && run_kiln(warm_up);
   };
   const bool ran = (!state_->warm_driver || run_both(true)) && run_both(false);
-  // A run the device did not finish within the fence timeout (a loop the seeded contents keep
-  // going) is a hang: the worker stops after it (supervisor.cpp), the device still busy.
-  if (!ran)
-    return finish(error.find("vkWaitForFences") != std::string::npos ? Verdict::Hung
-                                                                     : Verdict::DeviceError,
-                  error);
+  if (!ran) return finish(failed_run_verdict(error), error);
   record.kiln_build_ms = kiln_run.build_ms;
   record.vkd3d_build_ms = vkd3d_run.build_ms;
   record.kiln_run_ms = kiln_run.run_ms[0];
