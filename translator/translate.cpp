@@ -89,7 +89,8 @@ Status Translator::run_front_end(const ShaderInput& input, const TranslateOption
          .class_linkage = options.interface ? &options.interface->class_linkage : nullptr,
          .convention =
              options.interface ? options.interface->convention : InterfaceConvention::Kiln,
-         .geometry_point_size = options.interface && options.interface->geometry_point_size},
+         .geometry_point_size = options.interface && options.interface->geometry_point_size,
+         .typed_uav_read_r32 = options.interface && options.interface->typed_uav_read_r32},
         builder);
   case InputKind::D3D9:
     return workspace_->d3d9.convert(

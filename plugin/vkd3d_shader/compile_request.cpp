@@ -189,12 +189,13 @@ bool read_options(const vkd3d_shader_compile_info& info, Reader& reader, Compile
       }
       break;
     case kOptionTypedUav:
-      // READ_FORMAT_R32 is what a request without the option gets; an unknown read format
-      // (StorageImageReadWithoutFormat) is not what kiln emits.
-      if (option.value != kTypedUavReadFormatR32) {
+      // READ_FORMAT_R32 is what a request without the option gets (vkd3d_request_interface());
+      // READ_FORMAT_UNKNOWN declares a read typed UAV Unknown (StorageImageReadWithoutFormat).
+      if (option.value != kTypedUavReadFormatR32 && option.value != kTypedUavReadFormatUnknown) {
         reason = ForwardReason::Option;
         return false;
       }
+      reader.interface.typed_uav_read_r32 = option.value == kTypedUavReadFormatR32;
       break;
     case kOptionWriteTessGeomPointSize:
       // 0: no point size anywhere (vkd3d-shader 1.2 writes one in geometry shaders that emit
@@ -293,6 +294,7 @@ std::shared_ptr<ShaderInterface> vkd3d_request_interface() {
   // them to libvkd3d's device creation); demote-to-helper is the one it is told about.
   interface->extensions = kAllExtensions & ~extension_bit(Extension::DemoteToHelperInvocation);
   interface->geometry_point_size = true;
+  interface->typed_uav_read_r32 = true;
   return interface;
 }
 

@@ -48,6 +48,7 @@ enum : unsigned {
   kOptionWriteTessGeomPointSize = 6,
 };
 constexpr unsigned kTypedUavReadFormatR32 = 0;
+constexpr unsigned kTypedUavReadFormatUnknown = 1;
 
 // The newest VKD3D_SHADER_API_VERSION_1_x whose requests kiln serves (docs/vkd3d-shader.md,
 // "API versions"): x = 10. Up to it, the version changes no compiled shader (1.11 stops

@@ -10,7 +10,7 @@ namespace {
 
 // Bumped when the encoding changes, so old cache records fail to decode instead of decoding
 // into something else.
-constexpr std::uint32_t kEncodingVersion = 3;      // 2: class linkage, 3: convention
+constexpr std::uint32_t kEncodingVersion = 4;      // 2: class linkage, 3: convention, 4: R32 reads
 constexpr std::uint32_t kMaxListLength = 1u << 16; // a bound for decoding damaged bytes
 constexpr std::uint32_t kMaxSemanticLength = 256;
 
@@ -168,6 +168,7 @@ void ShaderInterface::encode(std::vector<std::uint8_t>& out) const {
   encode_list(w, class_linkage.fixed_instances);
   w.u32(std::uint32_t(convention));
   w.u32(geometry_point_size ? 1 : 0);
+  w.u32(typed_uav_read_r32 ? 1 : 0);
 }
 
 Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterface& out) {
@@ -209,6 +210,7 @@ Status ShaderInterface::decode(std::span<const std::uint8_t> bytes, ShaderInterf
   if (convention > std::uint32_t(InterfaceConvention::Vkd3dShader)) return bad();
   out.convention = InterfaceConvention(convention);
   out.geometry_point_size = r.u32() != 0;
+  out.typed_uav_read_r32 = r.u32() != 0;
   if (r.failed() || r.remaining() != 0) return bad();
   return Status::ok();
 }

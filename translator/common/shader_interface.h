@@ -270,6 +270,12 @@ struct ShaderInterface {
   // VKD3D_SHADER_COMPILE_OPTION_WRITE_TESS_GEOM_POINT_SIZE = 0 asks it not to). Off by default:
   // Vulkan reads PointSize only where the layer enables shaderTessellationAndGeometryPointSize.
   bool geometry_point_size = false;
+  // A typed UAV the shader reads (not only with atomics) declares the R32 format of its type,
+  // as vkd3d-shader does by default (VKD3D_SHADER_COMPILE_OPTION_TYPED_UAV_READ_FORMAT_R32): the
+  // layer then needs no shaderStorageImageReadWithoutFormat and binds R32 views. Off by default:
+  // kiln's own model declares such a UAV Unknown (StorageImageReadWithoutFormat) and reads any
+  // format the view has.
+  bool typed_uav_read_r32 = false;
 
   // Whether the layer lays out the descriptors: any binding range, push-constant buffer,
   // combined sampler or UAV counter, or vkd3d-shader's convention (whose map is complete even

@@ -94,7 +94,8 @@ bool sampled_type_of(std::uint8_t return_type, ir::ScalarType& out) {
   }
 }
 
-ir::UavFlags uav_flags_of(const ResourceBinding& b) {
+// `read_r32`: ConvertContext::typed_uav_read_r32, a typed UAV that is read has a fixed format.
+ir::UavFlags uav_flags_of(const ResourceBinding& b, bool read_r32) {
   ir::UavFlags flags = b.base_flags;
   const bool reads = (b.usage & (uav_usage::kRead | uav_usage::kAtomic)) != 0;
   const bool writes = (b.usage & (uav_usage::kWrite | uav_usage::kAtomic)) != 0;
@@ -102,13 +103,14 @@ ir::UavFlags uav_flags_of(const ResourceBinding& b) {
   if (writes && !reads) flags = flags | ir::UavFlags::WriteOnly;
   const bool typed =
       b.kind != ir::ResourceKind::RawBuffer && b.kind != ir::ResourceKind::Structured;
-  if (typed && (b.usage & uav_usage::kAtomic)) flags = flags | ir::UavFlags::FixedFormat;
+  if (typed && ((b.usage & uav_usage::kAtomic) || (read_r32 && (b.usage & uav_usage::kRead))))
+    flags = flags | ir::UavFlags::FixedFormat;
   return flags;
 }
 
 ir::Op uav_declaration(ConvertContext& ctx, const ResourceBinding& b) {
   return ir::Op::DclUav(b.type, ctx.entry_point(), b.space, b.lower, b.count, b.kind,
-                        uav_flags_of(b));
+                        uav_flags_of(b, ctx.typed_uav_read_r32));
 }
 
 // The descriptor array index an operand selects (see load_descriptor).
@@ -360,9 +362,9 @@ ir::SsaDef emit_with_feedback(ConvertContext& ctx, const Instruction& inst, cons
 
 void note_uav_usage(ConvertContext& ctx, ResourceBinding& binding, std::uint8_t usage) {
   if ((binding.usage | usage) == binding.usage) return;
-  const ir::UavFlags before = uav_flags_of(binding);
+  const ir::UavFlags before = uav_flags_of(binding, ctx.typed_uav_read_r32);
   binding.usage |= usage;
-  if (uav_flags_of(binding) != before)
+  if (uav_flags_of(binding, ctx.typed_uav_read_r32) != before)
     ctx.builder().rewrite_op(binding.decl, uav_declaration(ctx, binding));
 }
 

@@ -34,7 +34,8 @@
 //   RovScopedLockEnd; merging them into one interlock per invocation is the backend's business.
 // - UAV flags: globallycoherent -> Coherent, _rov -> RasterizerOrdered, and from the accesses
 //   seen while converting: ReadOnly (never written), WriteOnly (never read), FixedFormat (typed
-//   UAV used with atomics). The DclUav op is rewritten in place when the usage grows.
+//   UAV used with atomics, or read where the interface asks for R32 reads). The DclUav op is
+//   rewritten in place when the usage grows.
 
 #include "translator/dxbc/convert_context.h"
 

@@ -155,6 +155,7 @@ struct CoreState {
   bool debug_names = false; // ConvertOptions::debug_names (convert_names.cpp)
   InterfaceConvention convention = InterfaceConvention::Kiln; // ConvertOptions::convention
   bool geometry_point_size = false;                           // ConvertOptions::geometry_point_size
+  bool typed_uav_read_r32 = false;                            // ConvertOptions::typed_uav_read_r32
   ir::SsaDef point_size; // its PointSize output, written before each stream-0 emit
   bool hull_patch_phase = false;
   bool precise_all = false; // dcl_globalFlags without refactoringAllowed

@@ -491,6 +491,7 @@ Status ConverterState::run_parsed(const ConvertOptions& options, ir::Builder& bu
   ctx.debug_names = options.debug_names;
   ctx.convention = options.convention;
   ctx.geometry_point_size = options.geometry_point_size;
+  ctx.typed_uav_read_r32 = options.typed_uav_read_r32;
   if (Status st = read_signatures(ctx); !st) return st;
   return convert_program(ctx);
 }

@@ -19,6 +19,7 @@ struct ConvertOptions {
   // Whose stage-interface locations (ShaderInterface::convention).
   InterfaceConvention convention = InterfaceConvention::Kiln;
   bool geometry_point_size = false; // ShaderInterface::geometry_point_size
+  bool typed_uav_read_r32 = false;  // ShaderInterface::typed_uav_read_r32
 };
 
 // converter.cpp: the parsed container, the decoded program and the converter's context.

@@ -184,9 +184,19 @@ TEST_F(CompileRequestTest, ApiVersionsUpToTheNewestModelledAreServed) {
   ASSERT_TRUE(read_compile_request(info_, request, why));
   EXPECT_TRUE(request.tess_geom_point_size);
 
+  // TYPED_UAV: R32 (also a request without the option) or Unknown is served, any other value
+  // is forwarded.
+  EXPECT_TRUE(vkd3d_request_interface()->typed_uav_read_r32);
   options[1] = {vkd3d_shader_compile_option_name(kOptionTypedUav), kTypedUavReadFormatR32};
   EXPECT_EQ(reason(), ForwardReason::Count);
-  options[1].value = 1; // VKD3D_SHADER_COMPILE_OPTION_TYPED_UAV_READ_FORMAT_UNKNOWN
+  for (const unsigned format : {kTypedUavReadFormatR32, kTypedUavReadFormatUnknown}) {
+    options[1].value = format;
+    CompileRequest typed;
+    ForwardReason typed_why = ForwardReason::Count;
+    ASSERT_TRUE(read_compile_request(info_, typed, typed_why));
+    EXPECT_EQ(typed.options.interface->typed_uav_read_r32, format == kTypedUavReadFormatR32);
+  }
+  options[1].value = 2;
   EXPECT_EQ(reason(), ForwardReason::Option);
 }
 

@@ -72,11 +72,12 @@ struct Result {
   std::string text() { return ir::print(b); }
 };
 
-void convert(const std::vector<std::uint32_t>& words, Result& r) {
+void convert(const std::vector<std::uint32_t>& words, Result& r,
+             const ConvertOptions& options = {}) {
   const auto bytes = shader_container(words);
   Converter converter;
   r.b.reset();
-  r.status = converter.convert(bytes, {}, r.b);
+  r.status = converter.convert(bytes, options, r.b);
   if (r.status) r.status = ir::validate(r.b);
 }
 
@@ -527,6 +528,36 @@ TEST(DxbcResources, TypedUavLoadsStoresAndAtomicsSetTheUavFlags) {
   EXPECT_FALSE(atomics[1].operand(1).def());
   EXPECT_EQ(r.def(atomics[1].operand(2).def()).type(), ir::kU32);
   EXPECT_EQ(atomics[1].operand(4).literal_enum<ir::AtomicOp>(), ir::AtomicOp::Add);
+}
+
+// vkd3d-shader's default (TYPED_UAV_READ_FORMAT_R32) declares a typed UAV the shader reads with
+// its type's R32 format; kiln's own model leaves it Unknown. A UAV only written stays Unknown
+// either way (the backend asks for StorageImageWriteWithoutFormat).
+TEST(DxbcResources, TypedUavReadsHaveAFixedFormatWhereTheInterfaceAsksForR32) {
+  auto w =
+      compute()
+          .inst(Opcode::DclUavTyped, {decl_reg(OT::Uav), 0, returns(ReturnType::Float)},
+                dim_bits(ResourceDimension::Texture2D))
+          .inst(Opcode::DclUavTyped, {decl_reg(OT::Uav), 1, returns(ReturnType::Float)},
+                dim_bits(ResourceDimension::Texture2D))
+          // ld_uav_typed r0.x, r0.xyyy, u0.xyzw ; store_uav_typed u1.xyzw, r0.xy, r0.xxxx
+          .inst(Opcode::LdUavTyped, {reg1(OT::Temp, mask(1)), 0, reg1(OT::Temp, swz(0, 1, 1, 1)), 0,
+                                     reg1(OT::Uav, swz(0, 1, 2, 3)), 0})
+          .inst(Opcode::StoreUavTyped,
+                {reg1(OT::Uav, mask(kXyzw)), 1, reg1(OT::Temp, swz(0, 1, 1, 1)), 0,
+                 reg1(OT::Temp, swz(0, 0, 0, 0)), 0})
+          .inst(Opcode::Ret, {})
+          .finish();
+  for (const bool r32 : {false, true}) {
+    Result r;
+    convert(w, r, {.typed_uav_read_r32 = r32});
+    ASSERT_TRUE(r.status) << r.status.message();
+    auto uavs = r.of(OpCode::DclUav);
+    ASSERT_EQ(uavs.size(), 2u);
+    EXPECT_EQ(uavs[0].operand(5).literal_enum<ir::UavFlags>(),
+              r32 ? ir::UavFlags::ReadOnly | ir::UavFlags::FixedFormat : ir::UavFlags::ReadOnly);
+    EXPECT_EQ(uavs[1].operand(5).literal_enum<ir::UavFlags>(), ir::UavFlags::WriteOnly);
+  }
 }
 
 TEST(DxbcResources, RasterizerOrderedAccessesSitBetweenRovLocks) {
