@@ -4,6 +4,7 @@
 #include "bench/execute/compare.h"
 #include "bench/execute/contraction.h"
 #include "bench/execute/d3d9.h"
+#include "bench/execute/descriptor_clamp.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/resources.h"
 #include "bench/execute/stage_support.h"
@@ -197,9 +198,18 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
       !unsupported.empty())
     return finish(Verdict::NotExecuted, unsupported);
-  if (std::vector<std::uint32_t> counts;
-      !Resources::descriptor_counts(*state_->context, reflection, counts).empty())
+  std::vector<std::uint32_t> counts;
+  if (!Resources::descriptor_counts(*state_->context, reflection, counts).empty())
     return finish(Verdict::NotExecuted, "descriptor arrays past the device's per-stage limits");
+  std::vector<BoundArray> unbounded;
+  for (std::size_t i = 0; i < reflection.resources.size(); ++i)
+    if (const ResourceBinding& r = reflection.resources[i]; r.array_size == 0)
+      unbounded.push_back({r.set, r.binding, counts[i]});
+  if (clamp_descriptor_indices(kiln.spirv, unbounded) != 0) {
+    if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
+      return finish(Verdict::NotExecuted,
+                    "the clamped indices made an invalid module: " + s.message());
+  }
   const OpClass op_class = std::max(loosest_op_class(kiln.spirv), loosest_op_class(vkd3d.spirv));
   record.op_class = op_class_name(op_class);
 

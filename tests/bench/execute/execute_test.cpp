@@ -5,6 +5,7 @@
 #include "bench/execute/class_linkage.h"
 #include "bench/execute/compare.h"
 #include "bench/execute/contraction.h"
+#include "bench/execute/descriptor_clamp.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/passthrough.h"
 #include "bench/execute/passthrough_tessellation.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <ctime>
 #include <gtest/gtest.h>
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 #include <sys/wait.h>
 #include <thread>
@@ -468,6 +470,94 @@ TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   for (const ShaderRecord& r : summary.records) caught += r.verdict == Verdict::Differ;
   // Every subset shader has an operation whose swapped operands change what it writes.
   EXPECT_EQ(caught, summary.records.size());
+}
+
+// A runtime array of storage-buffer blocks at set 0 binding 1, indexed by a loaded word.
+constexpr std::string_view kRuntimeArrayText = R"(
+OpCapability Shader
+OpCapability RuntimeDescriptorArray
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %out %arrays
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %words ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 0
+OpDecorate %arrays DescriptorSet 0
+OpDecorate %arrays Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%words = OpTypeRuntimeArray %uint
+%blk = OpTypeStruct %words
+%blks = OpTypeRuntimeArray %blk
+%pblk = OpTypePointer StorageBuffer %blk
+%pblks = OpTypePointer StorageBuffer %blks
+%pu = OpTypePointer StorageBuffer %uint
+%out = OpVariable %pblk StorageBuffer
+%arrays = OpVariable %pblks StorageBuffer
+%u0 = OpConstant %uint 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pi = OpAccessChain %pu %out %u0 %u0
+%i = OpLoad %uint %pi
+%pv = OpAccessChain %pu %arrays %i %u0 %u0
+%v = OpLoad %uint %pv
+OpStore %pi %v
+OpReturn
+OpFunctionEnd
+)";
+
+// An index into an unbounded array past the elements the harness binds is clamped to the last:
+// UMin(index, elements - 1) before the access chain, with the GLSL.std.450 import added, in a
+// valid module. Another binding's array is left alone.
+TEST(ExecuteDescriptorClamp, IndexIntoAnUnboundedArrayIsClampedToTheBoundElements) {
+  std::string error;
+  const std::vector<std::uint32_t> module = assemble_spirv(kRuntimeArrayText, &error, false);
+  ASSERT_FALSE(module.empty()) << error;
+  std::vector<std::uint32_t> other = module;
+  const BoundArray elsewhere[] = {{0, 2, 15}};
+  EXPECT_EQ(clamp_descriptor_indices(other, elsewhere), 0u);
+  EXPECT_EQ(other, module);
+
+  std::vector<std::uint32_t> clamped = module;
+  const BoundArray bound[] = {{0, 1, 15}};
+  ASSERT_EQ(clamp_descriptor_indices(clamped, bound), 1u);
+  Status valid = validate_spirv(clamped, SpirvTarget::Vulkan13);
+  ASSERT_TRUE(valid) << valid.message();
+  std::uint32_t umin = 0, last = 0, chain_index = 0, constant_value = 0;
+  std::vector<std::uint32_t> umin_operands;
+  for (std::size_t at = 5; at < clamped.size(); at += clamped[at] >> 16) {
+    const std::uint32_t* w = &clamped[at];
+    const auto op = spv::Op(w[0] & 0xffff);
+    if (op == spv::OpExtInst && w[4] == GLSLstd450UMin) {
+      umin = w[2];
+      umin_operands.assign(w + 5, w + 7);
+    }
+    if (op == spv::OpConstant && w[3] == 14) last = w[2], constant_value = w[3];
+    if (op == spv::OpAccessChain && (w[0] >> 16) == 7) chain_index = w[4];
+  }
+  ASSERT_NE(umin, 0u) << "no UMin";
+  EXPECT_EQ(chain_index, umin); // the chain indexes the clamped value
+  ASSERT_EQ(umin_operands.size(), 2u);
+  EXPECT_EQ(umin_operands[1], last);
+  EXPECT_EQ(constant_value, 14u);
+}
+
+// A compute shader reads CBVs[] (unbounded) by thread id, 64 threads; lavapipe binds 15
+// uniform buffers, so threads 15 and up index past the bound elements. With the clamp both
+// translations read the one seeded constant buffer and agree; without it kiln's module read 0
+// there (docs/execution.md, "Descriptor arrays").
+TEST(ExecuteCorpus, UnboundedArrayPastTheDeviceLimitAgrees) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  ExecuteOptions options;
+  options.paths = {(corpus_dir() / "dxbc" / "16f5f80b22db.dxbc").string()};
+  options.progress = false;
+  const ExecuteSummary summary = run_execute(options);
+  if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+  ASSERT_EQ(summary.records.size(), 1u);
+  EXPECT_EQ(summary.records[0].verdict, Verdict::Match) << summary.records[0].reason;
 }
 
 } // namespace
