@@ -49,7 +49,7 @@ std::size_t clamp_descriptor_indices(std::vector<std::uint32_t>& spirv,
   const std::uint32_t* w0 = spirv.data();
   std::uint32_t glsl = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> set_of, binding_of, type_of, pointee_of;
-  std::unordered_set<std::uint32_t> runtime_arrays;
+  std::unordered_set<std::uint32_t> arrays_of_descriptors; // OpTypeArray, OpTypeRuntimeArray
   for (const Instruction& i : list) {
     const std::uint32_t* w = w0 + i.at;
     if (i.op == spv::OpExtInstImport && i.count >= 3 &&
@@ -60,8 +60,8 @@ std::size_t clamp_descriptor_indices(std::vector<std::uint32_t>& spirv,
       set_of[w[1]] = w[3];
     else if (i.op == spv::OpDecorate && i.count >= 4 && w[2] == spv::DecorationBinding)
       binding_of[w[1]] = w[3];
-    else if (i.op == spv::OpTypeRuntimeArray)
-      runtime_arrays.insert(w[1]);
+    else if (i.op == spv::OpTypeRuntimeArray || i.op == spv::OpTypeArray)
+      arrays_of_descriptors.insert(w[1]);
     else if (i.op == spv::OpTypePointer && i.count == 4)
       pointee_of[w[1]] = w[3];
     if (has_typed_result(i.op) && i.count >= 3) type_of[w[2]] = w[1];
@@ -72,7 +72,7 @@ std::size_t clamp_descriptor_indices(std::vector<std::uint32_t>& spirv,
     const std::uint32_t* w = w0 + i.at;
     if (i.op != spv::OpVariable || i.count < 4) continue;
     const auto pointee = pointee_of.find(w[1]);
-    if (pointee == pointee_of.end() || !runtime_arrays.count(pointee->second)) continue;
+    if (pointee == pointee_of.end() || !arrays_of_descriptors.count(pointee->second)) continue;
     const auto set = set_of.find(w[2]), binding = binding_of.find(w[2]);
     if (set == set_of.end() || binding == binding_of.end()) continue;
     for (const BoundArray& a : arrays)

@@ -19,12 +19,6 @@ using vulkan::ImageDesc;
 constexpr std::uint32_t kBufferElements = 1024;
 constexpr std::uint32_t kConstantBufferBytes = 4096 * 16;
 constexpr std::uint32_t kCounterStart = 16; // imm_atomic_consume stays in range
-// At most this many descriptors for an unbounded SM5.1 array (`t[]`); the device's per-stage
-// limits usually allow fewer (lavapipe: 15 uniform buffers, 32 storage buffers, 128 sampled
-// images and uniform texel buffers, 64 storage images and storage texel buffers, 32 samplers;
-// it crashes past them even in update-after-bind layouts).
-constexpr std::uint32_t kUnboundedArrayDescriptors = 256;
-
 // Which per-stage limit a descriptor type counts against.
 enum LimitClass { kSamplers, kUniformBuffers, kStorageBuffers, kSampled, kStorage, kLimitClasses };
 
@@ -183,24 +177,19 @@ std::string Resources::descriptor_counts(const vulkan::Context& context,
       l.maxPerStageDescriptorSamplers, l.maxPerStageDescriptorUniformBuffers,
       l.maxPerStageDescriptorStorageBuffers, l.maxPerStageDescriptorSampledImages,
       l.maxPerStageDescriptorStorageImages};
-  std::uint32_t used[kLimitClasses] = {}, unbounded[kLimitClasses] = {};
+  // An unbounded array gets one element, which every index reads (kiln's module is clamped to
+  // it: descriptor_clamp.h), as vkd3d-shader 1.2's module reads its one descriptor. Past the
+  // per-stage limits (lavapipe: 15 uniform buffers, 32 storage buffers, 128 sampled images and
+  // uniform texel buffers, 64 storage images and storage texel buffers, 32 samplers) lavapipe
+  // crashes, update-after-bind layouts or not.
+  counts.clear();
+  std::uint32_t used[kLimitClasses] = {};
   for (const ResourceBinding& r : reflection.resources) {
-    const LimitClass c = limit_class(r.descriptor_type);
-    if (r.array_size == 0)
-      ++unbounded[c];
-    else
-      used[c] += r.array_size;
+    counts.push_back(r.array_size ? r.array_size : 1);
+    used[limit_class(r.descriptor_type)] += counts.back();
   }
   for (int c = 0; c < kLimitClasses; ++c)
-    if (used[c] + unbounded[c] > limits[c])
-      return "descriptor arrays past the device's per-stage limits";
-  counts.clear();
-  for (const ResourceBinding& r : reflection.resources) {
-    const LimitClass c = limit_class(r.descriptor_type);
-    counts.push_back(
-        r.array_size ? r.array_size
-                     : std::min(kUnboundedArrayDescriptors, (limits[c] - used[c]) / unbounded[c]));
-  }
+    if (used[c] > limits[c]) return "descriptor arrays past the device's per-stage limits";
   return {};
 }
 

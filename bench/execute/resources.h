@@ -32,9 +32,9 @@ class Resources {
                 const ConstantWords& constants);
   // The descriptor kind this harness cannot make, or "" (checked before create()).
   static std::string unsupported(const Reflection& reflection);
-  // How many descriptors each of `reflection.resources` gets (1, an array's size, and for an
-  // unbounded array what the device's per-stage limits leave, at most 256), or "" with the
-  // reason when the arrays do not fit those limits (checked before create()).
+  // How many descriptors each of `reflection.resources` gets (an array's size; 1 for one
+  // descriptor and for an unbounded array), or "" with the reason when they do not fit the
+  // device's per-stage limits (checked before create()).
   static std::string descriptor_counts(const vulkan::Context& context, const Reflection& reflection,
                                        std::vector<std::uint32_t>& counts);
 

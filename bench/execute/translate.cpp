@@ -39,14 +39,7 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
   bytecode_ = bytecode;
   std::uint32_t next = 0;
   for (const ResourceBinding& d : source_.descriptors) {
-    if (d.array_size != 1 && d.register_class == ResourceBinding::Class::Uav) {
-      // vkd3d-shader 1.2 writes element 0 whatever the index, and aliased elements would make
-      // writes D3D keeps apart collide.
-      why = "UAV array";
-      return false;
-    }
-    // An unbounded array (`t[]`) gets as many elements as the device's limits leave, and kiln's
-    // module its indices clamped to them (descriptor_clamp.h).
+    // Unbounded and UAV arrays run with kiln's indices pinned (descriptor_clamp.h).
     has_arrays_ |= d.array_size != 1;
     placements_.push_back({&d, false, next});
     vkd3d_shader_resource_binding b{};

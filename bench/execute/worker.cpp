@@ -201,11 +201,17 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   std::vector<std::uint32_t> counts;
   if (!Resources::descriptor_counts(*state_->context, reflection, counts).empty())
     return finish(Verdict::NotExecuted, "descriptor arrays past the device's per-stage limits");
-  std::vector<BoundArray> unbounded;
-  for (std::size_t i = 0; i < reflection.resources.size(); ++i)
-    if (const ResourceBinding& r = reflection.resources[i]; r.array_size == 0)
-      unbounded.push_back({r.set, r.binding, counts[i]});
-  if (clamp_descriptor_indices(kiln.spirv, unbounded) != 0) {
+  // Every array index of kiln's module stays within the bound elements: an unbounded or UAV
+  // array's is pinned to element 0, another's clamped to its size (an index past a declared
+  // range is undefined in D3D and may not run in Vulkan; the seeded constants reach 3).
+  std::vector<BoundArray> bound;
+  for (std::size_t i = 0; i < reflection.resources.size(); ++i) {
+    const ResourceBinding& r = reflection.resources[i];
+    const bool uav = r.register_class == ResourceBinding::Class::Uav ||
+                     r.register_class == ResourceBinding::Class::UavCounter;
+    if (r.array_size != 1) bound.push_back({r.set, r.binding, uav ? 1 : counts[i]});
+  }
+  if (clamp_descriptor_indices(kiln.spirv, bound) != 0) {
     if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
       return finish(Verdict::NotExecuted,
                     "the clamped indices made an invalid module: " + s.message());

@@ -545,10 +545,10 @@ TEST(ExecuteDescriptorClamp, IndexIntoAnUnboundedArrayIsClampedToTheBoundElement
   EXPECT_EQ(constant_value, 14u);
 }
 
-// A compute shader reads CBVs[] (unbounded) by thread id, 64 threads; lavapipe binds 15
-// uniform buffers, so threads 15 and up index past the bound elements. With the clamp both
-// translations read the one seeded constant buffer and agree; without it kiln's module read 0
-// there (docs/execution.md, "Descriptor arrays").
+// A compute shader reads CBVs[] (unbounded) by thread id, 64 threads, and the harness binds one
+// element (lavapipe binds at most 15 uniform buffers). With the clamp every thread of kiln's
+// module reads the one seeded constant buffer, as vkd3d-shader's does, and they agree; without
+// it kiln's module read 0 past the bound elements (docs/execution.md, "Descriptor arrays").
 TEST(ExecuteCorpus, UnboundedArrayPastTheDeviceLimitAgrees) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;
