@@ -263,6 +263,7 @@ class Reader {
     f.dim = t.image[0];
     f.arrayed = t.image[2] != 0;
     f.multisampled = t.image[3] != 0;
+    if (t.image.size() > 5) f.format = t.image[5];
   }
 
   void builtin(std::uint32_t storage, const Decorations& d, std::uint32_t type_id) {
@@ -388,6 +389,7 @@ std::string describe(const DescriptorFact& f) {
   if (f.dim || f.arrayed || f.multisampled)
     s += " dim " + std::to_string(f.dim) + (f.arrayed ? " arrayed" : "") +
          (f.multisampled ? " ms" : "");
+  if (f.format) s += " format " + std::to_string(f.format);
   return s;
 }
 

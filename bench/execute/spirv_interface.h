@@ -22,6 +22,9 @@ struct DescriptorFact {
   std::uint32_t dim = 0;
   bool arrayed = false;
   bool multisampled = false;
+  // spv::ImageFormat of an image or texel buffer (a storage one's view must have it; Unknown
+  // needs the device's read/write-without-format features).
+  std::uint32_t format = 0;
   bool operator==(const DescriptorFact&) const = default;
   auto operator<=>(const DescriptorFact&) const = default;
 };

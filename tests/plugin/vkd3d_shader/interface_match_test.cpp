@@ -2,7 +2,8 @@
 // vkd3d-shader (kiln forwards what it cannot honour exactly), and it builds its pipeline
 // layout for vkd3d-shader's bindings, its defaults included. So for every shared DXBC shader
 // kiln serves, kiln's module must show the pipeline what the system library's shows: every
-// descriptor's set, binding and type, and every stage-interface component's location,
+// descriptor's set, binding, type and image shape and format (a storage image's view must have
+// the format its module declares), and every stage-interface component's location,
 // component, type, built-in, patch, interpolation and transform-feedback decorations (compared
 // per component, not per variable: bench/execute/spirv_interface.h). Two requests per shader:
 // an interface with an empty binding list (vkd3d-shader's fallback layout, which wined3d relies
