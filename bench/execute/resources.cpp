@@ -167,9 +167,8 @@ std::string Resources::unsupported(const Reflection& reflection) {
   return {};
 }
 
-std::string Resources::descriptor_counts(const vulkan::Context& context,
-                                         const Reflection& reflection,
-                                         std::vector<std::uint32_t>& counts) {
+std::string Resources::past_device_limits(const vulkan::Context& context,
+                                          const Reflection& reflection) {
   VkPhysicalDeviceProperties properties{};
   vkGetPhysicalDeviceProperties(context.physical_device(), &properties);
   const VkPhysicalDeviceLimits& l = properties.limits;
@@ -177,27 +176,19 @@ std::string Resources::descriptor_counts(const vulkan::Context& context,
       l.maxPerStageDescriptorSamplers, l.maxPerStageDescriptorUniformBuffers,
       l.maxPerStageDescriptorStorageBuffers, l.maxPerStageDescriptorSampledImages,
       l.maxPerStageDescriptorStorageImages};
-  // An unbounded array gets one element, which every index reads (kiln's module is clamped to
-  // it: descriptor_clamp.h), as vkd3d-shader 1.2's module reads its one descriptor. Past the
-  // per-stage limits (lavapipe: 15 uniform buffers, 32 storage buffers, 128 sampled images and
-  // uniform texel buffers, 64 storage images and storage texel buffers, 32 samplers) lavapipe
-  // crashes, update-after-bind layouts or not.
-  counts.clear();
+  // Past them (lavapipe: 15 uniform buffers, 32 storage buffers, 128 sampled images and uniform
+  // texel buffers, 64 storage images and storage texel buffers, 32 samplers) lavapipe crashes.
   std::uint32_t used[kLimitClasses] = {};
-  for (const ResourceBinding& r : reflection.resources) {
-    counts.push_back(r.array_size ? r.array_size : 1);
-    used[limit_class(r.descriptor_type)] += counts.back();
-  }
+  for (const ResourceBinding& r : reflection.resources) ++used[limit_class(r.descriptor_type)];
   for (int c = 0; c < kLimitClasses; ++c)
-    if (used[c] > limits[c]) return "descriptor arrays past the device's per-stage limits";
+    if (used[c] > limits[c]) return "descriptors past the device's per-stage limits";
   return {};
 }
 
 Status Resources::create(vulkan::Context& context, const Reflection& reflection, std::uint64_t seed,
                          const ConstantWords& constants) {
   context_ = &context;
-  std::vector<std::uint32_t> counts;
-  if (std::string why = descriptor_counts(context, reflection, counts); !why.empty())
+  if (std::string why = past_device_limits(context, reflection); !why.empty())
     return Status::error(why);
   for (std::size_t index = 0; index < reflection.resources.size(); ++index) {
     const ResourceBinding& r = reflection.resources[index];
@@ -206,10 +197,9 @@ Status Resources::create(vulkan::Context& context, const Reflection& reflection,
     write.set = r.set;
     write.binding = r.binding;
     write.type = VkDescriptorType(r.descriptor_type);
-    // Every element of an array is this one resource: vkd3d-shader 1.2 reads an array as its
-    // one descriptor whatever the index, so both translations read and write the same object
-    // (docs/execution.md, "Descriptor arrays").
-    write.count = counts[index];
+    // One descriptor, an array's too: kiln's module runs with its arrays reduced to element 0,
+    // vkd3d-shader 1.2's declares one descriptor (descriptor_arrays.h).
+    write.count = 1;
     const char kind = raw_or_structured(r) || r.register_class == ResourceBinding::Class::UavCounter
                           ? 'u'
                           : kind_of(r.data_type);

@@ -32,11 +32,11 @@ class Resources {
                 const ConstantWords& constants);
   // The descriptor kind this harness cannot make, or "" (checked before create()).
   static std::string unsupported(const Reflection& reflection);
-  // How many descriptors each of `reflection.resources` gets (an array's size; 1 for one
-  // descriptor and for an unbounded array), or "" with the reason when they do not fit the
-  // device's per-stage limits (checked before create()).
-  static std::string descriptor_counts(const vulkan::Context& context, const Reflection& reflection,
-                                       std::vector<std::uint32_t>& counts);
+  // The reason the descriptors of `reflection` (one each, an array's too: kiln's module runs
+  // with its arrays reduced to element 0) do not fit the device's per-stage limits, or ""
+  // (checked before create()).
+  static std::string past_device_limits(const vulkan::Context& context,
+                                        const Reflection& reflection);
 
   const std::vector<vulkan::DescriptorWrite>& writes() const { return writes_; }
   // Every UAV (each level and layer of an image) and counter, in binding order.

@@ -4,7 +4,7 @@
 #include "bench/execute/compare.h"
 #include "bench/execute/contraction.h"
 #include "bench/execute/d3d9.h"
-#include "bench/execute/descriptor_clamp.h"
+#include "bench/execute/descriptor_arrays.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/resources.h"
 #include "bench/execute/stage_support.h"
@@ -198,23 +198,14 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   if (std::string unsupported = stage_unsupported(stage, reflection, vkd3d_facts);
       !unsupported.empty())
     return finish(Verdict::NotExecuted, unsupported);
-  std::vector<std::uint32_t> counts;
-  if (!Resources::descriptor_counts(*state_->context, reflection, counts).empty())
-    return finish(Verdict::NotExecuted, "descriptor arrays past the device's per-stage limits");
-  // Every array index of kiln's module stays within the bound elements: an unbounded or UAV
-  // array's is pinned to element 0, another's clamped to its size (an index past a declared
-  // range is undefined in D3D and may not run in Vulkan; the seeded constants reach 3).
-  std::vector<BoundArray> bound;
-  for (std::size_t i = 0; i < reflection.resources.size(); ++i) {
-    const ResourceBinding& r = reflection.resources[i];
-    const bool uav = r.register_class == ResourceBinding::Class::Uav ||
-                     r.register_class == ResourceBinding::Class::UavCounter;
-    if (r.array_size != 1) bound.push_back({r.set, r.binding, uav ? 1 : counts[i]});
-  }
-  if (clamp_descriptor_indices(kiln.spirv, bound) != 0) {
+  if (std::string past = Resources::past_device_limits(*state_->context, reflection); !past.empty())
+    return finish(Verdict::NotExecuted, past);
+  // Every descriptor array of kiln's module is reduced to its element 0, the one descriptor
+  // vkd3d-shader's module declares for it (descriptor_arrays.h).
+  if (pin_descriptor_arrays(kiln.spirv) != 0) {
     if (Status s = validate_spirv(kiln.spirv, SpirvTarget::Vulkan10); !s)
       return finish(Verdict::NotExecuted,
-                    "the clamped indices made an invalid module: " + s.message());
+                    "kiln's module with its arrays reduced is invalid: " + s.message());
   }
   const OpClass op_class = std::max(loosest_op_class(kiln.spirv), loosest_op_class(vkd3d.spirv));
   record.op_class = op_class_name(op_class);

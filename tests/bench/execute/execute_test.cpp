@@ -5,7 +5,7 @@
 #include "bench/execute/class_linkage.h"
 #include "bench/execute/compare.h"
 #include "bench/execute/contraction.h"
-#include "bench/execute/descriptor_clamp.h"
+#include "bench/execute/descriptor_arrays.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/passthrough.h"
 #include "bench/execute/passthrough_tessellation.h"
@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <ctime>
 #include <gtest/gtest.h>
+#include <map>
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 #include <sys/wait.h>
@@ -472,83 +473,105 @@ TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   EXPECT_EQ(caught, summary.records.size());
 }
 
-// A runtime array of storage-buffer blocks at set 0 binding 1, indexed by a loaded word.
-constexpr std::string_view kRuntimeArrayText = R"(
+// A runtime array of storage-buffer blocks at binding 1 and an array of four at binding 2, both
+// indexed by a loaded word.
+constexpr std::string_view kDescriptorArraysText = R"(
 OpCapability Shader
 OpCapability RuntimeDescriptorArray
 OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %out %arrays
+OpEntryPoint GLCompute %main "main" %out %unbounded %four
 OpExecutionMode %main LocalSize 1 1 1
 OpDecorate %words ArrayStride 4
 OpMemberDecorate %blk 0 Offset 0
 OpDecorate %blk Block
 OpDecorate %out DescriptorSet 0
 OpDecorate %out Binding 0
-OpDecorate %arrays DescriptorSet 0
-OpDecorate %arrays Binding 1
+OpDecorate %unbounded DescriptorSet 0
+OpDecorate %unbounded Binding 1
+OpDecorate %four DescriptorSet 0
+OpDecorate %four Binding 2
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
 %uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
 %words = OpTypeRuntimeArray %uint
 %blk = OpTypeStruct %words
 %blks = OpTypeRuntimeArray %blk
+%u4 = OpConstant %uint 4
+%blks4 = OpTypeArray %blk %u4
 %pblk = OpTypePointer StorageBuffer %blk
 %pblks = OpTypePointer StorageBuffer %blks
+%pblks4 = OpTypePointer StorageBuffer %blks4
 %pu = OpTypePointer StorageBuffer %uint
 %out = OpVariable %pblk StorageBuffer
-%arrays = OpVariable %pblks StorageBuffer
+%unbounded = OpVariable %pblks StorageBuffer
+%four = OpVariable %pblks4 StorageBuffer
 %u0 = OpConstant %uint 0
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %pi = OpAccessChain %pu %out %u0 %u0
 %i = OpLoad %uint %pi
-%pv = OpAccessChain %pu %arrays %i %u0 %u0
+%si = OpBitcast %int %i
+%pv = OpAccessChain %pu %unbounded %i %u0 %u0
 %v = OpLoad %uint %pv
-OpStore %pi %v
+%pw = OpAccessChain %pu %four %si %u0 %u0
+%w = OpLoad %uint %pw
+%sum = OpIAdd %uint %v %w
+OpStore %pi %sum
 OpReturn
 OpFunctionEnd
 )";
 
-// An index into an unbounded array past the elements the harness binds is clamped to the last:
-// UMin(index, elements - 1) before the access chain, with the GLSL.std.450 import added, in a
-// valid module. Another binding's array is left alone.
-TEST(ExecuteDescriptorClamp, IndexIntoAnUnboundedArrayIsClampedToTheBoundElements) {
+// Both arrays are reduced to element 0: each access chain's index becomes UMin(index, 0) of its
+// own type (the signed index keeps its type), the array of four becomes an array of one, with
+// the GLSL.std.450 import added, in a valid module. A module without arrays is left alone.
+TEST(ExecuteDescriptorArrays, EveryArrayIsReducedToElementZero) {
   std::string error;
-  const std::vector<std::uint32_t> module = assemble_spirv(kRuntimeArrayText, &error, false);
+  const std::vector<std::uint32_t> module = assemble_spirv(kDescriptorArraysText, &error, false);
   ASSERT_FALSE(module.empty()) << error;
-  std::vector<std::uint32_t> other = module;
-  const BoundArray elsewhere[] = {{0, 2, 15}};
-  EXPECT_EQ(clamp_descriptor_indices(other, elsewhere), 0u);
-  EXPECT_EQ(other, module);
+  std::vector<std::uint32_t> plain = assemble_spirv(kFmaText, &error, false);
+  ASSERT_FALSE(plain.empty()) << error;
+  const std::vector<std::uint32_t> plain_before = plain;
+  EXPECT_EQ(pin_descriptor_arrays(plain), 0u);
+  EXPECT_EQ(plain, plain_before);
 
-  std::vector<std::uint32_t> clamped = module;
-  const BoundArray bound[] = {{0, 1, 15}};
-  ASSERT_EQ(clamp_descriptor_indices(clamped, bound), 1u);
-  Status valid = validate_spirv(clamped, SpirvTarget::Vulkan13);
+  std::vector<std::uint32_t> pinned = module;
+  ASSERT_EQ(pin_descriptor_arrays(pinned), 2u);
+  Status valid = validate_spirv(pinned, SpirvTarget::Vulkan13);
   ASSERT_TRUE(valid) << valid.message();
-  std::uint32_t umin = 0, last = 0, chain_index = 0, constant_value = 0;
-  std::vector<std::uint32_t> umin_operands;
-  for (std::size_t at = 5; at < clamped.size(); at += clamped[at] >> 16) {
-    const std::uint32_t* w = &clamped[at];
+  std::map<std::uint32_t, std::uint32_t> constant_value, umin_of, umin_type;
+  std::map<std::uint32_t, std::uint32_t> array_length; // OpTypeArray id -> its length's id
+  std::vector<std::uint32_t> chain_indices;
+  std::uint32_t four = 0, four_type = 0; // the variable at binding 2 and its pointer type
+  std::map<std::uint32_t, std::uint32_t> pointee_of;
+  for (std::size_t at = 5; at < pinned.size(); at += pinned[at] >> 16) {
+    const std::uint32_t* w = &pinned[at];
     const auto op = spv::Op(w[0] & 0xffff);
+    if (op == spv::OpDecorate && w[2] == spv::DecorationBinding && w[3] == 2) four = w[1];
+    if (op == spv::OpConstant) constant_value[w[2]] = w[3];
+    if (op == spv::OpTypeArray) array_length[w[1]] = w[3];
+    if (op == spv::OpTypePointer) pointee_of[w[1]] = w[3];
+    if (op == spv::OpVariable && w[2] == four) four_type = w[1];
     if (op == spv::OpExtInst && w[4] == GLSLstd450UMin) {
-      umin = w[2];
-      umin_operands.assign(w + 5, w + 7);
+      umin_of[w[2]] = w[6];
+      umin_type[w[2]] = w[1];
     }
-    if (op == spv::OpConstant && w[3] == 14) last = w[2], constant_value = w[3];
-    if (op == spv::OpAccessChain && (w[0] >> 16) == 7) chain_index = w[4];
+    if (op == spv::OpAccessChain && (w[0] >> 16) == 7) chain_indices.push_back(w[4]);
   }
-  ASSERT_NE(umin, 0u) << "no UMin";
-  EXPECT_EQ(chain_index, umin); // the chain indexes the clamped value
-  ASSERT_EQ(umin_operands.size(), 2u);
-  EXPECT_EQ(umin_operands[1], last);
-  EXPECT_EQ(constant_value, 14u);
+  ASSERT_EQ(chain_indices.size(), 2u);
+  for (const std::uint32_t index : chain_indices) {
+    ASSERT_TRUE(umin_of.count(index)) << "an array index is not clamped";
+    EXPECT_EQ(constant_value[umin_of[index]], 0u);
+  }
+  EXPECT_NE(umin_type[chain_indices[0]], umin_type[chain_indices[1]]); // uint and int
+  ASSERT_TRUE(array_length.count(pointee_of[four_type]));
+  EXPECT_EQ(constant_value[array_length[pointee_of[four_type]]], 1u);
 }
 
-// A compute shader reads CBVs[] (unbounded) by thread id, 64 threads, and the harness binds one
-// element (lavapipe binds at most 15 uniform buffers). With the clamp every thread of kiln's
-// module reads the one seeded constant buffer, as vkd3d-shader's does, and they agree; without
-// it kiln's module read 0 past the bound elements (docs/execution.md, "Descriptor arrays").
+// A compute shader reads CBVs[] (unbounded) by thread id, 64 threads (lavapipe binds at most 15
+// uniform buffers). With the array reduced to element 0 every thread of kiln's module reads the
+// one seeded constant buffer, as vkd3d-shader's does, and they agree; with 15 elements bound
+// and no clamp kiln's module read 0 past them (docs/execution.md, "Descriptor arrays").
 TEST(ExecuteCorpus, UnboundedArrayPastTheDeviceLimitAgrees) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;
