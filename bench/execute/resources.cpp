@@ -197,9 +197,6 @@ Status Resources::create(vulkan::Context& context, const Reflection& reflection,
     write.set = r.set;
     write.binding = r.binding;
     write.type = VkDescriptorType(r.descriptor_type);
-    // One descriptor, an array's too: kiln's module runs with its arrays reduced to element 0,
-    // vkd3d-shader 1.2's declares one descriptor (descriptor_arrays.h).
-    write.count = 1;
     const char kind = raw_or_structured(r) || r.register_class == ResourceBinding::Class::UavCounter
                           ? 'u'
                           : kind_of(r.data_type);

@@ -410,30 +410,16 @@ Status DescriptorBinding::create(Context& context, std::span<const DescriptorWri
   for (const DescriptorWrite& w : writes) set_count = std::max(set_count, w.set + 1);
   if (set_count > 8) return Status::error("descriptor set index above 7");
 
-  // Arrays of descriptors take update-after-bind layouts, whose per-stage limits are far
-  // higher (lavapipe: 15 uniform buffers a stage, 65,536 after bind) and fit an SM5.1 array.
-  bool arrays = false;
-  for (const DescriptorWrite& w : writes) arrays |= w.count > 1;
   std::vector<VkDescriptorPoolSize> pool_sizes;
   for (std::uint32_t set = 0; set < set_count; ++set) {
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     for (const DescriptorWrite& w : writes) {
       if (w.set != set) continue;
-      bindings.push_back({w.binding, w.type, w.count, VK_SHADER_STAGE_ALL, nullptr});
-      pool_sizes.push_back({w.type, w.count});
+      bindings.push_back({w.binding, w.type, 1, VK_SHADER_STAGE_ALL, nullptr});
+      pool_sizes.push_back({w.type, 1});
     }
-    const std::vector<VkDescriptorBindingFlags> binding_flags(
-        bindings.size(), VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT);
-    auto flags_info = make_struct<VkDescriptorSetLayoutBindingFlagsCreateInfo>(
-        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO);
-    flags_info.bindingCount = std::uint32_t(binding_flags.size());
-    flags_info.pBindingFlags = binding_flags.data();
     auto info = make_struct<VkDescriptorSetLayoutCreateInfo>(
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    if (arrays) {
-      info.pNext = &flags_info;
-      info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
-    }
     info.bindingCount = std::uint32_t(bindings.size());
     info.pBindings = bindings.data();
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
@@ -461,7 +447,6 @@ Status DescriptorBinding::create(Context& context, std::span<const DescriptorWri
   auto pool_info =
       make_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   pool_info.maxSets = set_count;
-  if (arrays) pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT;
   pool_info.poolSizeCount = std::uint32_t(pool_sizes.size());
   pool_info.pPoolSizes = pool_sizes.data();
   if (VkResult r = vk.vkCreateDescriptorPool(device, &pool_info, nullptr, &out.pool_);
@@ -482,40 +467,39 @@ Status DescriptorBinding::update(std::span<const DescriptorWrite> writes) {
   if (context_ == nullptr) return Status::error("update of descriptors that were not created");
   if (writes.empty()) return Status::ok();
   // One info per descriptor of each binding (an array's elements all name the same object).
-  std::vector<std::vector<VkDescriptorBufferInfo>> buffer_infos(writes.size());
-  std::vector<std::vector<VkDescriptorImageInfo>> image_infos(writes.size());
-  std::vector<std::vector<VkBufferView>> texel_views(writes.size());
+  std::vector<VkDescriptorBufferInfo> buffer_infos(writes.size());
+  std::vector<VkDescriptorImageInfo> image_infos(writes.size());
+  std::vector<VkBufferView> texel_views(writes.size());
   std::vector<VkWriteDescriptorSet> updates(writes.size());
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const DescriptorWrite& w = writes[i];
     VkWriteDescriptorSet& u = updates[i];
     u = make_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
     if (w.set >= sets_.size()) return Status::error("descriptor write to a set not in the layout");
-    if (w.count == 0) return Status::error("descriptor write of no descriptors");
     u.dstSet = sets_[w.set];
     u.dstBinding = w.binding;
-    u.descriptorCount = w.count;
+    u.descriptorCount = 1;
     u.descriptorType = w.type;
     switch (w.type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
       if (w.buffer == VK_NULL_HANDLE) return Status::error("buffer descriptor without a buffer");
-      buffer_infos[i].assign(w.count, {w.buffer, 0, VK_WHOLE_SIZE});
-      u.pBufferInfo = buffer_infos[i].data();
+      buffer_infos[i] = {w.buffer, 0, VK_WHOLE_SIZE};
+      u.pBufferInfo = &buffer_infos[i];
       break;
     case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
       if (w.texel_view == VK_NULL_HANDLE)
         return Status::error("texel buffer descriptor without a view");
-      texel_views[i].assign(w.count, w.texel_view);
-      u.pTexelBufferView = texel_views[i].data();
+      texel_views[i] = w.texel_view;
+      u.pTexelBufferView = &texel_views[i];
       break;
     case VK_DESCRIPTOR_TYPE_SAMPLER:
     case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
     case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
     case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
-      image_infos[i].assign(w.count, {w.sampler, w.image_view, VK_IMAGE_LAYOUT_GENERAL});
-      u.pImageInfo = image_infos[i].data();
+      image_infos[i] = {w.sampler, w.image_view, VK_IMAGE_LAYOUT_GENERAL};
+      u.pImageInfo = &image_infos[i];
       break;
     default:
       return Status::error("descriptor type " + std::to_string(int(w.type)) + " not supported");

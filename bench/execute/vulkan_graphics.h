@@ -123,8 +123,6 @@ struct DescriptorWrite {
   VkBufferView texel_view = VK_NULL_HANDLE;
   VkImageView image_view = VK_NULL_HANDLE;
   VkSampler sampler = VK_NULL_HANDLE;
-  // Descriptors in the binding (an array), every one of them this same object.
-  std::uint32_t count = 1;
 };
 
 // Descriptor set layouts (sets 0..N-1, every binding visible to all stages), the pipeline
@@ -136,7 +134,8 @@ class DescriptorBinding {
   DescriptorBinding(const DescriptorBinding&) = delete;
   DescriptorBinding& operator=(const DescriptorBinding&) = delete;
 
-  // `writes` names the bindings (`count` descriptors each); the sets are written at once.
+  // `writes` names the bindings (one descriptor each: the harness runs kiln's descriptor arrays
+  // reduced to element 0, descriptor_arrays.h); the sets are written at once.
   static Status create(Context& context, std::span<const DescriptorWrite> writes,
                        std::uint32_t push_constant_bytes, DescriptorBinding& out);
 
