@@ -44,7 +44,7 @@ DUMP_BEFORE = "_ZN4kiln10Translator9translateESt4span*"
 SIDECARS = (".hlsl", ".txt", ".json", ".tsv", ".md", ".spv")
 # translator/hot_code.cpp's markers around the functions translations run: the block whose
 # parts prefetch_hot_code() asks for at once when it finds them cold. A block of the functions
-# that 90% of one kind's translations run (195 KB) measured slower than this share's (375 KB).
+# that 90% of one kind's translations run (195 KB) measured slower than this share's (370 KB).
 HOT_BEGIN, HOT_END = "kiln_hot_text_begin", "kiln_hot_text_end"
 HOT_SHARE = 0.05
 # Inside the hot block, around the part that every input kind's translations run.
