@@ -30,7 +30,7 @@ Status Translator::translate(std::span<const std::uint8_t> bytecode,
 
 Status Translator::translate(const ShaderInput& input, const TranslateOptions& options,
                              TranslateResult& out) {
-  prefetch_hot_code();
+  prefetch_hot_code(input.info.kind);
   out.spirv.clear();
   out.diagnostics.clear();
   workspace_->lowering.recycle(out.reflection);

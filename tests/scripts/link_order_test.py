@@ -15,6 +15,8 @@ MIN_FOUND = 0.8
 # twice that; scattered over the binary's .text they span megabytes.
 MAX_SPAN = 2 * 1024 * 1024 // 8
 HOT_BEGIN, HOT_END = "kiln_hot_text_begin", "kiln_hot_text_end"
+# Inside the hot block: the part every input kind runs, between the front ends' own parts.
+COMMON_BEGIN, COMMON_END = "kiln_hot_common_begin", "kiln_hot_common_end"
 MAX_HOT_BLOCK = 1 << 20  # kMaxBlock in translator/hot_code.cpp
 
 
@@ -43,16 +45,25 @@ def check(listed, binary):
     span = places[-1] - places[0]
     if span > MAX_SPAN:
         return f"{binary}: the listed functions span {span} bytes, not laid out together"
-    begin, end = addresses.get(HOT_BEGIN), addresses.get(HOT_END)
-    if begin is None or end is None:
-        return f"{binary}: no {HOT_BEGIN} / {HOT_END} (translator/hot_code.cpp)"
-    core = listed[listed.index(HOT_BEGIN) + 1:listed.index(HOT_END)]
+    markers = [addresses.get(m) for m in (HOT_BEGIN, COMMON_BEGIN, COMMON_END, HOT_END)]
+    if None in markers:
+        return (f"{binary}: no {HOT_BEGIN}, {COMMON_BEGIN}, {COMMON_END} or {HOT_END} "
+                "(translator/hot_code.cpp)")
+    if markers != sorted(markers):
+        return f"{binary}: the hot block's markers lie out of order: {markers}"
+    begin, end = markers[0], markers[-1]
+    common = listed[listed.index(COMMON_BEGIN) + 1:listed.index(COMMON_END)]
+    astray = [n for n in common if n in addresses and not markers[1] < addresses[n] < markers[2]]
+    if astray:
+        return f"{binary}: {len(astray)} functions of the common part lie outside its markers"
+    core = [n for n in listed[listed.index(HOT_BEGIN) + 1:listed.index(HOT_END)]
+            if n not in (COMMON_BEGIN, COMMON_END)]
     outside = [n for n in core if n in addresses and not begin < addresses[n] < end]
     if outside or not 0 < end - begin <= MAX_HOT_BLOCK:
         return (f"{binary}: the hot block [{begin:#x}, {end:#x}) does not hold the list's core "
                 f"({len(outside)} of its functions outside)")
     print(f"{binary}: {len(found)}/{len(head)} listed functions in order over {span} bytes; "
-          f"hot block {end - begin} bytes")
+          f"hot block {end - begin} bytes, common part {markers[2] - markers[1]} bytes")
     return None
 
 
