@@ -1,7 +1,8 @@
 #include "bench/execute/contraction.h"
 
+#include "bench/execute/spirv_words.h"
+
 #include <algorithm>
-#include <cstring>
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
@@ -9,7 +10,7 @@ namespace kiln::execute {
 
 bool unfuse_fma(std::vector<std::uint32_t>& spirv) {
   if (spirv.size() < 5) return false;
-  std::uint32_t glsl = 0; // the GLSL.std.450 import's id
+  const std::uint32_t glsl = glsl_import_id(spirv);
   std::uint32_t bound = spirv[3];
   std::vector<std::uint32_t> out(spirv.begin(), spirv.begin() + 5);
   out.reserve(spirv.size() + 16);
@@ -19,10 +20,6 @@ bool unfuse_fma(std::vector<std::uint32_t>& spirv) {
     if (count == 0 || at + count > spirv.size()) return false; // not a module this reads
     const auto op = spv::Op(spirv[at] & 0xffff);
     const std::uint32_t* w = &spirv[at];
-    if (op == spv::OpExtInstImport && count >= 3 &&
-        std::strncmp(reinterpret_cast<const char*>(w + 2), "GLSL.std.450",
-                     (count - 2) * sizeof(std::uint32_t)) == 0)
-      glsl = w[1];
     // OpExtInst type result set Fma a b c
     if (op == spv::OpExtInst && count == 8 && glsl && w[3] == glsl && w[4] == GLSLstd450Fma) {
       const std::uint32_t product = bound++;

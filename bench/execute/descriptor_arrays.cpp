@@ -1,10 +1,12 @@
 #include "bench/execute/descriptor_arrays.h"
 
-#include <algorithm>
+// HasResultAndType(), from the opcode table of the headers: defined before spirv.hpp is first
+// included, here or through spirv_words.h.
+#define SPV_ENABLE_UTILITY_CODE
+#include "bench/execute/spirv_words.h"
+
 #include <cstring>
 #include <spirv/unified1/GLSL.std.450.h>
-// HasResultAndType(), from the opcode table of the headers.
-#define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,8 +14,6 @@
 namespace kiln::execute {
 
 namespace {
-
-constexpr char kGlslImport[] = "GLSL.std.450";
 
 struct Instruction {
   std::size_t at;
@@ -46,16 +46,12 @@ std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
   if (spirv.size() < 5) return 0;
   const std::vector<Instruction> list = instructions_of(spirv);
   const std::uint32_t* w0 = spirv.data();
-  std::uint32_t glsl = 0, uint32 = 0;
+  std::uint32_t glsl = glsl_import_id(spirv), uint32 = 0;
   std::unordered_set<std::uint32_t> descriptors, runtime_arrays;
   std::unordered_map<std::uint32_t, std::uint32_t> type_of, pointee_of, element_of;
   for (const Instruction& i : list) {
     const std::uint32_t* w = w0 + i.at;
-    if (i.op == spv::OpExtInstImport && i.count >= 3 &&
-        std::strncmp(reinterpret_cast<const char*>(w + 2), kGlslImport,
-                     (i.count - 2) * sizeof(std::uint32_t)) == 0)
-      glsl = w[1];
-    else if (i.op == spv::OpDecorate && i.count >= 4 && w[2] == spv::DecorationDescriptorSet)
+    if (i.op == spv::OpDecorate && i.count >= 4 && w[2] == spv::DecorationDescriptorSet)
       descriptors.insert(w[1]);
     else if (i.op == spv::OpTypeInt && i.count == 4 && w[2] == 32 && w[3] == 0 && !uint32)
       uint32 = w[1];
@@ -93,12 +89,12 @@ std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
   for (const Instruction& i : list) {
     const std::uint32_t* w = w0 + i.at;
     if (i.op == spv::OpMemoryModel && new_import) {
-      const std::uint32_t words = (sizeof(kGlslImport) + 3) / 4;
+      const std::uint32_t words = (sizeof(kGlslImportName) + 3) / 4;
       out.push_back((2 + words) << 16 | spv::OpExtInstImport);
       out.push_back(glsl);
       const std::size_t text = out.size();
       out.resize(text + words, 0);
-      std::memcpy(&out[text], kGlslImport, sizeof(kGlslImport) - 1);
+      std::memcpy(&out[text], kGlslImportName, sizeof(kGlslImportName) - 1);
     }
     if (i.op == spv::OpFunction && !functions_at) functions_at = out.size();
     const auto variable = i.op == spv::OpVariable ? pinned.find(w[2]) : pinned.end();

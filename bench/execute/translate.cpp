@@ -39,7 +39,7 @@ bool Request::build(std::span<const std::uint8_t> bytecode, std::string& why) {
   bytecode_ = bytecode;
   std::uint32_t next = 0;
   for (const ResourceBinding& d : source_.descriptors) {
-    // Unbounded and UAV arrays run with kiln's indices pinned (descriptor_arrays.h).
+    // Kiln's module runs with every array reduced to element 0 (descriptor_arrays.h).
     has_arrays_ |= d.array_size != 1;
     placements_.push_back({&d, false, next});
     vkd3d_shader_resource_binding b{};
