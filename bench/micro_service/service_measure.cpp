@@ -18,7 +18,10 @@
 //                 (the second of two, on a translator of its own) before the backlog is queued,
 //                 with every worker asleep; the figure is the median of each shader's wait/idle.
 //                 Also `idle` after the memory traffic of 5,000 submits (copies and keys, no
-//                 backlog): what cold caches alone cost the waited translation.
+//                 backlog): what cold caches alone cost the waited translation; and the floor:
+//                 the shader's first translation after the same traffic, on a translator another
+//                 large shader has just warmed (kiln's code, tables and scratch in cache), the
+//                 least any change to kiln's footprint or scheduling could make of a wait.
 //   backlog       the hot-wait backlog (10,000 Low jobs of at least --busy-us each) drained
 //                 completely, Low jobs/s, alternately without waits and with this thread
 //                 calling translate_now() on one of the 45 largest shaders every 16 ms (a shader
@@ -189,7 +192,7 @@ enum class Urgent { SubmitWait, TranslateNow };
 
 struct HotWaitFigures {
   std::vector<double> waits, own, back_to_back, depth, submits, ratios, idle, idle_ratios,
-      idle_after_traffic;
+      idle_after_traffic, first_after_traffic, first_ratios;
   std::uint64_t run_by_waiter = 0;
   std::uint64_t started_during_wait = 0; // background jobs started while the waiter waited
 };
@@ -265,6 +268,27 @@ void hot_wait_round(const std::vector<std::vector<std::uint8_t>>& inputs,
     const auto traffic_start = Clock::now();
     (void)idle_translator.translate(urgent, {}, idle_result);
     out.idle_after_traffic.push_back(micros(Clock::now() - traffic_start));
+    // The best any change to kiln could make of this shader's first translation: a translator
+    // whose scratch storage the largest shaders sized, the same traffic again (fresh copies,
+    // so this shader's input is as cold as before), then another of the largest shaders on it
+    // (kiln's code, tables and scratch storage warm), then this shader, which the caches and
+    // branch predictors last saw before the two rounds of traffic.
+    Translator first_translator;
+    TranslateResult first_result;
+    for (std::size_t i = 0; i < 4 && i < by_size.size(); ++i)
+      (void)first_translator.translate(*by_size[i], {}, first_result);
+    for (std::size_t i = 0; i < kBacklog / 2; ++i) {
+      traffic[2 * i] =
+          variant(inputs[i % inputs.size()], std::uint32_t((round + 1) * kBacklog + i));
+      traffic[2 * i + 1] = traffic[2 * i];
+      keys += translation_key(traffic[2 * i + 1], {}, kCodegenVersion).low;
+    }
+    g_sink = keys;
+    (void)first_translator.translate(*by_size[(round / 2 + 1) % by_size.size()], {}, first_result);
+    const auto first_start = Clock::now();
+    (void)first_translator.translate(urgent, {}, first_result);
+    out.first_after_traffic.push_back(micros(Clock::now() - first_start));
+    out.first_ratios.push_back(out.first_after_traffic.back() / out.idle.back());
   }
   std::vector<JobRef> backlog;
   backlog.reserve(kBacklog);
@@ -334,12 +358,17 @@ void measure_hot_wait(const std::vector<std::vector<std::uint8_t>>& inputs, unsi
     std::printf("\n  %s against an idle machine (the shader back to back, no backlog): idle p50 "
                 "%.1f; wait/idle %.2f, per shader p50 %.2f; background jobs started during "
                 "the waits: %llu (background workers %s); idle after the memory traffic of "
-                "5,000 submits: p50 %.1f, wait/that %.2f\n",
+                "5,000 submits: p50 %.1f, wait/that %.2f; the floor, a first translation after "
+                "that traffic on a translator another large shader just warmed: p50 %.1f, "
+                "that/idle %.2f, per shader p50 %.2f\n",
                 mode == Urgent::SubmitWait ? "hot_wait" : "translate_now", percentile(f.idle, 0.5),
                 wait_p50 / percentile(f.idle, 0.5), percentile(f.idle_ratios, 0.5),
                 static_cast<unsigned long long>(f.started_during_wait),
                 yield ? "yield to waiters" : "do not yield", percentile(f.idle_after_traffic, 0.5),
-                wait_p50 / percentile(f.idle_after_traffic, 0.5));
+                wait_p50 / percentile(f.idle_after_traffic, 0.5),
+                percentile(f.first_after_traffic, 0.5),
+                percentile(f.first_after_traffic, 0.5) / percentile(f.idle, 0.5),
+                percentile(f.first_ratios, 0.5));
   }
 }
 
