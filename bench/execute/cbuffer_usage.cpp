@@ -1,5 +1,7 @@
 #include "bench/execute/cbuffer_usage.h"
 
+#include "bench/execute/spirv_words.h"
+
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <vector>
@@ -25,12 +27,10 @@ IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv) {
   std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> local_pointer;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::int64_t>> stored;
   IntegerWords out;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) break;
-    const auto op = spv::Op(spirv[at] & 0xffff);
-    const std::uint32_t* w = &spirv[at];
-    switch (op) {
+  walk_instructions(spirv, [&](const auto& instruction) {
+    const std::uint32_t count = instruction.count();
+    const std::uint32_t* w = instruction.words.data();
+    switch (instruction.op) {
     case spv::OpDecorate:
       if (count >= 4 && w[2] == spv::DecorationDescriptorSet) set_of[w[1]] = w[3];
       if (count >= 4 && w[2] == spv::DecorationBinding) binding_of[w[1]] = w[3];
@@ -153,8 +153,7 @@ IntegerWords integer_constant_words(std::span<const std::uint32_t> spirv) {
     default:
       break;
     }
-    at += count;
-  }
+  });
   return out;
 }
 

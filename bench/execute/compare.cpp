@@ -1,5 +1,7 @@
 #include "bench/execute/compare.h"
 
+#include "bench/execute/spirv_words.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -79,11 +81,8 @@ bool floats_match(std::uint32_t a, std::uint32_t b, OpClass op_class) {
 
 OpClass loosest_op_class(std::span<const std::uint32_t> spirv) {
   OpClass out = OpClass::Exact;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    const auto op = spv::Op(spirv[at] & 0xffff);
-    if (count == 0 || at + count > spirv.size()) break;
-    switch (op) {
+  walk_instructions(spirv, [&](const auto& instruction) {
+    switch (instruction.op) {
     case spv::OpFDiv:
     case spv::OpFRem:
     case spv::OpFMod:
@@ -102,8 +101,8 @@ OpClass loosest_op_class(std::span<const std::uint32_t> spirv) {
       out = max_class(out, OpClass::Derivative);
       break;
     case spv::OpExtInst:
-      if (count >= 5) {
-        switch (spirv[at + 4]) {
+      if (instruction.count() >= 5) {
+        switch (instruction.words[4]) {
         case GLSLstd450Fma:
           out = max_class(out, OpClass::Fused);
           break;
@@ -130,8 +129,7 @@ OpClass loosest_op_class(std::span<const std::uint32_t> spirv) {
     default:
       break;
     }
-    at += count;
-  }
+  });
   return out;
 }
 

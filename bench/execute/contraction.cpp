@@ -15,11 +15,10 @@ bool unfuse_fma(std::vector<std::uint32_t>& spirv) {
   std::vector<std::uint32_t> out(spirv.begin(), spirv.begin() + 5);
   out.reserve(spirv.size() + 16);
   bool changed = false;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) return false; // not a module this reads
-    const auto op = spv::Op(spirv[at] & 0xffff);
-    const std::uint32_t* w = &spirv[at];
+  const std::size_t unreadable = walk_instructions(spirv, [&](const auto& instruction) {
+    const std::uint32_t count = instruction.count();
+    const auto op = instruction.op;
+    const std::uint32_t* w = instruction.words.data();
     // OpExtInst type result set Fma a b c
     if (op == spv::OpExtInst && count == 8 && glsl && w[3] == glsl && w[4] == GLSLstd450Fma) {
       const std::uint32_t product = bound++;
@@ -29,9 +28,8 @@ bool unfuse_fma(std::vector<std::uint32_t>& spirv) {
     } else {
       out.insert(out.end(), w, w + count);
     }
-    at += count;
-  }
-  if (!changed) return false;
+  });
+  if (unreadable || !changed) return false; // not a module this reads, or no Fma
   out[3] = bound;
   spirv = std::move(out);
   return true;
@@ -87,17 +85,17 @@ bool forbid_contraction(std::vector<std::uint32_t>& spirv) {
   const bool unfused = unfuse_fma(spirv);
   std::vector<std::uint32_t> decorated, arithmetic;
   std::size_t annotations_at = 0;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) return unfused; // not a module this reads
-    const auto op = spv::Op(spirv[at] & 0xffff);
+  const std::size_t unreadable = walk_instructions(spirv, [&](const auto& instruction) {
+    const std::uint32_t count = instruction.count();
+    const std::size_t at = instruction.at;
+    const auto op = instruction.op;
     if (!annotations_at && !precedes_annotations(op)) annotations_at = at;
     if (op == spv::OpDecorate && count >= 3 && spirv[at + 2] == spv::DecorationNoContraction)
       decorated.push_back(spirv[at + 1]);
     // OpFAdd type result a b: the result is word 2.
     if (is_float_arithmetic(op) && count >= 3) arithmetic.push_back(spirv[at + 2]);
-    at += count;
-  }
+  });
+  if (unreadable) return unfused; // not a module this reads
   std::sort(decorated.begin(), decorated.end());
   std::vector<std::uint32_t> decorations;
   for (const std::uint32_t id : arithmetic)

@@ -1,6 +1,7 @@
 #include "bench/execute/d3d9.h"
 
 #include "bench/execute/seed.h"
+#include "bench/execute/spirv_words.h"
 #include "bench/execute/stages.h"
 #include "translator/spirv/validate.h"
 
@@ -225,10 +226,10 @@ CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv) {
   bool has_xfb_capability = false;
   std::map<std::uint32_t, std::uint32_t> pointee, array_length, constant;
   std::map<std::uint32_t, std::uint32_t> variable_type;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) return {};
-    const auto op = spv::Op(spirv[at] & 0xffff);
+  const std::size_t unreadable = walk_instructions(spirv, [&](const auto& instruction) {
+    const std::uint32_t count = instruction.count();
+    const std::size_t at = instruction.at;
+    const auto op = instruction.op;
     if (op == spv::OpCapability) {
       after_capabilities = at + count;
       has_xfb_capability |= spirv[at + 1] == spv::CapabilityTransformFeedback;
@@ -253,8 +254,8 @@ CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv) {
     if (op == spv::OpTypePointer && count == 4) pointee[spirv[at + 1]] = spirv[at + 3];
     if (op == spv::OpVariable && count >= 4 && spirv[at + 3] == spv::StorageClassOutput)
       variable_type[spirv[at + 2]] = spirv[at + 1];
-    at += count;
-  }
+  });
+  if (unreadable) return {};
   CapturedBuiltins captured;
   if (point_size && variable_type.count(point_size)) {
     captured.clip_distances = 0;
@@ -279,10 +280,11 @@ CapturedBuiltins capture_vertex_builtins(std::vector<std::uint32_t>& spirv) {
   if (captured.clip_distances >= 0) capture(point_size, 1);
   if (captured.clip_distances > 0) capture(clip, std::uint32_t(captured.clip_distances));
   if (captured.position) capture(position, 4);
-  for (std::size_t at = 5; at < spirv.size(); at += spirv[at] >> 16)
-    if ((spirv[at] & 0xffff) == spv::OpDecorate && (spirv[at] >> 16) == 4 &&
-        spirv[at + 2] == spv::DecorationXfbStride)
-      spirv[at + 3] = new_stride;
+  walk_instructions(spirv, [&](const auto& instruction) {
+    if (instruction.op == spv::OpDecorate && instruction.count() == 4 &&
+        instruction.words[2] == spv::DecorationXfbStride)
+      instruction.words[3] = new_stride;
+  });
   // Back to front, so that the earlier places stay where they are. A module that captured
   // nothing yet (no output with a semantic) gets transform feedback here.
   const std::size_t decorations_at = first_stride ? first_stride : first_decoration;

@@ -15,21 +15,12 @@ namespace kiln::execute {
 
 namespace {
 
-struct Instruction {
-  std::size_t at;
-  std::uint32_t count;
-  spv::Op op;
-};
+using Instruction = SpirvInstruction<const std::uint32_t>;
 
-// The module's instructions, or empty when a word count runs past its end.
+// The module's instructions, or none when one cannot be read.
 std::vector<Instruction> instructions_of(const std::vector<std::uint32_t>& spirv) {
   std::vector<Instruction> out;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) return {};
-    out.push_back({at, count, spv::Op(spirv[at] & 0xffff)});
-    at += count;
-  }
+  if (walk_instructions(spirv, [&](const Instruction& i) { out.push_back(i); })) out.clear();
   return out;
 }
 
@@ -45,30 +36,29 @@ bool has_typed_result(spv::Op op) {
 std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
   if (spirv.size() < 5) return 0;
   const std::vector<Instruction> list = instructions_of(spirv);
-  const std::uint32_t* w0 = spirv.data();
   std::uint32_t glsl = glsl_import_id(spirv), uint32 = 0;
   std::unordered_set<std::uint32_t> descriptors, runtime_arrays;
   std::unordered_map<std::uint32_t, std::uint32_t> type_of, pointee_of, element_of;
   for (const Instruction& i : list) {
-    const std::uint32_t* w = w0 + i.at;
-    if (i.op == spv::OpDecorate && i.count >= 4 && w[2] == spv::DecorationDescriptorSet)
+    const std::uint32_t* w = i.words.data();
+    if (i.op == spv::OpDecorate && i.count() >= 4 && w[2] == spv::DecorationDescriptorSet)
       descriptors.insert(w[1]);
-    else if (i.op == spv::OpTypeInt && i.count == 4 && w[2] == 32 && w[3] == 0 && !uint32)
+    else if (i.op == spv::OpTypeInt && i.count() == 4 && w[2] == 32 && w[3] == 0 && !uint32)
       uint32 = w[1];
-    else if (i.op == spv::OpTypeArray && i.count == 4)
+    else if (i.op == spv::OpTypeArray && i.count() == 4)
       element_of[w[1]] = w[2];
-    else if (i.op == spv::OpTypeRuntimeArray && i.count == 3)
+    else if (i.op == spv::OpTypeRuntimeArray && i.count() == 3)
       runtime_arrays.insert(w[1]);
-    else if (i.op == spv::OpTypePointer && i.count == 4)
+    else if (i.op == spv::OpTypePointer && i.count() == 4)
       pointee_of[w[1]] = w[3];
-    if (has_typed_result(i.op) && i.count >= 3) type_of[w[2]] = w[1];
+    if (has_typed_result(i.op) && i.count() >= 3) type_of[w[2]] = w[1];
   }
   // The reduced variables, each with its new pointer type (0: a runtime array keeps its type).
   std::unordered_map<std::uint32_t, std::uint32_t> pinned;
   std::uint32_t bound = spirv[3];
   for (const Instruction& i : list) {
-    const std::uint32_t* w = w0 + i.at;
-    if (i.op != spv::OpVariable || i.count < 4 || !descriptors.count(w[2])) continue;
+    const std::uint32_t* w = i.words.data();
+    if (i.op != spv::OpVariable || i.count() < 4 || !descriptors.count(w[2])) continue;
     const auto pointee = pointee_of.find(w[1]);
     if (pointee == pointee_of.end()) continue;
     if (runtime_arrays.count(pointee->second)) pinned[w[2]] = 0;
@@ -87,7 +77,7 @@ std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
   bool declared_one = false;
   std::size_t functions_at = 0; // where the first function starts in `out`
   for (const Instruction& i : list) {
-    const std::uint32_t* w = w0 + i.at;
+    const std::uint32_t* w = i.words.data();
     if (i.op == spv::OpMemoryModel && new_import) {
       const std::uint32_t words = (sizeof(kGlslImportName) + 3) / 4;
       out.push_back((2 + words) << 16 | spv::OpExtInstImport);
@@ -108,15 +98,15 @@ std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
       const std::uint32_t array = bound++;
       out.insert(out.end(), {4u << 16 | spv::OpTypeArray, array, element_of[pointee_of[w[1]]], one,
                              4u << 16 | spv::OpTypePointer, variable->second, w[3], array});
-      out.insert(out.end(), w, w + i.count);
-      out[out.size() - i.count + 1] = variable->second;
+      out.insert(out.end(), w, w + i.count());
+      out[out.size() - i.count() + 1] = variable->second;
       continue;
     }
     const bool chain = i.op == spv::OpAccessChain || i.op == spv::OpInBoundsAccessChain;
     const auto index_type =
-        chain && i.count >= 5 && pinned.count(w[3]) ? type_of.find(w[4]) : type_of.end();
+        chain && i.count() >= 5 && pinned.count(w[3]) ? type_of.find(w[4]) : type_of.end();
     if (index_type == type_of.end()) {
-      out.insert(out.end(), w, w + i.count);
+      out.insert(out.end(), w, w + i.count());
       continue;
     }
     auto [zero, added] = zero_of.try_emplace(index_type->second, bound);
@@ -127,8 +117,8 @@ std::size_t pin_descriptor_arrays(std::vector<std::uint32_t>& spirv) {
     const std::uint32_t index = bound++;
     out.insert(out.end(), {7u << 16 | spv::OpExtInst, index_type->second, index, glsl,
                            std::uint32_t(GLSLstd450UMin), w[4], zero->second});
-    out.insert(out.end(), w, w + i.count);
-    out[out.size() - i.count + 4] = index;
+    out.insert(out.end(), w, w + i.count());
+    out[out.size() - i.count() + 4] = index;
   }
   // The zeros go before the first function, once the functions have said which are needed.
   out.insert(out.begin() + std::ptrdiff_t(functions_at ? functions_at : out.size()), zeros.begin(),

@@ -1,5 +1,7 @@
 #include "bench/execute/spirv_interface.h"
 
+#include "bench/execute/spirv_words.h"
+
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
@@ -292,15 +294,9 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
     return false;
   }
   Module m;
-  for (std::size_t at = 5; at < words.size();) {
-    const std::uint32_t count = words[at] >> 16;
-    const auto op = spv::Op(words[at] & 0xffff);
-    if (count == 0 || at + count > words.size()) {
-      error = "truncated instruction at word " + std::to_string(at);
-      return false;
-    }
-    std::span<const std::uint32_t> w = words.subspan(at + 1, count - 1);
-    at += count;
+  const std::size_t unreadable = walk_instructions(words, [&](const auto& instruction) {
+    const auto op = instruction.op;
+    const std::span<const std::uint32_t> w = instruction.words.subspan(1);
     switch (op) {
     case spv::OpEntryPoint:
       if (out.execution_model == ~0u && !w.empty()) out.execution_model = w[0];
@@ -346,6 +342,10 @@ bool read_module_interface(std::span<const std::uint32_t> words, ModuleInterface
     default:
       break;
     }
+  });
+  if (unreadable) {
+    error = "truncated instruction at word " + std::to_string(unreadable);
+    return false;
   }
   Reader reader(m, out);
   for (const Module::Variable& v : m.variables) {

@@ -7,6 +7,7 @@
 #include "bench/execute/descriptor_arrays.h"
 #include "bench/execute/execute.h"
 #include "bench/execute/resources.h"
+#include "bench/execute/spirv_words.h"
 #include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
 #include "bench/execute/translate.h"
@@ -86,17 +87,19 @@ std::string descriptor_key(const ModuleInterface& m, bool without_array_sizes,
 bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
   // Operand order: result type, result, a, b.
   std::size_t add = 0;
-  for (std::size_t at = 5; at < spirv.size();) {
-    const std::uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) break;
-    const auto op = spv::Op(spirv[at] & 0xffff);
-    if (count == 5 && is_noncommutative(op) && spirv[at + 3] != spirv[at + 4]) {
-      std::swap(spirv[at + 3], spirv[at + 4]);
-      return true;
+  bool swapped = false;
+  walk_instructions(spirv, [&](const auto& instruction) {
+    const std::span<std::uint32_t> w = instruction.words;
+    if (w.size() == 5 && is_noncommutative(instruction.op) && w[3] != w[4]) {
+      std::swap(w[3], w[4]);
+      swapped = true;
+      return false;
     }
-    if (count == 5 && !add && (op == spv::OpFAdd || op == spv::OpIAdd)) add = at;
-    at += count;
-  }
+    if (w.size() == 5 && !add && (instruction.op == spv::OpFAdd || instruction.op == spv::OpIAdd))
+      add = instruction.at;
+    return true;
+  });
+  if (swapped) return true;
   if (!add) return false;
   const auto op = spv::Op(spirv[add] & 0xffff);
   spirv[add] = (spirv[add] & 0xffff0000u) | (op == spv::OpFAdd ? spv::OpFSub : spv::OpISub);
