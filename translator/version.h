@@ -14,8 +14,10 @@ inline constexpr const char* kVersionString = "0.3.0";
 // what the output signature says, patch constants past control point registers 16 and up; 5:
 // g# indices clamped, D3D9 fog varying and fog operations, D3D9 def copies from the lowest
 // def'd register; 6: the hull wrapper's barrier only where the patch-constant phase reads
-// control-point outputs; 7: a whole control-point output register stored as one vector.
+// control-point outputs; 7: a whole control-point output register stored as one vector; 8: a
+// geometry shader's whole output register (Position included) stored as one vector, and the
+// components of a per-vertex input (geometry, hull, domain) read as one vector load.
 // tests/translator/codegen_version_test.cpp fails when the SPIR-V changes without a bump.
-inline constexpr std::uint32_t kCodegenVersion = 7;
+inline constexpr std::uint32_t kCodegenVersion = 8;
 
 } // namespace kiln

@@ -274,6 +274,15 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
   if (op.component_count == 0) mask = 0;
   SsaDef loaded[4] = {};
   SsaDef cb_vector;
+  // A per-vertex input read as one vector (io_load_input_vector).
+  SsaDef input_parts[4] = {};
+  if ((op.type == OperandType::Input || op.type == OperandType::InputControlPoint) && mask &&
+      op.component_count == 4) {
+    std::uint8_t components = 0;
+    for (unsigned i = 0; i < 4; ++i)
+      if (mask & (1u << i)) components |= std::uint8_t(1u << op.component(i));
+    if (!io_load_input_vector(*this, op, components, type, input_parts) && !ok()) return out;
+  }
   const ScratchReg* scratch = nullptr;
   if (op.type == OperandType::IndexableTemp && mask && !(scratch = scratch_reg(*this, op)))
     return out;
@@ -317,7 +326,7 @@ Vec4 ConvertContext::load_src(const Operand& op, std::uint8_t mask, ScalarType t
       v = bitcast(linkage_this(*this, op, c), ScalarType::U32, type);
       break;
     default:
-      v = io_load(*this, op, c, type);
+      v = input_parts[c] ? input_parts[c] : io_load(*this, op, c, type);
       break;
     }
     if (!v) {
@@ -369,7 +378,7 @@ void ConvertContext::store_dst_raw(const Operand& dst, const Vec4& value, Scalar
   if (dst.component_count == 0) mask = 1;
   const ScratchReg* scratch = nullptr;
   if (dst.type == OperandType::IndexableTemp && !(scratch = scratch_reg(*this, dst))) return;
-  if (dst.type == OperandType::Output && io_store_control_point(*this, dst, mask, value.c, type))
+  if (dst.type == OperandType::Output && io_store_output_vector(*this, dst, mask, value.c, type))
     return;
   for (unsigned i = 0; i < 4; ++i) {
     if (!(mask & (1u << i)) || !value[i]) continue;

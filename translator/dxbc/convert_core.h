@@ -52,9 +52,16 @@ IoSlot* io_slot_for(ConvertContext& ctx, const Operand& op, unsigned component, 
 ir::SsaDef io_load(ConvertContext& ctx, const Operand& op, unsigned component, ir::ScalarType type);
 void io_store(ConvertContext& ctx, const Operand& op, unsigned component, ir::SsaDef value,
               ir::ScalarType type);
-// The components `mask` of a control-point output o# written whole as one vector store, when
-// they are exactly one location variable; false (nothing emitted) otherwise.
-bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
+// The components `components` (a bit per component) of a per-vertex input v[vertex][reg] or
+// vicp[vertex][reg] (geometry, hull and domain shaders) read as one load of their variable, into
+// parts[c] (as `type`), when they are two or more components of one such variable; false (nothing
+// emitted) otherwise.
+bool io_load_input_vector(ConvertContext& ctx, const Operand& op, std::uint8_t components,
+                          ir::ScalarType type, ir::SsaDef* parts);
+// The components `mask` of an output o# of a hull shader's control point or of a geometry
+// shader's vertex written whole as one vector store, when they are exactly one location
+// variable; false (nothing emitted) otherwise.
+bool io_store_output_vector(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
                             const ir::SsaDef* value, ir::ScalarType type);
 
 // eval_centroid / eval_sample_index / eval_snapped of input component `component`; `sample`

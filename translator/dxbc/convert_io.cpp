@@ -6,6 +6,7 @@
 
 #include "translator/ir/ir_op_views.h"
 
+#include <bit>
 #include <string>
 
 namespace kiln::dxbc {
@@ -65,26 +66,31 @@ SsaDef control_point_id(ConvertContext& ctx) {
   return ctx.control_point_id;
 }
 
-// The control-point output location variable whose components are exactly `mask` of register
-// `reg` (in order), or null. Such a variable is written as one vector store: lavapipe's
-// pipeline build and first draw pay for every store to a control-point output indexed by the
-// invocation, and four scalar stores cost measurably more than one vector store
-// (docs/execution.md, "Driver time, kiln against vkd3d-shader 1.2").
-// A store mirrored into stream output keeps its per-component form.
-const IoSlot* whole_control_point_vector(ConvertContext& ctx, std::uint32_t reg,
-                                         std::uint8_t mask) {
+// The output location variable whose components are exactly `mask` of register `reg` (in order),
+// per control point when `per_vertex`, or null. Such a variable is written as one vector store:
+// lavapipe's pipeline build and first draw pay for every store to a control-point output indexed
+// by the invocation and to a geometry shader's output, and four scalar stores cost measurably
+// more than one vector store (docs/execution.md, "Driver time, kiln against vkd3d-shader 1.2").
+// A store mirrored into another stream's variable keeps its per-component form.
+const IoSlot* whole_output_vector(ConvertContext& ctx, std::uint32_t reg, std::uint8_t mask,
+                                  bool per_vertex) {
   if (!ctx.stream_mirrors.empty()) return nullptr;
   const IoSlot* first = nullptr;
   unsigned count = 0;
   for (unsigned c = 0; c < 4; ++c) {
     if (!(mask & (1u << c))) continue;
     const IoSlot* s = ctx.slot(IoFile::Output, reg, c);
-    if (!s || !s->dcl || !s->per_vertex || s->shape != IoSlot::Shape::Vector) return nullptr;
+    if (!s || !s->dcl || s->per_vertex != per_vertex || s->shape != IoSlot::Shape::Vector)
+      return nullptr;
     if (!first) first = s;
     if (s->dcl != first->dcl || s->type != first->type || s->element != count) return nullptr;
     ++count;
   }
-  if (count < 2 || ctx.builder().op(first->dcl).code() != ir::OpCode::DclOutput) return nullptr;
+  if (count < 2) return nullptr;
+  // A built-in vector (a geometry shader's Position) too, where no control point indexes it.
+  const ir::OpCode dcl = ctx.builder().op(first->dcl).code();
+  if (!(dcl == ir::OpCode::DclOutput || (!per_vertex && dcl == ir::OpCode::DclOutputBuiltIn)))
+    return nullptr;
   for (unsigned c = 0; c < 4; ++c) {
     const IoSlot* s = ctx.slot(IoFile::Output, reg, c);
     if (!(mask & (1u << c)) && s && s->dcl == first->dcl) return nullptr; // a part of it
@@ -92,10 +98,10 @@ const IoSlot* whole_control_point_vector(ConvertContext& ctx, std::uint32_t reg,
   return first;
 }
 
-// Stores values[c] (of `slot`'s type; whole_control_point_vector() found it for `mask`) to
-// control point `vertex` as one vector store.
-void store_control_point_vector(ConvertContext& ctx, const IoSlot& slot, std::uint8_t mask,
-                                SsaDef vertex, const SsaDef* values) {
+// Stores values[c] (of `slot`'s type; whole_output_vector() found it for `mask`) as one vector
+// store, to control point `vertex` where the slot is per control point.
+void store_output_vector(ConvertContext& ctx, const IoSlot& slot, std::uint8_t mask, SsaDef vertex,
+                         const SsaDef* values) {
   SsaDef parts[4];
   unsigned count = 0;
   for (unsigned c = 0; c < 4; ++c)
@@ -251,24 +257,64 @@ void io_store(ConvertContext& ctx, const Operand& op, unsigned component, SsaDef
   }
 }
 
-bool io_store_control_point(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
+bool io_load_input_vector(ConvertContext& ctx, const Operand& op, std::uint8_t components,
+                          ScalarType type, SsaDef* parts) {
+  unsigned reg_dim = 0;
+  const ProgramType stage = ctx.program().type;
+  if ((stage != ProgramType::Geometry && stage != ProgramType::Hull &&
+       stage != ProgramType::Domain) ||
+      (op.type != OperandType::Input && op.type != OperandType::InputControlPoint) ||
+      op.index_dimension != 2 || dynamic_register(op, reg_dim) || std::popcount(components) < 2)
+    return false;
+  // Every component read must be an element of one per-vertex vector variable, whose width is
+  // the number of the register's components it holds.
+  const std::uint32_t reg = op.index[1];
+  const IoSlot* first = nullptr;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (!(components & (1u << c))) continue;
+    const IoSlot* s = ctx.slot(IoFile::Input, reg, c);
+    if (!s || !s->dcl || !s->per_vertex || s->shape != IoSlot::Shape::Vector ||
+        s->type == ScalarType::Bool)
+      return false;
+    if (!first) first = s;
+    if (s->dcl != first->dcl || s->type != first->type) return false;
+  }
+  unsigned width = 0;
+  for (unsigned c = 0; c < 4; ++c)
+    if (const IoSlot* s = ctx.slot(IoFile::Input, reg, c); s && s->dcl == first->dcl) ++width;
+  SsaDef vertex = ctx.load_index(op, 0);
+  if (!vertex || !ctx.ok()) return false;
+  SsaDef whole = ctx.emit(Op::InputLoad(ir::vec(first->type, width), first->dcl, vertex));
+  for (unsigned c = 0; c < 4; ++c) {
+    if (!(components & (1u << c))) continue;
+    const IoSlot* s = ctx.slot(IoFile::Input, reg, c);
+    SsaDef part =
+        ctx.emit(Op::CompositeExtract(Type(s->type), whole, ctx.constant_u32(s->element)));
+    parts[c] = ctx.bitcast(part, s->type, type);
+  }
+  return true;
+}
+
+bool io_store_output_vector(ConvertContext& ctx, const Operand& op, std::uint8_t mask,
                             const SsaDef* value, ScalarType type) {
   unsigned reg_dim = 0;
-  if (ctx.program().type != ProgramType::Hull || op.type != OperandType::Output ||
-      op.index_dimension != 1 || dynamic_register(op, reg_dim) ||
+  const ProgramType stage = ctx.program().type;
+  if ((stage != ProgramType::Hull && stage != ProgramType::Geometry) ||
+      op.type != OperandType::Output || op.index_dimension != 1 || dynamic_register(op, reg_dim) ||
       target_of(ctx, op.type).file != IoFile::Output)
     return false;
-  const IoSlot* s = whole_control_point_vector(ctx, op.index[0], mask);
+  const bool per_control_point = stage == ProgramType::Hull;
+  const IoSlot* s = whole_output_vector(ctx, op.index[0], mask, per_control_point);
   if (!s) return false;
   for (unsigned c = 0; c < 4; ++c)
     if ((mask & (1u << c)) && !value[c]) return false;
-  SsaDef vertex = control_point_id(ctx);
-  if (!vertex) return false;
+  SsaDef vertex;
+  if (per_control_point && !(vertex = control_point_id(ctx))) return false;
   SsaDef typed[4];
   for (unsigned c = 0; c < 4; ++c)
     if (mask & (1u << c))
       typed[c] = ctx.bitcast(value[c], ctx.stored_type(value[c], type), s->type);
-  store_control_point_vector(ctx, *s, mask, vertex, typed);
+  store_output_vector(ctx, *s, mask, vertex, typed);
   return true;
 }
 
@@ -346,9 +392,9 @@ void io_hull_passthrough(ConvertContext& ctx) {
       values[c] = ctx.bitcast(v, si->type, so->type);
       copied |= std::uint8_t(1u << c);
     }
-    if (const IoSlot* whole = whole_control_point_vector(ctx, e.register_index, copied);
+    if (const IoSlot* whole = whole_output_vector(ctx, e.register_index, copied, true);
         whole && id) {
-      store_control_point_vector(ctx, *whole, copied, id, values);
+      store_output_vector(ctx, *whole, copied, id, values);
       continue;
     }
     for (unsigned c = 0; c < 4; ++c)

@@ -649,6 +649,49 @@ TEST(DxbcConvert, WholeControlPointOutputIsOneVectorStore) {
   }
 }
 
+// A geometry shader reads the components of a per-vertex input register as one vector load and
+// writes a whole output register (the Position built-in too) as one vector store: lavapipe's
+// pipeline build pays for every load of gl_in[] and every output store. A swizzled read of two
+// components still loads the vector once; a write of part of a register stays per component.
+TEST(DxbcConvert, GeometryShaderInputsAndWholeOutputsAreVectors) {
+  ProgramBuilder p(ProgramType::Geometry, 5, 0);
+  p.inst(Opcode::DclGsInputPrimitive, {}, 3u << 11); // triangle
+  p.inst(Opcode::DclGsOutputTopology, {}, 5u << 11); // triangle strip
+  p.inst(Opcode::DclInputSiv, {operand_token(OT::Input, kComp4, mask(0xf), 2), 3, 0, 1});
+  p.inst(Opcode::DclInput, {operand_token(OT::Input, kComp4, mask(0xf), 2), 3, 1});
+  p.inst(Opcode::DclOutputSiv, {decl(OT::Output, 0xf), 0, 1});
+  p.inst(Opcode::DclOutput, {decl(OT::Output, 0xf), 1});
+  p.inst(Opcode::DclMaxOutputVertexCount, {3});
+  // mov o0.xyzw, v[2][0].xyzw ; mov o1.xy, v[1][1].wzyx ; emit ; ret
+  p.inst(Opcode::Mov, {dst(OT::Output, 0xf), 0, src(OT::Input, 0, 1, 2, 3, 2), 2, 0});
+  p.inst(Opcode::Mov, {dst(OT::Output, 0x3), 1, src(OT::Input, 3, 2, 1, 0, 2), 1, 1});
+  p.inst(Opcode::Emit, {});
+  p.inst(Opcode::Ret, {});
+  const auto io = signature({{"SV_Position", 0, 1, 3, 0, 0xf}, {"TEXCOORD", 0, 0, 3, 1, 0xf}});
+  const auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
+                                     {fourcc('I', 'S', 'G', 'N'), io},
+                                     {fourcc('O', 'S', 'G', 'N'), io}});
+  for (InterfaceConvention convention :
+       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
+    Converter converter;
+    Result r;
+    r.status = converter.convert(bytes, {.convention = convention}, r.b);
+    ASSERT_TRUE(r.status) << r.status.message();
+    EXPECT_TRUE(ir::validate(r.b)) << r.text();
+    std::vector<std::uint32_t> loaded_sizes, stored_sizes; // each load's and store's vector size
+    for (ir::OpView load : r.of(OpCode::InputLoad))
+      loaded_sizes.push_back(load.type().vector_size());
+    for (ir::OpView store : r.of(OpCode::OutputStore))
+      stored_sizes.push_back(r.b.op(store.operand(2).def()).type().vector_size());
+    std::sort(stored_sizes.begin(), stored_sizes.end());
+    // v[2][0] (Position) and v[1][1].wz: a vec4 load each; o0.xyzw: one vec4 (Position);
+    // o1.xy: two scalars.
+    EXPECT_EQ(loaded_sizes, (std::vector<std::uint32_t>{4, 4})) << r.text();
+    EXPECT_EQ(stored_sizes, (std::vector<std::uint32_t>{1, 1, 4})) << r.text();
+    expect_pipeline_ok(r);
+  }
+}
+
 // o1.xy TEXCOORD0 and o1.zw TEXCOORD1: vkd3d-shader's convention makes one vec4 over the register,
 // named TEXCOORD0, with a second Semantic for TEXCOORD1 (stream output names either: a request
 // for TEXCOORD1 once matched no output); kiln's makes a variable per element, a Semantic each.
