@@ -266,8 +266,8 @@ bool io_load_input_vector(ConvertContext& ctx, const Operand& op, std::uint8_t c
       (op.type != OperandType::Input && op.type != OperandType::InputControlPoint) ||
       op.index_dimension != 2 || dynamic_register(op, reg_dim) || std::popcount(components) < 2)
     return false;
-  // Every component read must be an element of one per-vertex vector variable, whose width is
-  // the number of the register's components it holds.
+  // Every component read must be an element of one per-vertex vector variable: an array over
+  // the vertices of one vector, loaded whole.
   const std::uint32_t reg = op.index[1];
   const IoSlot* first = nullptr;
   for (unsigned c = 0; c < 4; ++c) {
@@ -279,9 +279,11 @@ bool io_load_input_vector(ConvertContext& ctx, const Operand& op, std::uint8_t c
     if (!first) first = s;
     if (s->dcl != first->dcl || s->type != first->type) return false;
   }
-  unsigned width = 0;
-  for (unsigned c = 0; c < 4; ++c)
-    if (const IoSlot* s = ctx.slot(IoFile::Input, reg, c); s && s->dcl == first->dcl) ++width;
+  const ir::TypeView variable = ctx.builder().types().view(ctx.builder().op(first->dcl).type());
+  if (variable.dim_count != 1 || variable.member_count() != 1) return false;
+  const Type element = variable.member(0);
+  if (!element.is_basic() || element.scalar_type() != first->type) return false;
+  const unsigned width = element.vector_size();
   SsaDef vertex = ctx.load_index(op, 0);
   if (!vertex || !ctx.ok()) return false;
   SsaDef whole = ctx.emit(Op::InputLoad(ir::vec(first->type, width), first->dcl, vertex));
