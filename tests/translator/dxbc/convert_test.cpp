@@ -99,6 +99,27 @@ void convert(const std::vector<std::uint32_t>& words, Result& r, std::string* sc
     ASSERT_TRUE(r.status) << r.status.message();                                                   \
   } while (0)
 
+constexpr InterfaceConvention kBothConventions[] = {InterfaceConvention::Kiln,
+                                                    InterfaceConvention::Vkd3dShader};
+
+// Converts a whole container under `convention`; the IR must be valid.
+void convert_valid(const std::vector<std::uint8_t>& bytes, InterfaceConvention convention,
+                   Result& r) {
+  Converter converter;
+  r.status = converter.convert(bytes, {.convention = convention}, r.b);
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_TRUE(ir::validate(r.b)) << r.text();
+}
+
+// The vector size of each OutputStore's value, smallest first.
+std::vector<std::uint32_t> stored_vector_sizes(const Result& r) {
+  std::vector<std::uint32_t> sizes;
+  for (ir::OpView store : r.of(OpCode::OutputStore))
+    sizes.push_back(r.b.op(store.operand(2).def()).type().vector_size());
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
 // The program must survive every pass with the validator after each.
 void expect_pipeline_ok(Result& r) {
   passes::Pipeline pipeline;
@@ -632,19 +653,11 @@ TEST(DxbcConvert, WholeControlPointOutputIsOneVectorStore) {
                                      {fourcc('I', 'S', 'G', 'N'), io},
                                      {fourcc('O', 'S', 'G', 'N'), io},
                                      {fourcc('P', 'C', 'S', 'G'), patch}});
-  for (InterfaceConvention convention :
-       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
-    Converter converter;
+  for (InterfaceConvention convention : kBothConventions) {
     Result r;
-    r.status = converter.convert(bytes, {.convention = convention}, r.b);
-    ASSERT_TRUE(r.status) << r.status.message();
-    EXPECT_TRUE(ir::validate(r.b)) << r.text();
-    std::vector<std::uint32_t> stored_sizes; // per OutputStore, the value's vector size
-    for (ir::OpView store : r.of(OpCode::OutputStore))
-      stored_sizes.push_back(r.b.op(store.operand(2).def()).type().vector_size());
-    std::sort(stored_sizes.begin(), stored_sizes.end());
+    ASSERT_NO_FATAL_FAILURE(convert_valid(bytes, convention, r));
     // o0.xyzw: one vec4; o1.xy: two scalars; the fork phase's patch constant: one scalar.
-    EXPECT_EQ(stored_sizes, (std::vector<std::uint32_t>{1, 1, 1, 4})) << r.text();
+    EXPECT_EQ(stored_vector_sizes(r), (std::vector<std::uint32_t>{1, 1, 1, 4})) << r.text();
     expect_pipeline_ok(r);
   }
 }
@@ -671,23 +684,16 @@ TEST(DxbcConvert, GeometryShaderInputsAndWholeOutputsAreVectors) {
   const auto bytes = make_container({{fourcc('S', 'H', 'E', 'X'), bytes_of(p.finish())},
                                      {fourcc('I', 'S', 'G', 'N'), io},
                                      {fourcc('O', 'S', 'G', 'N'), io}});
-  for (InterfaceConvention convention :
-       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
-    Converter converter;
+  for (InterfaceConvention convention : kBothConventions) {
     Result r;
-    r.status = converter.convert(bytes, {.convention = convention}, r.b);
-    ASSERT_TRUE(r.status) << r.status.message();
-    EXPECT_TRUE(ir::validate(r.b)) << r.text();
-    std::vector<std::uint32_t> loaded_sizes, stored_sizes; // each load's and store's vector size
+    ASSERT_NO_FATAL_FAILURE(convert_valid(bytes, convention, r));
+    std::vector<std::uint32_t> loaded_sizes; // each load's vector size
     for (ir::OpView load : r.of(OpCode::InputLoad))
       loaded_sizes.push_back(load.type().vector_size());
-    for (ir::OpView store : r.of(OpCode::OutputStore))
-      stored_sizes.push_back(r.b.op(store.operand(2).def()).type().vector_size());
-    std::sort(stored_sizes.begin(), stored_sizes.end());
-    // v[2][0] (Position) and v[1][1].wz: a vec4 load each; o0.xyzw: one vec4 (Position);
-    // o1.xy: two scalars.
+    // v[2][0] (Position) and v[1][1].wz: a vec4 load each; o0.xyzw: one vec4 (Position); o1.xy:
+    // two scalars.
     EXPECT_EQ(loaded_sizes, (std::vector<std::uint32_t>{4, 4})) << r.text();
-    EXPECT_EQ(stored_sizes, (std::vector<std::uint32_t>{1, 1, 4})) << r.text();
+    EXPECT_EQ(stored_vector_sizes(r), (std::vector<std::uint32_t>{1, 1, 4})) << r.text();
     expect_pipeline_ok(r);
   }
 }
