@@ -18,7 +18,7 @@ for the input's own part and the common one when it finds them cold, not for the
 end's. The functions outside the block follow, by share. Entries that no longer name a function
 (renamed, inlined) are ignored by the linker: a stale list costs speed, never a build.
 (Ordering each part by first use instead, the order a translation first reaches the functions,
-measured slower: docs/bench.md "Prefetching the hot block".)
+measured slower: docs/bench.md "The block's size and order".)
 
 usage: scripts/link_order.py KILN_BINARY DXBC_DIR D3D9_DIR [--every N] [--profile FILE]
                              [--out FILE]

@@ -24,10 +24,10 @@ struct SpirvInstruction {
 };
 
 // Calls visit(const SpirvInstruction<Word>&) for each instruction of `words` (a span or vector)
-// after the header, in order,
-// until it returns false (a visitor returning nothing sees them all). Returns the offset of the
-// instruction that ended the walk by being unreadable (a word count of 0, or one running past
-// the end: words no reader here can walk), or 0 when there was none.
+// after the header, in order, until it returns false (a visitor returning nothing sees them
+// all). Returns the offset of the instruction that ended the walk by being unreadable (a word
+// count of 0, or one running past the end: words no reader here can walk), or 0 when there was
+// none.
 template <typename Words, typename Visit>
 std::size_t walk_instructions(Words& words, Visit&& visit) {
   const std::span spirv(words); // a span or vector of const or mutable words
@@ -51,9 +51,9 @@ std::size_t walk_instructions(Words& words, Visit&& visit) {
 inline std::uint32_t glsl_import_id(std::span<const std::uint32_t> spirv) {
   std::uint32_t id = 0;
   const std::size_t unreadable = walk_instructions(spirv, [&](const auto& i) {
-    const std::size_t chars = (i.count() - 2) * sizeof(std::uint32_t);
     if (i.op == spv::OpExtInstImport && i.count() >= 3 &&
-        std::strncmp(reinterpret_cast<const char*>(&i.words[2]), kGlslImportName, chars) == 0)
+        std::strncmp(reinterpret_cast<const char*>(&i.words[2]), kGlslImportName,
+                     (i.count() - 2) * sizeof(std::uint32_t)) == 0)
       id = i.words[1];
     return id == 0;
   });

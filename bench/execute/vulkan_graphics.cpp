@@ -466,7 +466,7 @@ Status DescriptorBinding::create(Context& context, std::span<const DescriptorWri
 Status DescriptorBinding::update(std::span<const DescriptorWrite> writes) {
   if (context_ == nullptr) return Status::error("update of descriptors that were not created");
   if (writes.empty()) return Status::ok();
-  // One info per descriptor of each binding (an array's elements all name the same object).
+  // One info per binding: every binding holds one descriptor (descriptor_arrays.h).
   std::vector<VkDescriptorBufferInfo> buffer_infos(writes.size());
   std::vector<VkDescriptorImageInfo> image_infos(writes.size());
   std::vector<VkBufferView> texel_views(writes.size());
