@@ -573,12 +573,9 @@ TEST(DxbcConvert, HullShaderWithoutControlPointPhasePassesInputsThrough) {
 TEST(DxbcConvert, HullPassThroughOutputFollowsTheOutputSignature) {
   const auto input = signature({{"SV_Position", 0, 1, 3, 0, 0xf}});
   const auto output = signature({{"SV_Position", 0, 0, 3, 0, 0xf}});
-  for (InterfaceConvention convention :
-       {InterfaceConvention::Kiln, InterfaceConvention::Vkd3dShader}) {
-    Converter converter;
+  for (InterfaceConvention convention : kBothConventions) {
     Result r;
-    r.status = converter.convert(passthrough_hull(input, output), {.convention = convention}, r.b);
-    ASSERT_TRUE(r.status) << r.status.message();
+    ASSERT_NO_FATAL_FAILURE(convert_valid(passthrough_hull(input, output), convention, r));
     std::vector<std::uint32_t> inputs, outputs;
     for (ir::OpView d : r.of(OpCode::DclInputBuiltIn)) inputs.push_back(d.operand(1).literal_u32());
     for (ir::OpView d : r.of(OpCode::DclOutputBuiltIn))
@@ -619,10 +616,8 @@ TEST(DxbcConvert, PatchConstantsSitPastTheControlPointRegisters) {
   };
   for (const Case& c :
        {Case{InterfaceConvention::Kiln, 18 + 1}, Case{InterfaceConvention::Vkd3dShader, 2 + 1}}) {
-    Converter converter;
     Result r;
-    r.status = converter.convert(bytes, {.convention = c.convention}, r.b);
-    ASSERT_TRUE(r.status) << r.status.message();
+    ASSERT_NO_FATAL_FAILURE(convert_valid(bytes, c.convention, r));
     std::vector<std::uint32_t> locations = output_locations(r);
     std::vector<std::uint32_t> expected = {0, 17, c.patch_location};
     std::sort(locations.begin(), locations.end());
@@ -717,10 +712,8 @@ TEST(DxbcConvert, SharedOutputRegisterHasASemanticPerElement) {
   };
   for (const Case& c :
        {Case{InterfaceConvention::Kiln, 2}, Case{InterfaceConvention::Vkd3dShader, 1}}) {
-    Converter converter;
     Result r;
-    r.status = converter.convert(bytes, {.convention = c.convention}, r.b);
-    ASSERT_TRUE(r.status) << r.status.message();
+    ASSERT_NO_FATAL_FAILURE(convert_valid(bytes, c.convention, r));
     const auto outs = r.of(OpCode::DclOutput);
     ASSERT_EQ(outs.size(), c.outputs) << r.text();
     // Each element's Semantic, in signature order, on the variable holding its components.
