@@ -140,7 +140,7 @@ std::vector<FileRecord> run_translation(const std::vector<BenchInput>& inputs,
     evictor = std::make_unique<CacheEvictor>(options.cold_evict_bytes);
   }
   std::size_t peer_cold_count = 0; // alternates which translator's cold call goes first
-  Progress progress("translating", inputs.size(), options.progress);
+  Progress progress("kiln bench: translating", inputs.size(), options.progress);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const BenchInput& input = inputs[i];
     FileRecord& record = records[i];

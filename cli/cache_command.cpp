@@ -1,5 +1,6 @@
 // kiln cache stats|verify|compact|clear|warm [--path DIR] [PATH...]
 
+#include "bench/progress.h"
 #include "cache/driver_cache_file.h"
 #include "cache/shader_cache.h"
 #include "cli/commands.h"
@@ -9,10 +10,8 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 namespace kiln::cli {
 
@@ -24,32 +23,6 @@ constexpr OptionSpec kOptions[] = {
     {"--rebuild", "", "with warm: re-translate entries written by another codegen version"},
 };
 constexpr std::string_view kActions[] = {"stats", "verify", "compact", "clear", "warm"};
-
-// Progress on stderr: a redrawn bar on a terminal, a plain line every tenth otherwise.
-class Progress {
- public:
-  explicit Progress(std::string_view what) : what_(what), terminal_(::isatty(2) == 1) {}
-  void update(std::size_t done, std::size_t total) {
-    std::lock_guard guard(mutex_);
-    if (total == 0) return;
-    if (terminal_) {
-      constexpr std::size_t kWidth = 40;
-      const std::size_t filled = done * kWidth / total;
-      std::fprintf(stderr, "\r%s [%s%s] %zu/%zu", what_.c_str(), std::string(filled, '#').c_str(),
-                   std::string(kWidth - filled, ' ').c_str(), done, total);
-      if (done == total) std::fputc('\n', stderr);
-    } else if (const std::size_t tenth = done * 10 / total; tenth != last_tenth_ || done == total) {
-      last_tenth_ = tenth;
-      std::fprintf(stderr, "%s: %zu/%zu\n", what_.c_str(), done, total);
-    }
-  }
-
- private:
-  std::mutex mutex_;
-  std::string what_;
-  bool terminal_;
-  std::size_t last_tenth_ = 0;
-};
 
 Result<std::unique_ptr<cache::ShaderCache>> open_cache(const ParsedArgs& args, bool read_only) {
   cache::CacheOptions options;
@@ -120,10 +93,11 @@ struct WarmCounts {
 
 int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
   if (args.has("--rebuild")) {
-    Progress progress("rebuild");
+    bench::Progress progress("kiln cache warm: rebuilding", 0);
     const cache::RebuildReport report = cache::rebuild_stale_entries(
         cache, cache::default_translate_function(),
         [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    progress.finish();
     std::printf("stale: %llu\n", static_cast<unsigned long long>(report.stale));
     std::printf("rebuilt: %llu\n", static_cast<unsigned long long>(report.translated));
     std::printf("rejected: %llu\n", static_cast<unsigned long long>(report.rejected));
@@ -140,8 +114,8 @@ int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
   std::sort(files.begin(), files.end());
 
   WarmCounts counts;
-  std::atomic<std::size_t> next{0}, done{0};
-  Progress progress("warm");
+  std::atomic<std::size_t> next{0};
+  bench::Progress progress("kiln cache warm:", files.size());
   const TranslateOptions options;
   auto worker = [&] {
     Translator translator;
@@ -164,7 +138,7 @@ int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
           ++counts.rejected;
         }
       }
-      progress.update(done.fetch_add(1) + 1, files.size());
+      progress.advance();
     }
   };
   const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 16u));
@@ -172,6 +146,7 @@ int run_warm(cache::ShaderCache& cache, const ParsedArgs& args) {
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& thread : pool) thread.join();
+  progress.finish();
 
   std::printf("files: %zu\n", files.size());
   std::printf("translated: %llu\n", static_cast<unsigned long long>(counts.translated.load()));

@@ -182,7 +182,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options) {
   setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
   setenv("VKD3D_SHADER_DEBUG", "none", 0);
 
-  bench::Progress progress("execute", inputs.size(), options.progress);
+  bench::Progress progress("kiln execute:", inputs.size(), options.progress);
   std::size_t next = 0;
   while (next < inputs.size()) {
     int fds[2];
