@@ -92,6 +92,17 @@ int run_bench(const BenchOptions& options) {
     run.service_note = run.cache_note = "skipped";
   }
 
+  // Last: the harness builds and runs every shader on the device (minutes for a corpus), and
+  // nothing above may share the machine with it.
+  if (options.driver) {
+    if (options.paths.empty()) {
+      run.driver.emplace();
+      run.driver->error = "--driver: measured over PATHs only, none given";
+    } else {
+      run.driver = options.driver(options.paths);
+    }
+  }
+
   const Summary summary = summarize_run(run);
   print_report(stdout, run, summary);
   std::fflush(stdout);

@@ -2,11 +2,18 @@
 // `kiln bench`: the corpus benchmark. The CLI parses options into BenchOptions and calls
 // run_bench(); tests call it the same way.
 
+#include "bench/results.h"
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace kiln::bench {
+
+// --driver: the CLI measures the run's paths with the execution harness, which sits above this
+// library.
+using DriverMeasure = std::function<DriverSection(const std::vector<std::string>& paths)>;
 
 struct BenchOptions {
   std::vector<std::string> paths;    // empty: the synthetic corpus
@@ -23,6 +30,7 @@ struct BenchOptions {
   std::string peer;                 // "" or "vkd3d"
   bool service = true;              // sections 2-3
   bool progress = true;             // on stderr
+  DriverMeasure driver;             // --driver; empty: not measured (needs paths)
 };
 
 inline constexpr std::uint32_t kDefaultSyntheticCount = 1000;

@@ -61,6 +61,11 @@ class Json {
     text_ += "null";
     return *this;
   }
+  Json& raw(std::string_view json) { // a value written elsewhere, as it is
+    comma();
+    text_ += json;
+    return *this;
+  }
   std::string take() { return std::move(text_) + "\n"; }
 
  private:
@@ -330,6 +335,18 @@ std::string json_report(const BenchRun& run, const Summary& s) {
     j.close('}');
   }
   j.close('}');
+  if (run.driver) {
+    j.key("driver_times");
+    if (run.driver->error.empty())
+      j.raw(run.driver->json);
+    else
+      j.null();
+    j.key("driver_error");
+    if (run.driver->error.empty())
+      j.null();
+    else
+      j.str(run.driver->error);
+  }
   j.close('}');
   return j.take();
 }

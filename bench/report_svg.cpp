@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 namespace kiln::bench {
@@ -29,6 +30,28 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0, double
   char buffer[160];
   std::snprintf(buffer, sizeof(buffer), format, a, b, c, d);
   return buffer;
+}
+
+// A number attribute of an <svg> element's opening tag (its width or height), 0 if absent.
+double attribute(const std::string& svg, const char* name) {
+  const std::string key = std::string(" ") + name + "=\"";
+  const std::size_t tag_end = svg.find('>');
+  const std::size_t at = svg.find(key);
+  if (at == std::string::npos || at > tag_end) return 0;
+  return std::atof(svg.c_str() + at + key.size());
+}
+
+// `lower` (a whole <svg> element, --driver's chart) drawn under `upper`, `upper_height` tall:
+// one SVG holding both, each as a nested <svg> at its offset.
+std::string stacked(const std::string& upper, double upper_height, const std::string& lower) {
+  const double width = std::max(kWidth, attribute(lower, "width"));
+  const double height = upper_height + attribute(lower, "height");
+  std::string svg = fmt("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+                        "height=\"%.0f\">\n",
+                        width, height);
+  svg += "<svg y=\"0\"" + upper.substr(upper.find("<svg") + 4);
+  svg += fmt("<svg y=\"%.0f\"", upper_height) + lower.substr(lower.find("<svg") + 4);
+  return svg + "</svg>\n";
 }
 
 } // namespace
@@ -129,7 +152,9 @@ std::string svg_plot(const BenchRun& run) {
     svg += fmt("<text x=\"%.1f\" y=\"%.1f\">", kWidth - kRight + 38, legend_y) + s.label +
            fmt(" (%.0f)</text>\n", n);
   }
-  return svg + "</svg>\n";
+  svg += "</svg>\n";
+  if (!run.driver || run.driver->svg.empty()) return svg;
+  return stacked(svg, kHeight, run.driver->svg);
 }
 
 } // namespace kiln::bench

@@ -82,6 +82,14 @@ void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
     std::fprintf(out, "  valid SPIR-V: %zu / %zu validated\n", s.valid, s.validated);
   if (s.translated) std::fprintf(out, "  SPIR-V size / input size: %.2f\n", s.spirv_to_input);
 
+  if (run.driver) {
+    std::fprintf(out, "\n5. Driver time (kiln execute --warm-driver over the same paths)\n");
+    if (!run.driver->error.empty())
+      std::fprintf(out, "  not measured: %s\n", run.driver->error.c_str());
+    else
+      std::fputs(run.driver->text.c_str(), out);
+  }
+
   if (!run.peer_name.empty()) {
     std::fprintf(out, "\nPeer: %s (%s)\n", run.peer_name.c_str(), run.peer_note.c_str());
     if (run.peer_available) {

@@ -57,6 +57,15 @@ struct CacheFigures {
   std::uint64_t bytes_on_disk = 0;
 };
 
+// What `--driver` adds (issue 31): the driver's pipeline-build and first-run times for kiln's
+// SPIR-V against vkd3d-shader's, as the execution harness (bench/execute) reports them.
+struct DriverSection {
+  std::string text;  // the table, printed as the report's last section
+  std::string json;  // a JSON value, the report's "driver_times"
+  std::string svg;   // a whole <svg> element, drawn under the latency CDF in --plot
+  std::string error; // set when nothing was measured: why
+};
+
 struct BenchRun {
   std::string source; // "paths" or "synthetic (seed S, N shaders)"
   unsigned reps = 0;
@@ -72,6 +81,7 @@ struct BenchRun {
   std::string service_note; // why service figures are absent or partial
   std::optional<CacheFigures> cache;
   std::string cache_note;
+  std::optional<DriverSection> driver; // --driver
 };
 
 struct GroupSummary {

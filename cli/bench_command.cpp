@@ -2,6 +2,8 @@
 
 #include "bench/bench.h"
 #include "bench/cold.h"
+#include "bench/execute/driver_times.h"
+#include "bench/execute/execute.h"
 #include "cli/commands.h"
 
 #include <string>
@@ -24,8 +26,36 @@ constexpr OptionSpec kOptions[] = {
     {"--synthetic", "N", "bench N generated shaders (default with no PATH: 1000)"},
     {"--seed", "N", "seed of the synthetic corpus (default 1)"},
     {"--no-service", "", "skip the service and cache sections"},
+    {"--driver", "",
+     "also build and run every DXBC shader under PATH on the Vulkan device, kiln's "
+     "translation and vkd3d-shader's (kiln execute --warm-driver), and report the driver's "
+     "time for each"},
     {"--quiet", "", "no progress on stderr"},
 };
+
+// --driver: the execution harness over the run's paths, warmed, its driver-time groups in the
+// three forms the report takes.
+bench::DriverSection measure_driver(const std::vector<std::string>& paths, bool progress) {
+  execute::ExecuteOptions options;
+  options.paths = paths;
+  options.warm_driver = true;
+  options.progress = progress;
+  const execute::ExecuteSummary summary = execute::run_execute(options);
+  bench::DriverSection section;
+  if (!summary.setup_error.empty()) {
+    section.error = summary.setup_error;
+    return section;
+  }
+  const std::vector<execute::DriverTimeGroup> groups = execute::driver_time_groups(summary.records);
+  if (groups.empty()) {
+    section.error = "no DXBC shader was built and run by both translators";
+    return section;
+  }
+  section.text = execute::driver_times_text(groups, summary.warm_driver);
+  section.json = execute::driver_times_json(groups);
+  section.svg = execute::driver_times_svg(groups, summary.device);
+  return section;
+}
 
 } // namespace
 
@@ -39,6 +69,9 @@ const CommandSpec k_bench_spec = {
                "--cold adds, beside the warm figures, each shader's first call (kiln's and\n"
                "the peer's, pools warm, this shader never seen) timed after writing\n"
                "--cold-evict-mb MiB outside the timed region; kiln and the peer alternate.\n"
+               "--driver adds the pipeline build and first-run times of kiln's SPIR-V against\n"
+               "vkd3d-shader 1.2's (totals, per stage and input size; docs/execution.md) as the\n"
+               "report's last section, the JSON's driver_times and a chart under --plot's.\n"
                "The JSON schema is described in docs/bench.md.",
     .options = kOptions,
     .min_positional = 0,
@@ -81,6 +114,12 @@ int run_bench(const ParsedArgs& args) {
   options.validate = args.has("--validate");
   options.service = !args.has("--no-service");
   options.progress = !args.has("--quiet");
+  if (args.has("--driver")) {
+    if (options.paths.empty()) return usage_error("--driver needs a PATH of shader files");
+    options.driver = [progress = options.progress](const std::vector<std::string>& paths) {
+      return measure_driver(paths, progress);
+    };
+  }
   return bench::run_bench(options);
 }
 

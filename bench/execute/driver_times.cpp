@@ -37,6 +37,14 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0, do
   return text;
 }
 
+// One line of the text table (its fields are strings, counts and ratios alike).
+template <typename... Fields>
+std::string table_line(const char* pattern, Fields... fields) {
+  char text[256];
+  std::snprintf(text, sizeof text, pattern, fields...);
+  return text;
+}
+
 std::string escape_xml(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -90,19 +98,22 @@ std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>&
   return groups;
 }
 
-void print_driver_times(std::FILE* out, const std::vector<DriverTimeGroup>& groups, bool warmed) {
-  if (groups.empty()) return;
-  std::fprintf(out, "driver time, kiln/vkd3d over shaders both built and ran (totals, ms; %s):\n",
-               warmed ? "after an untimed build and run of both"
-                      : "not warmed, --warm-driver for fair ratios");
-  std::fprintf(out, "  %-10s %7s %10s %10s %7s %7s %10s %10s %7s %7s\n", "group", "shaders",
-               "kiln build", "vkd3d build", "ratio", "median", "kiln run", "vkd3d run", "ratio",
-               "median");
+std::string driver_times_text(const std::vector<DriverTimeGroup>& groups, bool warmed) {
+  if (groups.empty()) return {};
+  std::string text =
+      std::string("driver time, kiln/vkd3d over shaders both built and ran (totals, ms; ") +
+      (warmed ? "after an untimed build and run of both"
+              : "not warmed, --warm-driver for fair ratios") +
+      "):\n";
+  text += table_line("  %-10s %7s %10s %10s %7s %7s %10s %10s %7s %7s\n", "group", "shaders",
+                     "kiln build", "vkd3d build", "ratio", "median", "kiln run", "vkd3d run",
+                     "ratio", "median");
   for (const DriverTimeGroup& g : groups)
-    std::fprintf(out, "  %-10s %7zu %10.1f %10.1f %7.3f %7.3f %10.1f %10.1f %7.3f %7.3f\n",
-                 g.name.c_str(), g.shaders, g.kiln_build_ms, g.vkd3d_build_ms, g.build_ratio(),
-                 g.median_build_ratio, g.kiln_run_ms, g.vkd3d_run_ms, g.run_ratio(),
-                 g.median_run_ratio);
+    text += table_line("  %-10s %7zu %10.1f %10.1f %7.3f %7.3f %10.1f %10.1f %7.3f %7.3f\n",
+                       g.name.c_str(), g.shaders, g.kiln_build_ms, g.vkd3d_build_ms,
+                       g.build_ratio(), g.median_build_ratio, g.kiln_run_ms, g.vkd3d_run_ms,
+                       g.run_ratio(), g.median_run_ratio);
+  return text;
 }
 
 std::string driver_times_json(const std::vector<DriverTimeGroup>& groups) {

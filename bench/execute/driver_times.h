@@ -31,9 +31,9 @@ struct DriverTimeGroup {
 // not count.
 std::vector<DriverTimeGroup> driver_time_groups(const std::vector<ShaderRecord>& records);
 
-// A table of the groups (nothing when there are none); `warmed`: the times were taken after an
+// A table of the groups (empty when there are none); `warmed`: the times were taken after an
 // untimed build and run of both translations (ExecuteOptions::warm_driver).
-void print_driver_times(std::FILE* out, const std::vector<DriverTimeGroup>& groups, bool warmed);
+std::string driver_times_text(const std::vector<DriverTimeGroup>& groups, bool warmed);
 // The groups as a JSON array of objects.
 std::string driver_times_json(const std::vector<DriverTimeGroup>& groups);
 // Both ratios of every group as horizontal bars, with the lines at 1.0 and at issue 31's

@@ -111,7 +111,8 @@ void print_summary(const ExecuteSummary& summary) {
                   d3d9 ? "immediate" : "kiln", bench::median(kiln_run),
                   d3d9 ? "specialized" : "vkd3d", bench::median(vkd3d_run));
   }
-  print_driver_times(stdout, driver_time_groups(summary.records), summary.warm_driver);
+  std::fputs(driver_times_text(driver_time_groups(summary.records), summary.warm_driver).c_str(),
+             stdout);
   for (const ShaderRecord& r : summary.records) {
     if (r.verdict == Verdict::Match || r.verdict == Verdict::NotExecuted) continue;
     std::printf("  %-12s %s [%s]: %s\n", verdict_name(r.verdict), r.file.c_str(), r.stage.c_str(),

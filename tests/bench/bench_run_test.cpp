@@ -96,6 +96,38 @@ TEST_F(BenchRunTest, SyntheticCorpusWithoutPaths) {
   EXPECT_EQ(root["files"].array[0]["path"].string.rfind("synthetic/", 0), 0u);
 }
 
+// --driver: measured by the function the CLI passes (the execution harness) over the run's
+// paths, after everything else; without paths, not called, and the report says why.
+TEST_F(BenchRunTest, DriverMeasuresThePathsOnly) {
+  synth::CorpusOptions corpus;
+  corpus.count = 2;
+  for (const synth::SyntheticShader& shader : synth::generate_corpus(corpus))
+    write(dir_ / "shaders" / std::filesystem::path(shader.name).filename(), shader.bytes);
+  std::vector<std::vector<std::string>> calls;
+  BenchOptions options;
+  options.reps = 1;
+  options.progress = false;
+  options.service = false;
+  options.driver = [&calls](const std::vector<std::string>& paths) {
+    calls.push_back(paths);
+    DriverSection section;
+    section.json = "[]";
+    return section;
+  };
+  options.paths = {(dir_ / "shaders").string()};
+  options.json_path = (dir_ / "driver.json").string();
+  EXPECT_EQ(run_bench(options), 0);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0], options.paths);
+  EXPECT_EQ(read_json(dir_ / "driver.json")["driver_times"].type, test::JsonValue::Type::Array);
+
+  options.paths.clear();
+  options.synthetic_count = 2;
+  EXPECT_EQ(run_bench(options), 0);
+  EXPECT_EQ(calls.size(), 1u);
+  EXPECT_NE(read_json(dir_ / "driver.json")["driver_error"].string.find("PATH"), std::string::npos);
+}
+
 // --cold end to end: every translated shader carries a cold time beside its warm median, the
 // peer's too where it translated the shader, and the summary has the cold figures. (Values are
 // only checked for presence and sign: speed is the bench's business, not a test's.)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `kiln bench` through the command line: exits 0 on the synthetic corpus and on a corpus folder
 # (even while translation rejects everything), leaves the JSON and SVG it was asked for,
-# reports cold first calls beside the warm figures with --cold, and exits 2 on a usage error.
+# reports cold first calls beside the warm figures with --cold, the driver's times with
+# --driver, and exits 2 on a usage error.
 # usage: cli_bench.sh KILN CORPUS_DIR
 set -u
 kiln=$1
@@ -41,10 +42,23 @@ grep -q '"cold_us"' "$work/warm.json" && fail "cold_us without --cold"
 [ $? = 2 ] || fail "--reps 0 is not a usage error"
 "$kiln" bench --vs nothing --synthetic 1 >/dev/null 2>&1
 [ $? = 2 ] || fail "--vs nothing is not a usage error"
+"$kiln" bench --driver --synthetic 1 >/dev/null 2>&1
+[ $? = 2 ] || fail "--driver without a PATH is not a usage error"
+"$kiln" bench --help | grep -q -- '--driver' || fail "--help does not mention --driver"
 
 if [ -d "$corpus/d3d9" ]; then
   "$kiln" bench "$corpus/d3d9" --reps 1 --quiet --no-service --json "$work/c.json" \
     >"$work/out" 2>"$work/err" || fail "bench over $corpus/d3d9 exited $?: $(head -3 "$work/err")"
+  # --driver: one small DXBC shader built and run on the device (lavapipe) by both translators.
+  if [ -f "$corpus/dxbc/001e00fc9a11.dxbc" ]; then
+    "$kiln" bench "$corpus/dxbc/001e00fc9a11.dxbc" --reps 1 --quiet --no-service --driver \
+      --json "$work/d.json" --plot "$work/d.svg" >"$work/out" 2>"$work/err" ||
+      fail "bench --driver exited $?: $(head -3 "$work/err")"
+    grep -q '^5. Driver time' "$work/out" || fail "no driver section in the report"
+    grep -q '^  all  *1 ' "$work/out" || fail "the driver section has no row for the shader"
+    grep -q '"driver_times":\[' "$work/d.json" || fail "JSON without driver_times"
+    [ "$(grep -c '<svg' "$work/d.svg")" = 3 ] || fail "SVG without the driver chart under the CDF"
+  fi
 else
   echo "corpus not found at $corpus: corpus part skipped"
 fi

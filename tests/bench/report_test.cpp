@@ -255,5 +255,52 @@ TEST(BenchSvg, PlotsOneLinePerSeries) {
   EXPECT_NE(svg_plot(none).find("no translated shader"), std::string::npos);
 }
 
+DriverSection sample_driver() {
+  DriverSection d;
+  d.text = "driver time table\n";
+  d.json = "[{\"axis\":\"all\",\"group\":\"all\",\"shaders\":2,\"build_ratio\":0.8}]";
+  d.svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"200\">"
+          "<text>driver chart</text></svg>\n";
+  return d;
+}
+
+// --driver's section: the report's last section, the JSON's driver_times (or driver_error),
+// and a chart under the CDF in one SVG; absent without --driver.
+TEST(BenchDriver, SectionInTextJsonAndSvg) {
+  BenchRun run = sample_run(true);
+  EXPECT_EQ(text_report(run).find("5. Driver time"), std::string::npos);
+  EXPECT_EQ(json_report(run, summarize_run(run)).find("driver_times"), std::string::npos);
+  const std::string plain_svg = svg_plot(run);
+
+  run.driver = sample_driver();
+  const std::string text = text_report(run);
+  EXPECT_NE(text.find("5. Driver time"), std::string::npos) << text;
+  EXPECT_NE(text.find("driver time table"), std::string::npos) << text;
+
+  test::JsonValue root;
+  ASSERT_TRUE(test::JsonReader(json_report(run, summarize_run(run))).parse(root));
+  ASSERT_EQ(root["driver_times"].array.size(), 1u);
+  EXPECT_EQ(root["driver_times"].array[0]["build_ratio"].number, 0.8);
+  EXPECT_EQ(root["driver_error"].type, test::JsonValue::Type::Null);
+
+  const std::string svg = svg_plot(run);
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"620\">", 0),
+            0u)
+      << svg.substr(0, 200);
+  EXPECT_NE(svg.find("<svg y=\"420\" xmlns"), std::string::npos);
+  EXPECT_NE(svg.find("driver chart"), std::string::npos);
+  // The CDF inside is the plot without --driver, moved into a nested element.
+  EXPECT_NE(svg.find(plain_svg.substr(plain_svg.find('>') + 1)), std::string::npos);
+
+  run.driver = DriverSection();
+  run.driver->error = "no Vulkan device";
+  EXPECT_NE(text_report(run).find("not measured: no Vulkan device"), std::string::npos);
+  test::JsonValue failed;
+  ASSERT_TRUE(test::JsonReader(json_report(run, summarize_run(run))).parse(failed));
+  EXPECT_EQ(failed["driver_times"].type, test::JsonValue::Type::Null);
+  EXPECT_EQ(failed["driver_error"].string, "no Vulkan device");
+  EXPECT_EQ(svg_plot(run), plain_svg);
+}
+
 } // namespace
 } // namespace kiln::bench
