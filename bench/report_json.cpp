@@ -338,7 +338,7 @@ std::string json_report(const BenchRun& run, const Summary& s) {
   if (run.driver) {
     j.key("driver_times");
     if (run.driver->error.empty())
-      j.raw(run.driver->json);
+      j.raw(driver_times_json(run.driver->groups));
     else
       j.null();
     j.key("driver_error");

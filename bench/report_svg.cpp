@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 namespace kiln::bench {
@@ -32,25 +31,17 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0, double
   return buffer;
 }
 
-// A number attribute of an <svg> element's opening tag (its width or height), 0 if absent.
-double attribute(const std::string& svg, const char* name) {
-  const std::string key = std::string(" ") + name + "=\"";
-  const std::size_t tag_end = svg.find('>');
-  const std::size_t at = svg.find(key);
-  if (at == std::string::npos || at > tag_end) return 0;
-  return std::atof(svg.c_str() + at + key.size());
-}
-
-// `lower` (a whole <svg> element, --driver's chart) drawn under `upper`, `upper_height` tall:
-// one SVG holding both, each as a nested <svg> at its offset.
-std::string stacked(const std::string& upper, double upper_height, const std::string& lower) {
-  const double width = std::max(kWidth, attribute(lower, "width"));
-  const double height = upper_height + attribute(lower, "height");
+// --driver's chart drawn under the CDF (`upper`, kHeight tall): one SVG holding both, each as a
+// nested <svg> at its offset.
+std::string stacked(const std::string& upper, const DriverSection& driver) {
+  const std::string lower = driver_times_svg(driver.groups, driver.device);
+  const double width = std::max(kWidth, kDriverChartWidth);
+  const double height = kHeight + driver_chart_height(driver.groups.size());
   std::string svg = fmt("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
                         "height=\"%.0f\">\n",
                         width, height);
   svg += "<svg y=\"0\"" + upper.substr(upper.find("<svg") + 4);
-  svg += fmt("<svg y=\"%.0f\"", upper_height) + lower.substr(lower.find("<svg") + 4);
+  svg += fmt("<svg y=\"%.0f\"", kHeight) + lower.substr(lower.find("<svg") + 4);
   return svg + "</svg>\n";
 }
 
@@ -153,8 +144,8 @@ std::string svg_plot(const BenchRun& run) {
            fmt(" (%.0f)</text>\n", n);
   }
   svg += "</svg>\n";
-  if (!run.driver || run.driver->svg.empty()) return svg;
-  return stacked(svg, kHeight, run.driver->svg);
+  if (!run.driver || !run.driver->error.empty()) return svg;
+  return stacked(svg, *run.driver);
 }
 
 } // namespace kiln::bench

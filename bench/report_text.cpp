@@ -87,7 +87,7 @@ void print_report(std::FILE* out, const BenchRun& run, const Summary& s) {
     if (!run.driver->error.empty())
       std::fprintf(out, "  not measured: %s\n", run.driver->error.c_str());
     else
-      std::fputs(run.driver->text.c_str(), out);
+      std::fputs(driver_times_text(run.driver->groups, run.driver->warmed).c_str(), out);
   }
 
   if (!run.peer_name.empty()) {

@@ -2,6 +2,7 @@
 // The records a bench run produces and the summary derived from them. The text report, the
 // JSON file and the plot all read these; none of them measures anything.
 
+#include "bench/driver_times.h"
 #include "bench/stats.h"
 #include "translator/common/input_kind.h"
 #include "translator/common/shader_stage.h"
@@ -58,11 +59,11 @@ struct CacheFigures {
 };
 
 // What `--driver` adds (issue 31): the driver's pipeline-build and first-run times for kiln's
-// SPIR-V against vkd3d-shader's, as the execution harness (bench/execute) reports them.
+// SPIR-V against vkd3d-shader's, grouped as the execution harness (bench/execute) groups them.
 struct DriverSection {
-  std::string text;  // the table, printed as the report's last section
-  std::string json;  // a JSON value, the report's "driver_times"
-  std::string svg;   // a whole <svg> element, drawn under the latency CDF in --plot
+  std::vector<DriverTimeGroup> groups; // bench/driver_times.h
+  bool warmed = false;                 // after an untimed build and run of both
+  std::string device;
   std::string error; // set when nothing was measured: why
 };
 

@@ -33,8 +33,7 @@ constexpr OptionSpec kOptions[] = {
     {"--quiet", "", "no progress on stderr"},
 };
 
-// --driver: the execution harness over the run's paths, warmed, its driver-time groups in the
-// three forms the report takes.
+// --driver: the execution harness over the run's paths, warmed, and its driver-time groups.
 bench::DriverSection measure_driver(const std::vector<std::string>& paths, bool progress) {
   execute::ExecuteOptions options;
   options.paths = paths;
@@ -46,14 +45,11 @@ bench::DriverSection measure_driver(const std::vector<std::string>& paths, bool 
     section.error = summary.setup_error;
     return section;
   }
-  const std::vector<execute::DriverTimeGroup> groups = execute::driver_time_groups(summary.records);
-  if (groups.empty()) {
+  section.groups = execute::driver_time_groups(summary.records);
+  if (section.groups.empty())
     section.error = "no DXBC shader was built and run by both translators";
-    return section;
-  }
-  section.text = execute::driver_times_text(groups, summary.warm_driver);
-  section.json = execute::driver_times_json(groups);
-  section.svg = execute::driver_times_svg(groups, summary.device);
+  section.warmed = summary.warm_driver;
+  section.device = summary.device;
   return section;
 }
 

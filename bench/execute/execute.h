@@ -61,7 +61,7 @@ constexpr unsigned kHungWallFactor = 5; // ExecuteOptions::timeout_seconds
 struct ExecuteOptions {
   std::vector<std::string> paths;
   std::string json_path;
-  std::string svg_path; // the driver-time ratios as a bar chart (driver_times.h)
+  std::string svg_path; // the driver-time ratios as a bar chart (bench/driver_times.h)
   bool progress = true;
   // CPU seconds one phase of one shader may use (the worker's threads, the driver's compiler and
   // rasterizer threads included) before it counts as hung. CPU time, not wall time: on lavapipe
@@ -100,7 +100,7 @@ ExecuteSummary run_execute(const ExecuteOptions& options);
 void print_summary(const ExecuteSummary& summary);
 bool write_json(const ExecuteSummary& summary, const ExecuteOptions& options,
                 const std::string& path, std::string& error);
-// The driver-time ratios (driver_times.h) as SVG.
+// The driver-time ratios (bench/driver_times.h) as SVG.
 bool write_svg(const ExecuteSummary& summary, const std::string& path, std::string& error);
 
 // The worker's per-shader work, exposed for the supervisor (supervisor.cpp) and tests. Each

@@ -257,10 +257,13 @@ TEST(BenchSvg, PlotsOneLinePerSeries) {
 
 DriverSection sample_driver() {
   DriverSection d;
-  d.text = "driver time table\n";
-  d.json = "[{\"axis\":\"all\",\"group\":\"all\",\"shaders\":2,\"build_ratio\":0.8}]";
-  d.svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"200\">"
-          "<text>driver chart</text></svg>\n";
+  DriverTimeGroup all{"all", "all"};
+  all.shaders = 2;
+  all.kiln_build_ms = 8, all.vkd3d_build_ms = 10;
+  all.kiln_run_ms = 30, all.vkd3d_run_ms = 20;
+  d.groups = {all};
+  d.warmed = true;
+  d.device = "test device";
   return d;
 }
 
@@ -275,20 +278,25 @@ TEST(BenchDriver, SectionInTextJsonAndSvg) {
   run.driver = sample_driver();
   const std::string text = text_report(run);
   EXPECT_NE(text.find("5. Driver time"), std::string::npos) << text;
-  EXPECT_NE(text.find("driver time table"), std::string::npos) << text;
+  EXPECT_NE(text.find(driver_times_text(run.driver->groups, true)), std::string::npos) << text;
+  EXPECT_NE(text.find("  all              2        8.0       10.0   0.800"), std::string::npos)
+      << text;
 
   test::JsonValue root;
   ASSERT_TRUE(test::JsonReader(json_report(run, summarize_run(run))).parse(root));
   ASSERT_EQ(root["driver_times"].array.size(), 1u);
   EXPECT_EQ(root["driver_times"].array[0]["build_ratio"].number, 0.8);
+  EXPECT_EQ(root["driver_times"].array[0]["run_ratio"].number, 1.5);
   EXPECT_EQ(root["driver_error"].type, test::JsonValue::Type::Null);
 
   const std::string svg = svg_plot(run);
-  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"620\">", 0),
+  // The CDF is 420 tall; the chart of one group 50 + 34 + 60.
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"564\">", 0),
             0u)
       << svg.substr(0, 200);
   EXPECT_NE(svg.find("<svg y=\"420\" xmlns"), std::string::npos);
-  EXPECT_NE(svg.find("driver chart"), std::string::npos);
+  EXPECT_NE(svg.find("Driver time, kiln / vkd3d-shader 1.2 (totals) on test device"),
+            std::string::npos);
   // The CDF inside is the plot without --driver, moved into a nested element.
   EXPECT_NE(svg.find(plain_svg.substr(plain_svg.find('>') + 1)), std::string::npos);
 
