@@ -22,6 +22,9 @@ constexpr OptionSpec kOptions[] = {
     {"--warm-driver", "",
      "build and run both translations once, untimed, before the timed build and run "
      "(fair driver-time ratios; about 1.7x the time)"},
+    {"--long-repeats", "N",
+     "with --warm-driver, time a shader whose first run takes 1 s or more N more times, "
+     "alternating, and keep the medians (default 2; 0: once)"},
     {"--quiet", "", "no progress on stderr"},
 };
 
@@ -47,7 +50,9 @@ int run_execute(const ParsedArgs& args) {
   execute::ExecuteOptions options;
   for (std::string_view path : args.positional()) options.paths.emplace_back(path);
   std::uint64_t timeout = options.timeout_seconds, seed = options.seed, limit = 0;
+  std::uint64_t long_repeats = options.long_run_repeats;
   if (!option_number(args, "--timeout", 1, 3600, timeout) ||
+      !option_number(args, "--long-repeats", 0, 10, long_repeats) ||
       !option_number(args, "--seed", 0, UINT64_MAX, seed) ||
       !option_number(args, "--limit", 1, UINT64_MAX, limit))
     return kExitUsage;
@@ -57,6 +62,7 @@ int run_execute(const ParsedArgs& args) {
   options.corrupt_kiln = args.has("--corrupt-kiln");
   options.progress = !args.has("--quiet");
   options.warm_driver = args.has("--warm-driver");
+  options.long_run_repeats = unsigned(long_repeats);
   options.json_path = args.value("--json");
   options.svg_path = args.value("--svg");
   const execute::ExecuteSummary summary = execute::run_execute(options);

@@ -51,6 +51,9 @@ struct ShaderRecord {
   double kiln_run_ms = -1, vkd3d_run_ms = -1;     // submit to fence (kiln: first run)
   std::uint64_t words_compared = 0, words_different = 0;
   bool kiln_first = true; // which translation's pipeline was built first (they alternate)
+  // How many times each translation was built and first-run, timed (ExecuteOptions::
+  // long_run_repeats): the times above are the medians of that many.
+  unsigned timed_pairs = 1;
   // A D3D9 shader (d3d9.h): its two render-state forms were compared, the kiln_* times are the
   // immediate form's and the vkd3d_* times the specialized form's; `stage` is its model.
   bool d3d9 = false;
@@ -82,6 +85,13 @@ struct ExecuteOptions {
   // time of the second (docs/execution.md, "Times"), which otherwise lands on whichever
   // translation goes first.
   bool warm_driver = false;
+  // With warm_driver: a shader whose timed first run took at least long_run_ms with either
+  // translation is built and run this many more times, timed, alternating which goes first,
+  // and its record holds the medians. Such runs are mostly the shader's loops running, and one
+  // of them swings by up to 3x from run to run on a shared machine (docs/execution.md, "Times"):
+  // a handful of them decide the totals.
+  unsigned long_run_repeats = 2;
+  double long_run_ms = 1000;
 };
 
 struct ExecuteSummary {
@@ -107,11 +117,11 @@ bool write_svg(const ExecuteSummary& summary, const std::string& path, std::stri
 // phase is announced through `phase` before it starts.
 class ShaderExecutor {
  public:
-  // `timeout_seconds`: how long (wall time) one submission may keep the device busy; the
+  // `fence_timeout_seconds`: how long (wall time) one submission may keep the device busy; the
   // supervisor passes its wall-time limit, so that no phase it would wait for is cut short by
-  // the fence.
-  ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds,
-                 bool warm_driver = false);
+  // the fence. Of `options`, the executor takes what one shader's runs depend on (corrupt_kiln,
+  // seed, warm_driver, long_run_repeats, long_run_ms).
+  ShaderExecutor(const ExecuteOptions& options, unsigned fence_timeout_seconds);
   ~ShaderExecutor();
   ShaderExecutor(const ShaderExecutor&) = delete;
   ShaderExecutor& operator=(const ShaderExecutor&) = delete;

@@ -53,7 +53,9 @@ void write_records(std::FILE* f, const ExecuteSummary& summary, bool d3d9) {
                  number(r.kiln_run_ms).c_str(), second, number(r.vkd3d_run_ms).c_str(),
                  static_cast<unsigned long long>(r.words_compared),
                  static_cast<unsigned long long>(r.words_different));
-    if (!d3d9) std::fprintf(f, ",\"kiln_built_first\":%s", r.kiln_first ? "true" : "false");
+    if (!d3d9)
+      std::fprintf(f, ",\"kiln_built_first\":%s,\"timed_pairs\":%u",
+                   r.kiln_first ? "true" : "false", r.timed_pairs);
     std::fprintf(f, "}");
     any = true;
   }

@@ -51,7 +51,8 @@ std::string serialize(const ShaderRecord& r) {
   out << clean(r.file) << '\t' << r.stage << '\t' << int(r.verdict) << '\t' << clean(r.reason)
       << '\t' << r.op_class << '\t' << r.kiln_build_ms << '\t' << r.vkd3d_build_ms << '\t'
       << r.kiln_run_ms << '\t' << r.vkd3d_run_ms << '\t' << r.words_compared << '\t'
-      << r.words_different << '\t' << int(r.kiln_first) << '\t' << int(r.d3d9);
+      << r.words_different << '\t' << int(r.kiln_first) << '\t' << int(r.d3d9) << '\t'
+      << r.timed_pairs;
   return out.str();
 }
 
@@ -61,7 +62,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
     f.push_back(line.substr(start, tab - start));
   f.push_back(line.substr(start));
-  if (f.size() != 13) return false;
+  if (f.size() != 14) return false;
   r.file = f[0];
   r.stage = f[1];
   r.verdict = Verdict(std::stoi(f[2]));
@@ -75,6 +76,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   r.words_different = std::stoull(f[10]);
   r.kiln_first = f[11] == "1";
   r.d3d9 = f[12] == "1";
+  r.timed_pairs = unsigned(std::stoul(f[13]));
   return true;
 }
 
@@ -83,8 +85,7 @@ bool deserialize(const std::string& line, ShaderRecord& r) {
   g_pipe = fd;
   // The driver's messages and vkd3d-shader's would interleave with the progress output.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
-  ShaderExecutor executor(options.corrupt_kiln, options.seed,
-                          options.timeout_seconds * kHungWallFactor, options.warm_driver);
+  ShaderExecutor executor(options, options.timeout_seconds * kHungWallFactor);
   if (!executor.setup_error().empty()) {
     send("S " + clean(executor.setup_error()));
     _exit(0);

@@ -11,8 +11,10 @@
 #include "bench/execute/stage_support.h"
 #include "bench/execute/stages.h"
 #include "bench/execute/translate.h"
+#include "bench/stats.h"
 #include "translator/spirv/validate.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <spirv/unified1/spirv.hpp>
@@ -20,8 +22,11 @@
 namespace kiln::execute {
 
 struct ShaderExecutor::State {
+  // Of ExecuteOptions.
   bool corrupt_kiln = false;
-  bool warm_driver = false; // ExecuteOptions::warm_driver
+  bool warm_driver = false;
+  unsigned long_run_repeats = 0;
+  double long_run_ms = 0;
   std::uint64_t seed = 1;
   std::unique_ptr<vulkan::Context> context;
   vkd3d::RealLibrary vkd3d;
@@ -106,20 +111,21 @@ bool corrupt_one_operation(std::vector<std::uint32_t>& spirv) {
   return true;
 }
 
-ShaderExecutor::ShaderExecutor(bool corrupt_kiln, std::uint64_t seed, unsigned timeout_seconds,
-                               bool warm_driver)
+ShaderExecutor::ShaderExecutor(const ExecuteOptions& options, unsigned fence_timeout_seconds)
     : state_(std::make_unique<State>()) {
-  state_->corrupt_kiln = corrupt_kiln;
-  state_->warm_driver = warm_driver;
-  state_->seed = seed;
+  state_->corrupt_kiln = options.corrupt_kiln;
+  state_->warm_driver = options.warm_driver;
+  state_->long_run_repeats = options.long_run_repeats;
+  state_->long_run_ms = options.long_run_ms;
+  state_->seed = options.seed;
   if (!state_->vkd3d.loaded()) {
     state_->setup_error = "libvkd3d-shader 1.2 not loaded: " + state_->vkd3d.error();
     return;
   }
-  vulkan::ContextOptions options;
-  options.any_device = user_named_icd();
-  options.fence_timeout_ns = std::uint64_t(timeout_seconds) * 1000 * 1000 * 1000;
-  state_->context = vulkan::Context::create(state_->setup_error, options);
+  vulkan::ContextOptions context_options;
+  context_options.any_device = user_named_icd();
+  context_options.fence_timeout_ns = std::uint64_t(fence_timeout_seconds) * 1000 * 1000 * 1000;
+  state_->context = vulkan::Context::create(state_->setup_error, context_options);
 }
 
 ShaderExecutor::~ShaderExecutor() = default;
@@ -226,29 +232,51 @@ ShaderRecord ShaderExecutor::execute(const std::string& file,
   // Alternate which pipeline the driver builds first, so that neither pays for warming it; with
   // warm_driver, both are built and run once, untimed, before (the first pipeline after the
   // translations pays about twice the time of the second).
-  StageRun kiln_run, vkd3d_run, kiln_warm_up, vkd3d_warm_up;
+  StageRun kiln_run, vkd3d_run;
   std::string error;
-  auto run_kiln = [&](bool warm_up) {
-    phase(warm_up ? "warm-up-kiln" : "run-kiln");
-    return run_stage(*state_->context, stage, kiln.spirv, reflection, vkd3d_facts, state_->seed,
-                     constants, captured, warm_up ? 1 : 2, warm_up ? kiln_warm_up : kiln_run,
-                     error);
+  auto run = [&](bool kiln_module, const char* name, unsigned runs, StageRun& out) {
+    phase(name);
+    return run_stage(*state_->context, stage, kiln_module ? kiln.spirv : vkd3d.spirv, reflection,
+                     vkd3d_facts, state_->seed, constants, captured, runs, out, error);
   };
-  auto run_vkd3d = [&](bool warm_up) {
-    phase(warm_up ? "warm-up-vkd3d" : "run-vkd3d");
-    return run_stage(*state_->context, stage, vkd3d.spirv, reflection, vkd3d_facts, state_->seed,
-                     constants, captured, 1, warm_up ? vkd3d_warm_up : vkd3d_run, error);
+  auto run_both = [&](bool kiln_first, auto&& run_kiln, auto&& run_vkd3d) {
+    return kiln_first ? run_kiln() && run_vkd3d() : run_vkd3d() && run_kiln();
   };
-  auto run_both = [&](bool warm_up) {
-    return record.kiln_first ? run_kiln(warm_up) && run_vkd3d(warm_up)
-                             : run_vkd3d(warm_up) && run_kiln(warm_up);
-  };
-  const bool ran = (!state_->warm_driver || run_both(true)) && run_both(false);
-  if (!ran) return finish(failed_run_verdict(error), error);
-  record.kiln_build_ms = kiln_run.build_ms;
-  record.vkd3d_build_ms = vkd3d_run.build_ms;
-  record.kiln_run_ms = kiln_run.run_ms[0];
-  record.vkd3d_run_ms = vkd3d_run.run_ms[0];
+  if (state_->warm_driver) {
+    StageRun kiln_warm_up, vkd3d_warm_up;
+    if (!run_both(
+            record.kiln_first, [&] { return run(true, "warm-up-kiln", 1, kiln_warm_up); },
+            [&] { return run(false, "warm-up-vkd3d", 1, vkd3d_warm_up); }))
+      return finish(failed_run_verdict(error), error);
+  }
+  // kiln's module runs twice: the outputs of both runs must be the same.
+  if (!run_both(
+          record.kiln_first, [&] { return run(true, "run-kiln", 2, kiln_run); },
+          [&] { return run(false, "run-vkd3d", 1, vkd3d_run); }))
+    return finish(failed_run_verdict(error), error);
+  std::vector<double> kiln_build{kiln_run.build_ms}, vkd3d_build{vkd3d_run.build_ms};
+  std::vector<double> kiln_first_run{kiln_run.run_ms[0]}, vkd3d_first_run{vkd3d_run.run_ms[0]};
+  if (state_->warm_driver &&
+      std::max(kiln_run.run_ms[0], vkd3d_run.run_ms[0]) >= state_->long_run_ms) {
+    for (unsigned repeat = 0; repeat < state_->long_run_repeats; ++repeat) {
+      StageRun kiln_again, vkd3d_again;
+      // The first repeat swaps the order of the timed pair, the next swaps it back, ...
+      if (!run_both(
+              record.kiln_first != (repeat % 2 == 0),
+              [&] { return run(true, "repeat-kiln", 1, kiln_again); },
+              [&] { return run(false, "repeat-vkd3d", 1, vkd3d_again); }))
+        return finish(failed_run_verdict(error), error);
+      kiln_build.push_back(kiln_again.build_ms);
+      vkd3d_build.push_back(vkd3d_again.build_ms);
+      kiln_first_run.push_back(kiln_again.run_ms[0]);
+      vkd3d_first_run.push_back(vkd3d_again.run_ms[0]);
+    }
+  }
+  record.timed_pairs = unsigned(kiln_build.size());
+  record.kiln_build_ms = bench::median(kiln_build);
+  record.vkd3d_build_ms = bench::median(vkd3d_build);
+  record.kiln_run_ms = bench::median(kiln_first_run);
+  record.vkd3d_run_ms = bench::median(vkd3d_first_run);
 
   const Comparison repeat =
       compare_outputs(kiln_run.outputs[0], kiln_run.outputs[1], OpClass::Exact);

@@ -459,6 +459,32 @@ TEST(ExecuteCorpus, WarmedDriverTimesBothTranslations) {
   }
 }
 
+// A long first run is timed again (ExecuteOptions::long_run_repeats), alternating, and the
+// record holds the medians; with every run counting as long, each shader is timed 1 + 2 times,
+// and the count comes back through the worker's pipe. Without warm_driver, once.
+TEST(ExecuteCorpus, LongFirstRunsAreTimedAgain) {
+  KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
+  for (const bool warm_driver : {true, false}) {
+    ExecuteOptions options;
+    for (const char* name : {"001e00fc9a11.dxbc", "07056461e993.dxbc"})
+      options.paths.push_back((corpus_dir() / "dxbc" / name).string());
+    options.progress = false;
+    options.warm_driver = warm_driver;
+    options.long_run_repeats = 2;
+    options.long_run_ms = 0;
+    const ExecuteSummary summary = run_execute(options);
+    if (!summary.setup_error.empty()) KILN_SKIP_OR_FAIL_IN_CI(summary.setup_error);
+    ASSERT_EQ(summary.records.size(), options.paths.size());
+    for (const ShaderRecord& r : summary.records) {
+      EXPECT_EQ(r.verdict, Verdict::Match)
+          << r.file << ": " << verdict_name(r.verdict) << ": " << r.reason;
+      EXPECT_EQ(r.timed_pairs, warm_driver ? 3u : 1u) << r.file;
+      EXPECT_GT(r.kiln_run_ms, 0);
+      EXPECT_GT(r.vkd3d_run_ms, 0);
+    }
+  }
+}
+
 TEST(ExecuteCorpus, BrokenTranslationIsCaught) {
   KILN_REQUIRE_DIR(corpus_dir(), "../shared/corpus");
   ExecuteOptions options;
